@@ -1,0 +1,154 @@
+//! Demand turned into what the pools consume: for a job, its work; for a
+//! profile or portfolio, per month a set of equal-length time slices of
+//! reference GPUs busy, split into priority tiers.
+
+use crate::scenario::*;
+
+/// Reference-GPU-hours of a piece of work: given, or 6·N·D ÷ (peak × MFU).
+pub fn work_ref_gpu_hours(w: &Work) -> f64 {
+    if let Some(h) = w.ref_gpu_hours {
+        return h;
+    }
+    let flops = 6.0 * w.parameters.unwrap_or(0.0) * w.tokens.unwrap_or(0.0);
+    let ref_flops_per_second = w.reference_peak_tflops.unwrap_or(0.0) * 1e12 * w.mfu.unwrap_or(0.0);
+    flops / ref_flops_per_second / 3600.0
+}
+
+/// Priority tiers of the scheduling rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    /// Above `base_above`: reserved or owned base capacity.
+    Urgent,
+    /// Between the thresholds: on demand.
+    Normal,
+    /// Below `spot_below`: spot.
+    Low,
+}
+
+impl Tier {
+    pub fn of(priority: u8, rule: &SchedulingRule) -> Tier {
+        if priority > rule.base_above {
+            Tier::Urgent
+        } else if priority < rule.spot_below {
+            Tier::Low
+        } else {
+            Tier::Normal
+        }
+    }
+}
+
+/// One month of shared demand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonthDemand {
+    /// Hours each slice lasts; slices × slice_hours = the month's hours.
+    pub slice_hours: f64,
+    /// Reference GPUs busy in each slice, all tiers together.
+    pub slices: Vec<f64>,
+    /// Shares of urgent, normal and low-priority work (sum 1, or all 0).
+    pub shares: [f64; 3],
+}
+
+impl MonthDemand {
+    pub fn share(&self, tier: Tier) -> f64 {
+        match tier {
+            Tier::Urgent => self.shares[0],
+            Tier::Normal => self.shares[1],
+            Tier::Low => self.shares[2],
+        }
+    }
+
+    pub fn peak(&self) -> f64 {
+        self.slices.iter().copied().fold(0.0, f64::max)
+    }
+
+    pub fn ref_gpu_hours(&self) -> f64 {
+        self.slices.iter().sum::<f64>() * self.slice_hours
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Prepared {
+    Job { job: Job, work: f64 },
+    Shared { months: Vec<MonthDemand>, cluster: u32 },
+}
+
+impl Prepared {
+    pub fn total_ref_gpu_hours(&self) -> f64 {
+        match self {
+            Prepared::Job { work, .. } => *work,
+            Prepared::Shared { months, .. } => months.iter().map(MonthDemand::ref_gpu_hours).sum(),
+        }
+    }
+}
+
+/// Prepares the demand of a valid scenario.
+pub fn prepare(s: &Scenario) -> Prepared {
+    let horizon = s.horizon_months as usize;
+    match &s.demand {
+        Demand::Job(job) => Prepared::Job { job: job.clone(), work: work_ref_gpu_hours(&job.work()) },
+        Demand::Profile(p) => Prepared::Shared { months: profile_months(p, horizon), cluster: p.cluster_accelerators },
+        Demand::Portfolio(pf) => {
+            Prepared::Shared { months: portfolio_months(pf, &s.scheduling, horizon), cluster: pf.cluster_accelerators }
+        }
+    }
+}
+
+fn profile_months(p: &Profile, horizon: usize) -> Vec<MonthDemand> {
+    let shares = [1.0 - p.normal_share - p.low_priority_share, p.normal_share, p.low_priority_share];
+    let hours_per_month = HOURS_PER_MONTH as usize;
+    if !p.hourly_ref_gpus.is_empty() {
+        let hourly = &p.hourly_ref_gpus;
+        return (0..horizon)
+            .map(|m| MonthDemand {
+                slice_hours: 1.0,
+                slices: (0..hours_per_month).map(|h| hourly[(m * hours_per_month + h) % hourly.len()]).collect(),
+                shares,
+            })
+            .collect();
+    }
+    let shape: Vec<f64> = if p.shape.is_empty() {
+        vec![1.0]
+    } else {
+        let mean = p.shape.iter().sum::<f64>() / p.shape.len() as f64;
+        p.shape.iter().map(|w| w / mean).collect()
+    };
+    (0..horizon)
+        .map(|m| {
+            let level = p.monthly_ref_gpus[m % p.monthly_ref_gpus.len()];
+            MonthDemand {
+                slice_hours: HOURS_PER_MONTH / shape.len() as f64,
+                slices: shape.iter().map(|w| level * w).collect(),
+                shares,
+            }
+        })
+        .collect()
+}
+
+/// Each job's work is spread evenly from its start to its deadline.
+fn portfolio_months(pf: &Portfolio, rule: &SchedulingRule, horizon: usize) -> Vec<MonthDemand> {
+    let mut tiers = vec![[0.0f64; 3]; horizon];
+    for job in &pf.jobs {
+        let start = job.start_month as usize;
+        let end = job.deadline_month.map_or(horizon, |d| d as usize).min(horizon);
+        if end <= start {
+            continue;
+        }
+        let gpus = work_ref_gpu_hours(&job.work()) / ((end - start) as f64 * HOURS_PER_MONTH);
+        let t = match Tier::of(job.priority, rule) {
+            Tier::Urgent => 0,
+            Tier::Normal => 1,
+            Tier::Low => 2,
+        };
+        for month in &mut tiers[start..end] {
+            month[t] += gpus;
+        }
+    }
+    tiers
+        .into_iter()
+        .map(|t| {
+            let total: f64 = t.iter().sum();
+            let shares = if total > 0.0 { t.map(|x| x / total) } else { [0.0; 3] };
+            MonthDemand { slice_hours: HOURS_PER_MONTH, slices: vec![total], shares }
+        })
+        .collect()
+}

@@ -1,0 +1,603 @@
+//! From a scenario to monthly cash flows per option.
+//!
+//! Every option is a set of pools (owned, reserved, on demand, spot). The
+//! demand, in reference-GPU-hours, flows into the pools month by month; a
+//! pool turns reference-GPU-hours into its own accelerator-hours through
+//! its efficiency (ratio × scaling × achieved share × generation refresh),
+//! and accelerator-hours or capacity into money.
+
+use crate::demand::{self, MonthDemand, Tier};
+use crate::finance;
+use crate::result::{Category, Evaluation, MonthFlows, Note, OptionResult};
+use crate::scenario::*;
+use crate::validate::{InputError, validate};
+
+/// Evaluates every option of a valid scenario.
+pub fn evaluate(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
+    validate(s)?;
+    let ctx = Context::new(s);
+    let prepared = demand::prepare(s);
+    let mut options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, &prepared, o)).collect();
+    finance::attach_break_even(&mut options);
+    Ok(Evaluation {
+        scenario_name: s.name.clone(),
+        currency: s.currency,
+        horizon_months: s.horizon_months,
+        demand_ref_gpu_hours: prepared.total_ref_gpu_hours(),
+        options,
+    })
+}
+
+/// Scenario-wide facts every option needs.
+struct Context<'a> {
+    s: &'a Scenario,
+    horizon: usize,
+    discount: Vec<f64>,
+}
+
+impl<'a> Context<'a> {
+    fn new(s: &'a Scenario) -> Self {
+        let horizon = s.horizon_months as usize;
+        Context { s, horizon, discount: finance::discount_factors(s.discount_rate_annual, horizon) }
+    }
+
+    /// Scenario-currency units per unit of `c`.
+    fn fx(&self, c: Option<crate::Currency>) -> f64 {
+        match c {
+            Some(c) if c != self.s.currency => self.s.fx.get(&c).copied().unwrap_or(f64::NAN),
+            _ => 1.0,
+        }
+    }
+
+    /// Number of refreshes a rental pool has had by month `m`.
+    fn refreshes(&self, m: usize) -> i32 {
+        let r = &self.s.refresh;
+        if r.enabled { (m / r.interval_months.max(1) as usize) as i32 } else { 0 }
+    }
+
+    fn rental_perf(&self, m: usize) -> f64 {
+        self.s.refresh.performance_uplift.powi(self.refreshes(m))
+    }
+
+    fn rental_price(&self, m: usize) -> f64 {
+        self.s.refresh.price_factor.powi(self.refreshes(m))
+    }
+
+    /// Scaling efficiency of an option at a cluster size.
+    fn scaling(&self, o: &OptionSpec, accelerators: u32) -> f64 {
+        if let Some(s) = o.scaling_efficiency {
+            return s;
+        }
+        o.interconnect
+            .as_ref()
+            .and_then(|id| self.s.scaling_curves.iter().find(|c| &c.id == id))
+            .map_or(1.0, |c| scaling_at(c, f64::from(accelerators)))
+    }
+}
+
+/// Scaling efficiency interpolated linearly in log2(accelerators), flat
+/// beyond the first and last points.
+pub fn scaling_at(curve: &ScalingCurve, accelerators: f64) -> f64 {
+    let points = &curve.points;
+    let Some(first) = points.first() else { return 1.0 };
+    if accelerators <= first.0 {
+        return first.1;
+    }
+    for pair in points.windows(2) {
+        let ((n0, e0), (n1, e1)) = (pair[0], pair[1]);
+        if accelerators <= n1 {
+            let t = (accelerators.log2() - n0.log2()) / (n1.log2() - n0.log2());
+            return e0 + t * (e1 - e0);
+        }
+    }
+    points.last().map_or(1.0, |p| p.1)
+}
+
+/// A rental pool resolved to scenario currency and efficiency at month 0.
+#[derive(Clone, Copy)]
+struct Rental {
+    price: f64,
+    eff: f64,
+}
+
+impl Rental {
+    fn price_at(self, ctx: &Context<'_>, m: usize) -> f64 {
+        self.price * ctx.rental_price(m)
+    }
+    fn eff_at(self, ctx: &Context<'_>, m: usize) -> f64 {
+        self.eff * ctx.rental_perf(m)
+    }
+}
+
+struct Pools {
+    owned: Option<(OwnedPool, f64)>,
+    reserved: Option<(ReservedPool, Rental)>,
+    on_demand: Option<Rental>,
+    spot: Option<(SpotPool, Rental)>,
+}
+
+fn resolve_pools(ctx: &Context<'_>, o: &OptionSpec, cluster: u32) -> Pools {
+    let base_eff = |e: Option<f64>, n: u32| e.unwrap_or(o.efficiency_ratio) * ctx.scaling(o, n) * o.achieved_share;
+    let rental = |price: Option<f64>, cur, e: Option<f64>| Rental {
+        price: price.unwrap_or(0.0) * ctx.fx(cur),
+        eff: base_eff(e, cluster),
+    };
+    Pools {
+        owned: o.owned.clone().map(|p| {
+            // An owned fleet runs a job on all its accelerators; a profile's
+            // jobs on clusters of the demand's size.
+            let eff = base_eff(p.efficiency_ratio, cluster);
+            (p, eff)
+        }),
+        reserved: o
+            .reserved
+            .clone()
+            .map(|p| (p.clone(), rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio))),
+        on_demand: o.on_demand.as_ref().map(|p| rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio)),
+        spot: o.spot.clone().map(|p| (p.clone(), rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio))),
+    }
+}
+
+fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpec) -> OptionResult {
+    let mut run = match prepared {
+        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work),
+        demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster),
+    };
+    add_storage_and_edge(ctx, o, &mut run);
+
+    let total_nominal = run.flows.iter().map(MonthFlows::total).sum();
+    let total_npv = run.flows.iter().zip(&ctx.discount).map(|(f, d)| f.total() * d).sum();
+    let compute: f64 = run.flows.iter().map(MonthFlows::compute_total).sum();
+    if run.unserved > 1e-6 {
+        run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
+    }
+    let latency_ms = ctx.s.edge.as_ref().and_then(|e| match o.edge {
+        EdgeMode::None => None,
+        EdgeMode::Raw => e.latency_ms_raw,
+        EdgeMode::Features => e.latency_ms_features,
+    });
+    OptionResult {
+        id: o.id.clone(),
+        label: if o.label.is_empty() { o.id.clone() } else { o.label.clone() },
+        kind: o.kind,
+        currency: ctx.s.currency,
+        total_nominal,
+        total_npv,
+        monthly: run.flows,
+        ref_gpu_hours_served: run.served,
+        ref_gpu_hours_unserved: run.unserved,
+        accelerator_hours: run.accelerator_hours,
+        effective_price_per_ref_gpu_hour: (run.served > 0.0).then(|| compute / run.served),
+        owned_utilisation: run.owned_utilisation,
+        time_to_complete_months: run.time_to_complete,
+        completes_within_horizon: run.completes,
+        meets_deadline: run.meets_deadline,
+        break_even: None,
+        latency_ms,
+        notes: run.notes,
+    }
+}
+
+/// What running one option produced, before totals.
+struct Run {
+    flows: Vec<MonthFlows>,
+    served: f64,
+    unserved: f64,
+    accelerator_hours: f64,
+    owned_utilisation: Option<f64>,
+    time_to_complete: Option<f64>,
+    completes: Option<bool>,
+    meets_deadline: Option<bool>,
+    notes: Vec<Note>,
+}
+
+impl Run {
+    fn new(horizon: usize) -> Self {
+        Run {
+            flows: vec![MonthFlows::default(); horizon],
+            served: 0.0,
+            unserved: 0.0,
+            accelerator_hours: 0.0,
+            owned_utilisation: None,
+            time_to_complete: None,
+            completes: None,
+            meets_deadline: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- a job
+
+/// Runs a single job on the option's cluster until its work is done.
+fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64) -> Run {
+    let horizon = ctx.horizon;
+    let mut run = Run::new(horizon);
+    let hours_per_month = job.run_hours_per_day * DAYS_PER_MONTH;
+
+    match o.kind {
+        OptionKind::Buy => {
+            let Some(owned) = &o.owned else { return run };
+            let accelerators = owned.servers * owned.accelerators_per_server;
+            let pools = resolve_pools(ctx, o, accelerators);
+            let eff = pools.owned.as_ref().map_or(1.0, |p| p.1);
+            let start = owned.lead_time_months as usize;
+            let capacity = f64::from(accelerators) * hours_per_month;
+            let fill = fill_job(work, start, horizon, |_| (capacity, eff));
+            owned_costs(ctx, owned, &fill.accel_hours, &mut run);
+            run.accelerator_hours = fill.accel_hours.iter().sum();
+            run.served = fill.served;
+            job_timing(&mut run, &fill, job, work);
+        }
+        OptionKind::Rent => {
+            let cluster = job.cluster_accelerators;
+            let pools = resolve_pools(ctx, o, cluster);
+            let capacity = f64::from(cluster) * hours_per_month;
+            match o.billing {
+                Some(Billing::OnDemand) => {
+                    let Some(od) = pools.on_demand else { return run };
+                    let fill = fill_job(work, 0, horizon, |m| (capacity, od.eff_at(ctx, m)));
+                    for (m, h) in fill.accel_hours.iter().enumerate() {
+                        run.flows[m].add(Category::OnDemand, h * od.price_at(ctx, m));
+                    }
+                    run.accelerator_hours = fill.accel_hours.iter().sum();
+                    run.served = fill.served;
+                    job_timing(&mut run, &fill, job, work);
+                }
+                Some(Billing::Spot) => {
+                    let Some((spot, sp)) = pools.spot else { return run };
+                    let od = pools.on_demand.unwrap_or(sp);
+                    // Of every useful accelerator-hour, `a` runs on spot with
+                    // the interruption waste, `1 − a` falls back to on demand.
+                    let a = spot.availability;
+                    let spot_hours_per_useful = a * (1.0 + spot.interruption_overhead);
+                    let cluster_hours_per_useful = spot_hours_per_useful + (1.0 - a);
+                    let fill = fill_job(work, 0, horizon, |m| (capacity, sp.eff_at(ctx, m) / cluster_hours_per_useful));
+                    for (m, h) in fill.accel_hours.iter().enumerate() {
+                        let useful = h / cluster_hours_per_useful;
+                        run.flows[m].add(Category::Spot, useful * spot_hours_per_useful * sp.price_at(ctx, m));
+                        run.flows[m].add(Category::OnDemand, useful * (1.0 - a) * od.price_at(ctx, m));
+                    }
+                    run.accelerator_hours = fill.accel_hours.iter().sum();
+                    run.served = fill.served;
+                    job_timing(&mut run, &fill, job, work);
+                }
+                Some(Billing::Reserved) => {
+                    let Some((res, rp)) = pools.reserved else { return run };
+                    let committed = res.accelerators.unwrap_or(cluster);
+                    let capacity = f64::from(committed) * hours_per_month;
+                    let term = res.term_months.max(1) as usize;
+                    let fill = fill_job(work, 0, horizon, |m| (capacity, rp.eff_at(ctx, m - m % term)));
+                    // Terms renew until the job is done.
+                    let committed_months = match fill.done_month {
+                        Some(m) => (m / term + 1) * term,
+                        None => horizon.div_ceil(term) * term,
+                    };
+                    reserved_costs(ctx, &res, rp, committed, committed_months, &mut run);
+                    run.accelerator_hours = fill.accel_hours.iter().sum();
+                    run.served = fill.served;
+                    job_timing(&mut run, &fill, job, work);
+                }
+                None => {}
+            }
+        }
+        OptionKind::Mix => {}
+    }
+    run
+}
+
+struct JobFill {
+    accel_hours: Vec<f64>,
+    served: f64,
+    /// Month in which the work finished, if within the horizon.
+    done_month: Option<usize>,
+    time_to_complete: f64,
+}
+
+/// Fills months from `start` with the job's work; `rate(m)` gives the
+/// accelerator-hours available in month m and the reference-GPU-hours each
+/// of them delivers.
+fn fill_job(work: f64, start: usize, horizon: usize, rate: impl Fn(usize) -> (f64, f64)) -> JobFill {
+    let mut accel_hours = vec![0.0; horizon];
+    let mut remaining = work;
+    let mut done_month = None;
+    let mut time_to_complete = None;
+    for (m, slot) in accel_hours.iter_mut().enumerate().skip(start) {
+        let (capacity, ref_per_hour) = rate(m);
+        let deliverable = capacity * ref_per_hour;
+        if deliverable <= 0.0 {
+            continue;
+        }
+        if remaining <= deliverable {
+            *slot = remaining / ref_per_hour;
+            time_to_complete = Some(m as f64 + remaining / deliverable);
+            done_month = Some(m);
+            remaining = 0.0;
+            break;
+        }
+        *slot = capacity;
+        remaining -= deliverable;
+    }
+    let time_to_complete = time_to_complete.unwrap_or_else(|| {
+        // Not done within the horizon: extrapolate at the last rate.
+        let from = start.max(horizon);
+        let (capacity, ref_per_hour) = rate(from.saturating_sub(1).max(start));
+        from as f64 + remaining / (capacity * ref_per_hour)
+    });
+    JobFill { accel_hours, served: work - remaining, done_month, time_to_complete }
+}
+
+fn job_timing(run: &mut Run, fill: &JobFill, job: &Job, work: f64) {
+    run.time_to_complete = Some(fill.time_to_complete);
+    let done = fill.done_month.is_some();
+    run.completes = Some(done);
+    run.unserved = work - fill.served;
+    if !done {
+        run.notes.push(Note::JobNotDone);
+    }
+    run.meets_deadline = job.deadline_months.map(|d| fill.time_to_complete <= d + 1e-9);
+}
+
+// ------------------------------------------------- a profile or portfolio
+
+/// Serves a month-by-month demand, routing each priority tier through the
+/// option's pools.
+fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster: u32) -> Run {
+    let horizon = ctx.horizon;
+    let mut run = Run::new(horizon);
+    let pools = resolve_pools(ctx, o, cluster);
+    let rule = &ctx.s.scheduling;
+
+    // The base pool and its size, in accelerators.
+    let term = pools.reserved.as_ref().map_or(1, |(r, _)| r.term_months.max(1) as usize);
+    let reserved_eff_at = |rp: Rental, m: usize| rp.eff_at(ctx, m - m % term);
+    let reserved_size = pools.reserved.as_ref().map(|(r, rp)| {
+        r.accelerators.unwrap_or_else(|| {
+            // Sized to the peak of the whole demand.
+            let peak = months.iter().enumerate().map(|(m, d)| d.peak() / reserved_eff_at(*rp, m)).fold(0.0, f64::max);
+            (peak - 1e-9).ceil().max(1.0) as u32
+        })
+    });
+    let owned_accels = pools.owned.as_ref().map(|(p, _)| p.servers * p.accelerators_per_server);
+    let delivery = o.owned.as_ref().map_or(0, |p| p.lead_time_months as usize);
+
+    let mut owned_used = vec![0.0; horizon];
+    let has_base = pools.owned.is_some() || pools.reserved.is_some();
+    for (m, month) in months.iter().enumerate() {
+        let base_capacity_ref = match (&pools.owned, &pools.reserved) {
+            (Some((_, eff)), _) if m >= delivery => f64::from(owned_accels.unwrap_or(0)) * eff,
+            (Some(_), _) => 0.0,
+            (None, Some((_, rp))) => f64::from(reserved_size.unwrap_or(0)) * reserved_eff_at(*rp, m),
+            (None, None) => 0.0,
+        };
+        let routed = route(
+            month,
+            Routing {
+                base_capacity_ref: has_base.then_some(base_capacity_ref),
+                on_demand: pools.on_demand.is_some(),
+                spot_availability: pools.spot.as_ref().map(|(s, _)| s.availability),
+                fill_idle_base: rule.fill_idle_base,
+            },
+        );
+        run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
+        run.unserved += routed.unserved;
+
+        let flows = &mut run.flows[m];
+        if let Some((_, eff)) = &pools.owned {
+            owned_used[m] = routed.base / eff;
+        }
+        if let Some((_, rp)) = &pools.reserved {
+            run.accelerator_hours += routed.base / reserved_eff_at(*rp, m);
+        }
+        if let Some(od) = pools.on_demand {
+            let hours = (routed.on_demand + routed.fallback) / od.eff_at(ctx, m);
+            run.accelerator_hours += hours;
+            flows.add(Category::OnDemand, hours * od.price_at(ctx, m));
+        }
+        if let Some((spot, sp)) = &pools.spot {
+            let hours = routed.spot / sp.eff_at(ctx, m) * (1.0 + spot.interruption_overhead);
+            run.accelerator_hours += hours;
+            flows.add(Category::Spot, hours * sp.price_at(ctx, m));
+        }
+    }
+    if let Some((owned, _)) = &pools.owned {
+        owned_costs(ctx, owned, &owned_used, &mut run);
+        run.accelerator_hours += owned_used.iter().sum::<f64>();
+    }
+    if let (Some((res, rp)), Some(size)) = (&pools.reserved, reserved_size) {
+        let committed_months = horizon.div_ceil(term) * term;
+        reserved_costs(ctx, res, *rp, size, committed_months, &mut run);
+    }
+    run
+}
+
+struct Routing {
+    /// Base pool capacity in reference GPUs; `None` when there is no base pool.
+    base_capacity_ref: Option<f64>,
+    on_demand: bool,
+    spot_availability: Option<f64>,
+    fill_idle_base: bool,
+}
+
+/// Reference-GPU-hours that each pool took in one month.
+#[derive(Debug, Default)]
+struct Routed {
+    base: f64,
+    on_demand: f64,
+    spot: f64,
+    /// Spot work that found no spot capacity and fell back to on demand.
+    fallback: f64,
+    unserved: f64,
+}
+
+#[derive(Clone, Copy)]
+enum Pool {
+    Base,
+    OnDemand,
+    Spot,
+}
+
+/// Where each tier's work goes, in order (the article's rule; with
+/// `fill_idle_base`, idle base capacity comes first for every tier).
+fn chain(tier: Tier, fill_idle_base: bool) -> [Pool; 3] {
+    use Pool::*;
+    match (tier, fill_idle_base) {
+        (Tier::Urgent, _) | (Tier::Normal, true) => [Base, OnDemand, Spot],
+        (Tier::Normal, false) => [OnDemand, Base, Spot],
+        (Tier::Low, true) => [Base, Spot, OnDemand],
+        (Tier::Low, false) => [Spot, OnDemand, Base],
+    }
+}
+
+fn route(month: &MonthDemand, r: Routing) -> Routed {
+    let mut out = Routed::default();
+    let chains = [Tier::Urgent, Tier::Normal, Tier::Low].map(|t| (t, chain(t, r.fill_idle_base)));
+    for &slice in &month.slices {
+        let mut free = r.base_capacity_ref.unwrap_or(0.0);
+        for (tier, pools) in &chains {
+            let mut amount = slice * month.share(*tier);
+            for pool in pools {
+                if amount <= 0.0 {
+                    break;
+                }
+                match pool {
+                    Pool::Base if r.base_capacity_ref.is_some() => {
+                        let take = amount.min(free);
+                        free -= take;
+                        out.base += take;
+                        amount -= take;
+                    }
+                    Pool::OnDemand if r.on_demand => {
+                        out.on_demand += amount;
+                        amount = 0.0;
+                    }
+                    Pool::Spot => {
+                        if let Some(a) = r.spot_availability {
+                            let take = amount * a;
+                            out.spot += take;
+                            amount -= take;
+                            if r.on_demand {
+                                out.fallback += amount;
+                                amount = 0.0;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out.unserved += amount.max(0.0);
+        }
+    }
+    let h = month.slice_hours;
+    Routed {
+        base: out.base * h,
+        on_demand: out.on_demand * h,
+        spot: out.spot * h,
+        fallback: out.fallback * h,
+        unserved: out.unserved * h,
+    }
+}
+
+// ---------------------------------------------------------------- costs
+
+/// Capex, running costs and residual value of an owned fleet, given the
+/// accelerator-hours it ran each month.
+fn owned_costs(ctx: &Context<'_>, p: &OwnedPool, used_accel_hours: &[f64], run: &mut Run) {
+    let horizon = ctx.horizon;
+    let fx = ctx.fx(p.currency);
+    let servers = f64::from(p.servers);
+    let accelerators = servers * f64::from(p.accelerators_per_server);
+    let hardware = (servers * p.capex_per_server + p.network_storage_capex) * fx;
+    let delivery = p.lead_time_months as usize;
+    let pay_month = match p.capex_payment {
+        CapexPayment::OnOrder => 0,
+        CapexPayment::OnDelivery => delivery,
+    };
+    if pay_month < horizon {
+        run.flows[pay_month].add(Category::Hardware, hardware);
+        run.flows[pay_month].add(Category::Installation, p.installation * fx);
+    }
+    let provisioned_kw = servers * p.provisioned_kw_per_server.unwrap_or(p.server_kw);
+    let mut busy = 0.0;
+    for m in delivery..horizon {
+        let utilisation = (used_accel_hours[m] / (accelerators * HOURS_PER_MONTH)).clamp(0.0, 1.0);
+        busy += utilisation;
+        let flows = &mut run.flows[m];
+        flows.add(Category::Hosting, provisioned_kw * p.colocation_per_kw_month * fx);
+        // power = kW × hours × utilisation × PUE × tariff
+        flows.add(
+            Category::Power,
+            servers * p.server_kw * HOURS_PER_MONTH * utilisation * p.pue * p.electricity_per_kwh * fx,
+        );
+        flows.add(Category::Staff, p.staff_per_year / 12.0 * fx);
+        flows.add(Category::Maintenance, p.maintenance_share_per_year * hardware / 12.0);
+        flows.add(Category::OtherOpex, p.other_opex_per_year / 12.0 * fx);
+    }
+    if delivery < horizon {
+        run.owned_utilisation = Some(busy / (horizon - delivery) as f64);
+    } else {
+        run.notes.push(Note::DeliveredAfterHorizon);
+    }
+    // The fleet is still worth something at the horizon, if it was bought.
+    if pay_month < horizon {
+        let age_years = horizon.saturating_sub(delivery) as f64 / 12.0;
+        let residual = match p.residual {
+            ResidualBasis::Book => hardware * (1.0 - age_years / p.depreciation_years).max(0.0),
+            ResidualBasis::Market => hardware * p.market_residual_share,
+        };
+        if let Some(last) = run.flows.last_mut() {
+            last.add(Category::ResidualValue, -residual);
+        }
+    }
+}
+
+/// Committed capacity: `size` accelerators for `committed_months` from
+/// month 0, in terms of `term_months`; months past the horizon are not
+/// counted (and noted).
+fn reserved_costs(ctx: &Context<'_>, p: &ReservedPool, rp: Rental, size: u32, committed_months: usize, run: &mut Run) {
+    let horizon = ctx.horizon;
+    let term = p.term_months.max(1) as usize;
+    let counted = committed_months.min(horizon);
+    for term_start in (0..counted).step_by(term) {
+        let term_end = (term_start + term).min(counted);
+        let monthly = f64::from(size) * HOURS_PER_MONTH * rp.price_at(ctx, term_start);
+        let months_in = (term_end - term_start) as f64;
+        run.flows[term_start].add(Category::Reserved, p.upfront_share * monthly * months_in);
+        for m in term_start..term_end {
+            run.flows[m].add(Category::Reserved, (1.0 - p.upfront_share) * monthly);
+        }
+    }
+    if committed_months > horizon {
+        run.notes.push(Note::ReservedBeyondHorizon { months: (committed_months - horizon) as u32 });
+    }
+}
+
+fn add_storage_and_edge(ctx: &Context<'_>, o: &OptionSpec, run: &mut Run) {
+    if let Some(st) = &ctx.s.storage {
+        let fx = ctx.fx(st.currency);
+        let monthly = match o.storage {
+            StorageMode::None => 0.0,
+            StorageMode::Object => {
+                st.dataset_tb * (st.object_price_per_tb_month + st.reads_per_month * st.transfer_price_per_tb)
+            }
+            StorageMode::Attached => st.dataset_tb * st.attached_price_per_tb_month * st.attached_copies,
+        } * fx;
+        for f in &mut run.flows {
+            f.add(Category::Storage, monthly);
+        }
+    }
+    if let Some(e) = &ctx.s.edge {
+        let fx = ctx.fx(e.currency);
+        let (bandwidth, sites) = match o.edge {
+            EdgeMode::None => (0.0, 0.0),
+            EdgeMode::Raw => (e.raw_tb_per_month * e.bandwidth_price_per_tb, 0.0),
+            EdgeMode::Features => {
+                (e.raw_tb_per_month * e.feature_share * e.bandwidth_price_per_tb, e.edge_sites_per_month)
+            }
+        };
+        for f in &mut run.flows {
+            f.add(Category::EdgeBandwidth, bandwidth * fx);
+            f.add(Category::EdgeSites, sites * fx);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The Suanli cost engine.
+//!
+//! Given a [`Scenario`] (the demand for GPU compute, the ways of getting
+//! it, and the finance assumptions) [`evaluate`] returns, for every option,
+//! monthly cash flows by category, nominal and discounted totals, the
+//! effective price per reference-GPU-hour, time to result and break-even.
+//!
+//! The engine is pure: it does no IO, reads no clock, looks up no exchange
+//! rate and touches no database. Everything it needs arrives in the
+//! scenario, so every figure can be reproduced from its inputs.
+//!
+//! Units are in the names: `_months`, `_per_accel_hour`, `_kw`,
+//! `ref_gpu_hours` (hours of useful work on the reference GPU). Amounts are
+//! `f64` in the scenario's currency; [`round_money`] is the one rounding
+//! rule, applied where figures are reported.
+
+pub mod demand;
+pub mod evaluate;
+pub mod finance;
+pub mod money;
+pub mod result;
+pub mod scenario;
+pub mod validate;
+
+pub use evaluate::{evaluate, scaling_at};
+pub use money::{Currency, Lang, format_amount, round_money};
+pub use result::{BreakEven, Category, Evaluation, MonthFlows, Note, OptionResult};
+pub use scenario::*;
+pub use validate::{InputError, Rule, validate};

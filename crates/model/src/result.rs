@@ -1,0 +1,261 @@
+//! What an evaluation returns. Plain data: the API crate shapes it for
+//! JSON, the report crate for paper.
+
+use crate::money::Currency;
+use crate::scenario::OptionKind;
+
+/// Cost categories of the breakdown. Cash view: capex when paid, the
+/// residual value as a credit at the horizon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// Servers, accelerators, network and storage equipment.
+    Hardware,
+    Installation,
+    /// Colocation per provisioned kW.
+    Hosting,
+    Power,
+    Staff,
+    Maintenance,
+    /// Other yearly running costs of owned servers.
+    OtherOpex,
+    /// Book or resale value at the horizon (negative: money back).
+    ResidualValue,
+    OnDemand,
+    Reserved,
+    Spot,
+    Storage,
+    EdgeBandwidth,
+    EdgeSites,
+}
+
+impl Category {
+    pub const ALL: [Category; 14] = [
+        Category::Hardware,
+        Category::Installation,
+        Category::Hosting,
+        Category::Power,
+        Category::Staff,
+        Category::Maintenance,
+        Category::OtherOpex,
+        Category::ResidualValue,
+        Category::OnDemand,
+        Category::Reserved,
+        Category::Spot,
+        Category::Storage,
+        Category::EdgeBandwidth,
+        Category::EdgeSites,
+    ];
+
+    pub const COUNT: usize = Category::ALL.len();
+
+    /// Stable machine name (JSON keys, spreadsheet headers).
+    pub fn key(self) -> &'static str {
+        match self {
+            Category::Hardware => "hardware",
+            Category::Installation => "installation",
+            Category::Hosting => "hosting",
+            Category::Power => "power",
+            Category::Staff => "staff",
+            Category::Maintenance => "maintenance",
+            Category::OtherOpex => "other_opex",
+            Category::ResidualValue => "residual_value",
+            Category::OnDemand => "on_demand",
+            Category::Reserved => "reserved",
+            Category::Spot => "spot",
+            Category::Storage => "storage",
+            Category::EdgeBandwidth => "edge_bandwidth",
+            Category::EdgeSites => "edge_sites",
+        }
+    }
+
+    pub fn label(self, lang: crate::Lang) -> &'static str {
+        let (en, zh) = match self {
+            Category::Hardware => ("Hardware", "硬件"),
+            Category::Installation => ("Installation", "安装部署"),
+            Category::Hosting => ("Hosting", "机房托管"),
+            Category::Power => ("Power", "电费"),
+            Category::Staff => ("Staff", "运维人员"),
+            Category::Maintenance => ("Maintenance", "维保"),
+            Category::OtherOpex => ("Other running costs", "其他运营费用"),
+            Category::ResidualValue => ("Residual value", "残值"),
+            Category::OnDemand => ("On-demand rental", "按需租用"),
+            Category::Reserved => ("Reserved rental", "预留实例"),
+            Category::Spot => ("Spot rental", "竞价实例"),
+            Category::Storage => ("Storage", "存储"),
+            Category::EdgeBandwidth => ("Edge bandwidth", "边缘带宽"),
+            Category::EdgeSites => ("Edge sites", "边缘节点"),
+        };
+        match lang {
+            crate::Lang::En => en,
+            crate::Lang::Zh => zh,
+        }
+    }
+
+    /// Storage and edge lines are not compute: the effective price per
+    /// reference-GPU-hour leaves them out.
+    pub fn is_compute(self) -> bool {
+        !matches!(self, Category::Storage | Category::EdgeBandwidth | Category::EdgeSites)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Amounts per category for one month, in the scenario currency.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MonthFlows([f64; Category::COUNT]);
+
+impl MonthFlows {
+    pub fn add(&mut self, category: Category, amount: f64) {
+        self.0[category.index()] += amount;
+    }
+
+    pub fn get(&self, category: Category) -> f64 {
+        self.0[category.index()]
+    }
+
+    pub fn total(&self) -> f64 {
+        self.0.iter().sum()
+    }
+
+    pub fn compute_total(&self) -> f64 {
+        Category::ALL.iter().filter(|c| c.is_compute()).map(|c| self.get(*c)).sum()
+    }
+}
+
+/// Whether and when an option becomes cheaper than its cheapest rival.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BreakEven {
+    /// Id of the cheapest other option (by nominal total).
+    pub against: String,
+    /// First month (1-based) from which this option's cumulative cost
+    /// stays at or below the rival's to the horizon; `None` if it never
+    /// does within the horizon.
+    pub month: Option<u32>,
+}
+
+/// The result for one option, every amount in the scenario currency and
+/// unrounded (round with [`crate::round_money`] where it is reported).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionResult {
+    pub id: String,
+    pub label: String,
+    pub kind: OptionKind,
+    pub currency: Currency,
+    pub total_nominal: f64,
+    pub total_npv: f64,
+    /// Cash flows per month (index 0 = the first month).
+    pub monthly: Vec<MonthFlows>,
+    /// Useful work delivered, reference-GPU-hours.
+    pub ref_gpu_hours_served: f64,
+    /// Demand the option could not serve (no capacity, no overflow).
+    pub ref_gpu_hours_unserved: f64,
+    /// Accelerator-hours run, interruption waste included.
+    pub accelerator_hours: f64,
+    /// Compute cost ÷ useful reference-GPU-hours; `None` when no work was served.
+    pub effective_price_per_ref_gpu_hour: Option<f64>,
+    /// Busy share of owned accelerator-hours after delivery.
+    pub owned_utilisation: Option<f64>,
+    /// Months from today until a job's result, lead time included
+    /// (extrapolated past the horizon when it does not finish within it).
+    pub time_to_complete_months: Option<f64>,
+    pub completes_within_horizon: Option<bool>,
+    pub meets_deadline: Option<bool>,
+    pub break_even: Option<BreakEven>,
+    /// Latency of the edge architecture, when the option has an edge line.
+    pub latency_ms: Option<f64>,
+    /// Things a reader must know about this figure.
+    pub notes: Vec<Note>,
+}
+
+impl OptionResult {
+    pub fn breakdown(&self, category: Category) -> f64 {
+        self.monthly.iter().map(|m| m.get(category)).sum()
+    }
+
+    /// Cumulative nominal cost at the end of each month.
+    pub fn cumulative(&self) -> Vec<f64> {
+        self.monthly
+            .iter()
+            .scan(0.0, |acc, m| {
+                *acc += m.total();
+                Some(*acc)
+            })
+            .collect()
+    }
+}
+
+/// A caveat attached to one option's result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// The job does not finish within the horizon.
+    JobNotDone,
+    /// Demand the option had no capacity for.
+    Unserved { ref_gpu_hours: f64 },
+    /// The last reserved term runs past the horizon; those months are not counted.
+    ReservedBeyondHorizon { months: u32 },
+    /// The owned servers arrive after the horizon.
+    DeliveredAfterHorizon,
+}
+
+impl Note {
+    pub fn describe(&self, lang: crate::Lang) -> String {
+        let zh = lang == crate::Lang::Zh;
+        match self {
+            Note::JobNotDone => if zh {
+                "任务在评估期内无法完成；完成时间为外推值"
+            } else {
+                "the job does not finish within the horizon; its completion time is extrapolated"
+            }
+            .to_owned(),
+            Note::Unserved { ref_gpu_hours } => {
+                if zh {
+                    format!("有 {ref_gpu_hours:.0} 参考卡时的需求无可用算力承接")
+                } else {
+                    format!("{ref_gpu_hours:.0} reference-GPU-hours of demand found no capacity")
+                }
+            }
+            Note::ReservedBeyondHorizon { months } => {
+                if zh {
+                    format!("最后一个预留期超出评估期 {months} 个月，超出部分未计入")
+                } else {
+                    format!(
+                        "the last reserved term runs {months} months past the horizon; those months are not counted"
+                    )
+                }
+            }
+            Note::DeliveredAfterHorizon => {
+                if zh { "服务器在评估期结束后才到货" } else { "the servers arrive after the horizon" }.to_owned()
+            }
+        }
+    }
+}
+
+/// All options of a scenario, evaluated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    pub scenario_name: String,
+    pub currency: Currency,
+    pub horizon_months: u32,
+    /// Reference-GPU-hours the demand asks for over the horizon (for a
+    /// job: the job's work).
+    pub demand_ref_gpu_hours: f64,
+    pub options: Vec<OptionResult>,
+}
+
+impl Evaluation {
+    /// The option with the lowest nominal total.
+    pub fn cheapest_nominal(&self) -> Option<&OptionResult> {
+        self.options.iter().min_by(|a, b| a.total_nominal.total_cmp(&b.total_nominal))
+    }
+
+    /// The option with the lowest NPV.
+    pub fn cheapest_npv(&self) -> Option<&OptionResult> {
+        self.options.iter().min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
+    }
+
+    pub fn option(&self, id: &str) -> Option<&OptionResult> {
+        self.options.iter().find(|o| o.id == id)
+    }
+}

@@ -1,0 +1,534 @@
+//! The scenario: everything the engine needs to know, as plain data.
+//!
+//! These types are also the scenario file format (TOML): field names carry
+//! their units, unknown fields are refused, and every default is written in
+//! `docs/scenario-format.md`. Amounts are in the currency named next to
+//! them (or the scenario's currency) and are converted with the scenario's
+//! own FX table; the engine never looks a rate up.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::money::Currency;
+
+/// Hours in an average month (8,760 / 12). Every monthly figure uses it.
+pub const HOURS_PER_MONTH: f64 = 730.0;
+/// Days in an average month (365 / 12).
+pub const DAYS_PER_MONTH: f64 = 365.0 / 12.0;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Length of the comparison, in months (1..=240).
+    pub horizon_months: u32,
+    /// Currency every result is reported in.
+    pub currency: Currency,
+    /// Yearly cost of capital used for NPV (0.08 = 8 %).
+    #[serde(default)]
+    pub discount_rate_annual: f64,
+    /// Units of the scenario currency per one unit of another currency
+    /// (`USD = 7.1106` in a CNY scenario). Needed for every other currency used.
+    #[serde(default)]
+    pub fx: BTreeMap<Currency, f64>,
+    /// Where the FX rates come from (shown in reports).
+    #[serde(default)]
+    pub fx_source: String,
+    /// The accelerator every efficiency ratio is relative to.
+    #[serde(default = "default_reference_gpu")]
+    pub reference_gpu: String,
+    /// Workload class the efficiency ratios were chosen for (e.g. `llm_pretraining`).
+    #[serde(default)]
+    pub workload_class: String,
+    pub demand: Demand,
+    #[serde(default)]
+    pub scheduling: SchedulingRule,
+    #[serde(default)]
+    pub refresh: Refresh,
+    #[serde(default)]
+    pub scaling_curves: Vec<ScalingCurve>,
+    #[serde(default)]
+    pub storage: Option<StorageAssumptions>,
+    #[serde(default)]
+    pub edge: Option<EdgeAssumptions>,
+    pub options: Vec<OptionSpec>,
+}
+
+fn default_reference_gpu() -> String {
+    "nvidia-a100-sxm-80gb".to_owned()
+}
+
+/// What has to be computed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Demand {
+    /// One job with a fixed amount of work; time to result matters.
+    Job(Job),
+    /// Steady operations: reference GPUs busy per month or per hour.
+    Profile(Profile),
+    /// Several jobs with priorities, scheduled onto pools by [`SchedulingRule`].
+    Portfolio(Portfolio),
+}
+
+/// The amount of work, in reference-GPU-hours, given directly or derived
+/// from a training run: FLOPs ≈ 6 · parameters · tokens, and
+/// hours = FLOPs ÷ (reference peak × MFU) ÷ 3600.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Work {
+    pub ref_gpu_hours: Option<f64>,
+    pub parameters: Option<f64>,
+    pub tokens: Option<f64>,
+    pub mfu: Option<f64>,
+    pub reference_peak_tflops: Option<f64>,
+}
+
+macro_rules! work_of {
+    ($t:ty) => {
+        impl $t {
+            /// The work fields of this job.
+            pub fn work(&self) -> Work {
+                Work {
+                    ref_gpu_hours: self.ref_gpu_hours,
+                    parameters: self.parameters,
+                    tokens: self.tokens,
+                    mfu: self.mfu,
+                    reference_peak_tflops: self.reference_peak_tflops,
+                }
+            }
+        }
+    };
+}
+work_of!(Job);
+work_of!(PortfolioJob);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// The amount of work; see [`Work`].
+    #[serde(default)]
+    pub ref_gpu_hours: Option<f64>,
+    #[serde(default)]
+    pub parameters: Option<f64>,
+    #[serde(default)]
+    pub tokens: Option<f64>,
+    /// Model FLOPs utilisation on the reference GPU (0.52 = 52 %).
+    #[serde(default)]
+    pub mfu: Option<f64>,
+    /// Dense BF16 peak of the reference GPU, TFLOPS (A100: 312).
+    #[serde(default)]
+    pub reference_peak_tflops: Option<f64>,
+    /// Accelerators a rented cluster runs the job on. An owned option runs
+    /// it on its whole fleet.
+    pub cluster_accelerators: u32,
+    /// Hours a day the cluster runs (the article: 20).
+    #[serde(default = "default_run_hours_per_day")]
+    pub run_hours_per_day: f64,
+    /// The result is needed within this many months from today.
+    #[serde(default)]
+    pub deadline_months: Option<f64>,
+}
+
+fn default_run_hours_per_day() -> f64 {
+    24.0
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Average reference GPUs busy in each month; repeats when shorter than
+    /// the horizon (12 values describe a year that recurs).
+    #[serde(default)]
+    pub monthly_ref_gpus: Vec<f64>,
+    /// Reference GPUs busy in each hour; repeats when shorter than the
+    /// horizon (8,760 values describe a year). Excludes `monthly_ref_gpus`.
+    #[serde(default)]
+    pub hourly_ref_gpus: Vec<f64>,
+    /// Relative load over a month's hours (24 values: a day; 168: a week).
+    /// Scaled so its mean is 1; only used with `monthly_ref_gpus`.
+    #[serde(default)]
+    pub shape: Vec<f64>,
+    /// Share of the demand that is normal priority (on demand by the rule).
+    #[serde(default)]
+    pub normal_share: f64,
+    /// Share of the demand that is low priority (spot by the rule).
+    #[serde(default)]
+    pub low_priority_share: f64,
+    /// Accelerators a typical job runs on; sets multi-node scaling.
+    #[serde(default = "default_cluster")]
+    pub cluster_accelerators: u32,
+}
+
+fn default_cluster() -> u32 {
+    8
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Portfolio {
+    pub jobs: Vec<PortfolioJob>,
+    #[serde(default = "default_cluster")]
+    pub cluster_accelerators: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortfolioJob {
+    pub id: String,
+    /// 0..=10; the scheduling rule maps it to a pool.
+    pub priority: u8,
+    #[serde(default)]
+    pub ref_gpu_hours: Option<f64>,
+    #[serde(default)]
+    pub parameters: Option<f64>,
+    #[serde(default)]
+    pub tokens: Option<f64>,
+    /// Model FLOPs utilisation on the reference GPU (0.52 = 52 %).
+    #[serde(default)]
+    pub mfu: Option<f64>,
+    /// Dense BF16 peak of the reference GPU, TFLOPS (A100: 312).
+    #[serde(default)]
+    pub reference_peak_tflops: Option<f64>,
+    /// First month the job may run (0 = now).
+    #[serde(default)]
+    pub start_month: u32,
+    /// Month by which it must be done (exclusive); default: the horizon.
+    /// Work is spread evenly between start and deadline.
+    #[serde(default)]
+    pub deadline_month: Option<u32>,
+}
+
+/// The article's rule: priority > 8 → reserved (base) capacity, 5–8 → on
+/// demand, < 5 → spot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchedulingRule {
+    /// Priorities strictly above this go to the base pool.
+    #[serde(default = "default_base_above")]
+    pub base_above: u8,
+    /// Priorities strictly below this go to spot.
+    #[serde(default = "default_spot_below")]
+    pub spot_below: u8,
+    /// Let normal and low-priority work use base capacity that urgent work
+    /// leaves idle (it is paid for anyway) before going elsewhere. Off by
+    /// default, as in the article.
+    #[serde(default)]
+    pub fill_idle_base: bool,
+}
+
+fn default_base_above() -> u8 {
+    8
+}
+fn default_spot_below() -> u8 {
+    5
+}
+
+impl Default for SchedulingRule {
+    fn default() -> Self {
+        SchedulingRule { base_above: default_base_above(), spot_below: default_spot_below(), fill_idle_base: false }
+    }
+}
+
+/// Generation refresh of rental pools. An owned fleet keeps its generation
+/// for the whole horizon; a rental pool is assumed to move to a new
+/// generation every `interval_months`, each time doing `performance_uplift`
+/// times the work per accelerator-hour at `price_factor` times the price.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refresh {
+    #[serde(default)]
+    pub enabled: bool,
+    #[serde(default = "default_refresh_interval")]
+    pub interval_months: u32,
+    #[serde(default = "one")]
+    pub performance_uplift: f64,
+    #[serde(default = "one")]
+    pub price_factor: f64,
+}
+
+fn default_refresh_interval() -> u32 {
+    18
+}
+fn one() -> f64 {
+    1.0
+}
+
+impl Default for Refresh {
+    fn default() -> Self {
+        Refresh { enabled: false, interval_months: 18, performance_uplift: 1.0, price_factor: 1.0 }
+    }
+}
+
+/// Multi-node scaling efficiency by cluster size for one interconnect,
+/// interpolated linearly in log2(accelerators) and held flat beyond the
+/// first and last points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScalingCurve {
+    pub id: String,
+    /// `[accelerators, efficiency]` pairs, accelerators ascending.
+    pub points: Vec<(f64, f64)>,
+    #[serde(default)]
+    pub source: String,
+}
+
+/// Storage separation: keep the data set in object storage and mount it
+/// while training, or keep it on storage attached to the GPU instances.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageAssumptions {
+    pub dataset_tb: f64,
+    pub object_price_per_tb_month: f64,
+    pub attached_price_per_tb_month: f64,
+    /// Copies kept on attached storage (one per node group, say).
+    #[serde(default = "one")]
+    pub attached_copies: f64,
+    /// Full reads of the data set per month over the mount.
+    #[serde(default)]
+    pub reads_per_month: f64,
+    /// Price per TB read from object storage into the cluster.
+    #[serde(default)]
+    pub transfer_price_per_tb: f64,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+}
+
+/// Edge: ship raw data to the central cloud, or process at the edge and
+/// ship features only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeAssumptions {
+    pub raw_tb_per_month: f64,
+    /// Volume of features relative to raw data (the article: 0.17, i.e. −83 %).
+    pub feature_share: f64,
+    pub bandwidth_price_per_tb: f64,
+    /// Running cost of the edge sites when features are computed there.
+    #[serde(default)]
+    pub edge_sites_per_month: f64,
+    #[serde(default)]
+    pub latency_ms_raw: Option<f64>,
+    #[serde(default)]
+    pub latency_ms_features: Option<f64>,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKind {
+    Buy,
+    Rent,
+    Mix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Billing {
+    OnDemand,
+    Reserved,
+    Spot,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StorageMode {
+    #[default]
+    None,
+    Object,
+    Attached,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeMode {
+    #[default]
+    None,
+    Raw,
+    Features,
+}
+
+/// One way of getting the compute. Its pools say where the accelerators
+/// come from; `kind` says which pools it may have:
+/// buy = `owned` (+ `on_demand` for overflow); rent = the pool named by
+/// `billing` (+ `on_demand` as spot fallback or reserved overflow);
+/// mix = a base (`owned` or `reserved`) with `on_demand` and/or `spot`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionSpec {
+    pub id: String,
+    #[serde(default)]
+    pub label: String,
+    pub kind: OptionKind,
+    /// For `kind = "rent"`: which pool is the option.
+    #[serde(default)]
+    pub billing: Option<Billing>,
+    /// Catalogue accelerator id (informative; reports show it).
+    #[serde(default)]
+    pub accelerator: Option<String>,
+    /// Throughput per accelerator relative to the reference GPU for the
+    /// scenario's workload class (0.68 = 68 %).
+    #[serde(default = "one")]
+    pub efficiency_ratio: f64,
+    /// Multi-node scaling efficiency; when absent, taken from the curve
+    /// named by `interconnect` at the cluster size, else 1.
+    #[serde(default)]
+    pub scaling_efficiency: Option<f64>,
+    #[serde(default)]
+    pub interconnect: Option<String>,
+    /// Share of the expected throughput actually reached (performance
+    /// pitfalls: the article's job ran at 0.60 before fixes).
+    #[serde(default = "one")]
+    pub achieved_share: f64,
+    #[serde(default)]
+    pub storage: StorageMode,
+    #[serde(default)]
+    pub edge: EdgeMode,
+    #[serde(default)]
+    pub owned: Option<OwnedPool>,
+    #[serde(default)]
+    pub reserved: Option<ReservedPool>,
+    #[serde(default)]
+    pub on_demand: Option<OnDemandPool>,
+    #[serde(default)]
+    pub spot: Option<SpotPool>,
+    /// Where each input of this option comes from: field name → source
+    /// text. Inputs without an entry are the user's assumptions.
+    #[serde(default)]
+    pub sources: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapexPayment {
+    /// Paid when the servers are ordered (month 0).
+    OnOrder,
+    /// Paid when they arrive (month `lead_time_months`).
+    #[default]
+    OnDelivery,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResidualBasis {
+    /// Book value: straight-line depreciation over `depreciation_years`.
+    #[default]
+    Book,
+    /// A resale value: `market_residual_share` of capex.
+    Market,
+}
+
+/// Servers the enterprise buys and runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnedPool {
+    pub servers: u32,
+    pub accelerators_per_server: u32,
+    pub capex_per_server: f64,
+    /// Network and storage equipment for the cluster, one-off.
+    #[serde(default)]
+    pub network_storage_capex: f64,
+    #[serde(default)]
+    pub installation: f64,
+    #[serde(default)]
+    pub capex_payment: CapexPayment,
+    /// Months from order to first use.
+    #[serde(default)]
+    pub lead_time_months: u32,
+    /// Average draw of one server at full load, kW.
+    #[serde(default)]
+    pub server_kw: f64,
+    /// Power provisioned (and billed by the colocation) per server, kW;
+    /// default: `server_kw`.
+    #[serde(default)]
+    pub provisioned_kw_per_server: Option<f64>,
+    #[serde(default)]
+    pub colocation_per_kw_month: f64,
+    #[serde(default = "one")]
+    pub pue: f64,
+    #[serde(default)]
+    pub electricity_per_kwh: f64,
+    #[serde(default)]
+    pub staff_per_year: f64,
+    /// Maintenance per year as a share of hardware capex.
+    #[serde(default)]
+    pub maintenance_share_per_year: f64,
+    /// Other yearly running costs (hosting and operations not split out).
+    #[serde(default)]
+    pub other_opex_per_year: f64,
+    #[serde(default = "default_depreciation_years")]
+    pub depreciation_years: f64,
+    #[serde(default)]
+    pub residual: ResidualBasis,
+    #[serde(default)]
+    pub market_residual_share: f64,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+    /// Per-pool efficiency ratio when it differs from the option's.
+    #[serde(default)]
+    pub efficiency_ratio: Option<f64>,
+}
+
+fn default_depreciation_years() -> f64 {
+    5.0
+}
+
+/// Reserved (committed) rental capacity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReservedPool {
+    /// Length of one commitment, months (12 or 36 for 1 y / 3 y).
+    pub term_months: u32,
+    /// Effective price per accelerator-hour of the commitment.
+    #[serde(default)]
+    pub price_per_accel_hour: Option<f64>,
+    /// Share of each term's total paid at its start.
+    #[serde(default)]
+    pub upfront_share: f64,
+    /// Committed accelerators; when absent (rent options only), sized to
+    /// the peak of the demand.
+    #[serde(default)]
+    pub accelerators: Option<u32>,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+    #[serde(default)]
+    pub efficiency_ratio: Option<f64>,
+    /// Catalogue offer id that supplies the price (resolved before evaluation).
+    #[serde(default)]
+    pub offer: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnDemandPool {
+    #[serde(default)]
+    pub price_per_accel_hour: Option<f64>,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+    #[serde(default)]
+    pub efficiency_ratio: Option<f64>,
+    #[serde(default)]
+    pub offer: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotPool {
+    #[serde(default)]
+    pub price_per_accel_hour: Option<f64>,
+    /// Extra work from interruptions (checkpoint/restart waste), as a share
+    /// of the useful work (0.1 = 10 % more accelerator-hours).
+    #[serde(default)]
+    pub interruption_overhead: f64,
+    /// Share of spot work that actually gets spot capacity; the rest falls
+    /// back to the option's on-demand pool.
+    #[serde(default = "one")]
+    pub availability: f64,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+    #[serde(default)]
+    pub efficiency_ratio: Option<f64>,
+    #[serde(default)]
+    pub offer: Option<String>,
+}

@@ -1,0 +1,739 @@
+//! Every rule a scenario must meet before it is evaluated.
+//!
+//! Each broken rule becomes an [`InputError`] naming the field path (as
+//! written in the scenario file: `options[2].spot.availability`), the value
+//! found and what is allowed, in English or Chinese. Validation collects all
+//! errors rather than stopping at the first.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use crate::money::{Currency, Lang};
+use crate::scenario::*;
+
+/// The longest horizon the engine accepts (20 years).
+pub const MAX_HORIZON_MONTHS: u32 = 240;
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputError {
+    /// Field path as written in the scenario file.
+    pub path: String,
+    /// The value found, as text (`(missing)` when absent).
+    pub value: String,
+    pub rule: Rule,
+}
+
+impl InputError {
+    pub fn new(path: impl Into<String>, value: impl fmt::Display, rule: Rule) -> Self {
+        InputError { path: path.into(), value: value.to_string(), rule }
+    }
+
+    fn missing(path: impl Into<String>, rule: Rule) -> Self {
+        InputError { path: path.into(), value: "(missing)".to_owned(), rule }
+    }
+
+    /// `options[0].owned.pue = 0.5: must be at least 1`
+    pub fn message(&self, lang: Lang) -> String {
+        format!("{} = {}: {}", self.path, self.value, self.rule.describe(lang))
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+/// What is allowed. A closed set, so every front end can say it in the
+/// user's language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rule {
+    NotFinite,
+    Negative,
+    NotPositive,
+    /// A share: 0 ≤ x ≤ 1.
+    Share,
+    /// A share that cannot be zero: 0 < x ≤ 1.
+    PositiveShare,
+    AtLeast {
+        min: f64,
+    },
+    Between {
+        min: f64,
+        max: f64,
+    },
+    Required,
+    /// A price, or an `offer` id the catalogue resolves.
+    PriceOrOffer,
+    /// An `offer` id that the catalogue did not resolve into a price.
+    UnresolvedOffer,
+    /// A section or field that the option's kind does not use.
+    NotUsedByKind {
+        kind: OptionKind,
+    },
+    MixNeedsBase,
+    MixOneBase,
+    MixNeedsRental,
+    MixNeedsSharedDemand,
+    SpotNeedsFallback,
+    WorkMissing,
+    WorkTwice,
+    ProfileMissing,
+    ProfileTwice,
+    ShapeWithHourly,
+    SharesAboveOne,
+    UnknownCurve,
+    Duplicate,
+    MissingFx {
+        currency: Currency,
+    },
+    NotAscending,
+    AtLeastOne,
+    NeedsSection {
+        section: String,
+    },
+    ReservedNeedsSize,
+    RuleOverlap,
+    /// An owned option's on-demand overflow with a single job.
+    OverflowNeedsSharedDemand,
+}
+
+impl Rule {
+    pub fn describe(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            Rule::NotFinite => pick(zh, "must be a finite number", "必须是有限数值"),
+            Rule::Negative => pick(zh, "must not be negative", "不能为负数"),
+            Rule::NotPositive => pick(zh, "must be greater than 0", "必须大于 0"),
+            Rule::Share => pick(zh, "must be between 0 and 1", "必须在 0 到 1 之间"),
+            Rule::PositiveShare => pick(zh, "must be greater than 0 and at most 1", "必须大于 0 且不超过 1"),
+            Rule::AtLeast { min } => {
+                if zh {
+                    format!("必须不小于 {min}")
+                } else {
+                    format!("must be at least {min}")
+                }
+            }
+            Rule::Between { min, max } => {
+                if zh {
+                    format!("必须在 {min} 到 {max} 之间")
+                } else {
+                    format!("must be between {min} and {max}")
+                }
+            }
+            Rule::Required => pick(zh, "is required here", "此处为必填项"),
+            Rule::PriceOrOffer => pick(
+                zh,
+                "set price_per_accel_hour, or an offer id that the catalogue resolves",
+                "请填写 price_per_accel_hour，或填写可由目录解析的报价 offer",
+            ),
+            Rule::UnresolvedOffer => pick(
+                zh,
+                "this offer was not resolved from the catalogue; evaluate through the catalogue or set price_per_accel_hour",
+                "该报价未能从目录解析；请通过目录计算，或直接填写 price_per_accel_hour",
+            ),
+            Rule::NotUsedByKind { kind } => {
+                if zh {
+                    format!("{} 方案不使用此项", kind_zh(*kind))
+                } else {
+                    format!("is not used by a {} option", kind_en(*kind))
+                }
+            }
+            Rule::MixNeedsBase => pick(
+                zh,
+                "a mix needs a base pool: [owned] or [reserved]",
+                "混合方案需要基础资源池：[owned] 或 [reserved]",
+            ),
+            Rule::MixOneBase => pick(
+                zh,
+                "a mix has one base pool: [owned] or [reserved], not both",
+                "混合方案只能有一个基础资源池：[owned] 或 [reserved]，不能同时设置",
+            ),
+            Rule::MixNeedsRental => pick(
+                zh,
+                "a mix needs [on_demand] or [spot] beside its base",
+                "混合方案除基础资源池外还需要 [on_demand] 或 [spot]",
+            ),
+            Rule::MixNeedsSharedDemand => pick(
+                zh,
+                "a mix serves a demand profile or a job portfolio, not a single job",
+                "混合方案适用于需求曲线或任务组合，不适用于单个任务",
+            ),
+            Rule::SpotNeedsFallback => pick(
+                zh,
+                "spot availability below 1 needs an [on_demand] pool to fall back to",
+                "竞价可用率低于 1 时需要 [on_demand] 资源池作为回退",
+            ),
+            Rule::WorkMissing => pick(
+                zh,
+                "give ref_gpu_hours, or parameters, tokens, mfu and reference_peak_tflops",
+                "请填写 ref_gpu_hours，或填写 parameters、tokens、mfu 和 reference_peak_tflops",
+            ),
+            Rule::WorkTwice => pick(
+                zh,
+                "give ref_gpu_hours or parameters × tokens, not both",
+                "ref_gpu_hours 与 parameters × tokens 只能二选一",
+            ),
+            Rule::ProfileMissing => {
+                pick(zh, "give monthly_ref_gpus or hourly_ref_gpus", "请填写 monthly_ref_gpus 或 hourly_ref_gpus")
+            }
+            Rule::ProfileTwice => pick(
+                zh,
+                "give monthly_ref_gpus or hourly_ref_gpus, not both",
+                "monthly_ref_gpus 与 hourly_ref_gpus 只能二选一",
+            ),
+            Rule::ShapeWithHourly => pick(
+                zh,
+                "shape applies to monthly_ref_gpus only; an hourly profile has its own shape",
+                "shape 只适用于 monthly_ref_gpus；逐小时需求自带形状",
+            ),
+            Rule::SharesAboveOne => pick(
+                zh,
+                "normal_share + low_priority_share must not exceed 1",
+                "normal_share 与 low_priority_share 之和不能超过 1",
+            ),
+            Rule::UnknownCurve => {
+                pick(zh, "names no scaling curve in [[scaling_curves]]", "在 [[scaling_curves]] 中找不到该扩展效率曲线")
+            }
+            Rule::Duplicate => pick(zh, "is used twice; ids must be unique", "重复；标识必须唯一"),
+            Rule::MissingFx { currency } => {
+                if zh {
+                    format!("使用了 {currency}，但 [fx] 中没有 {currency} 的汇率")
+                } else {
+                    format!("uses {currency}, but [fx] has no rate for {currency}")
+                }
+            }
+            Rule::NotAscending => {
+                pick(zh, "points must be in ascending order of accelerators", "各点必须按加速卡数量升序排列")
+            }
+            Rule::AtLeastOne => pick(zh, "needs at least one entry", "至少需要一项"),
+            Rule::NeedsSection { section } => {
+                if zh {
+                    format!("需要场景中的 [{section}] 部分")
+                } else {
+                    format!("needs a [{section}] section in the scenario")
+                }
+            }
+            Rule::ReservedNeedsSize => pick(
+                zh,
+                "a mix's reserved base needs its committed accelerators",
+                "混合方案的预留基础资源池需要填写承诺的加速卡数量",
+            ),
+            Rule::OverflowNeedsSharedDemand => pick(
+                zh,
+                "a buy option's on-demand overflow serves a profile or portfolio; a single job runs on the owned fleet",
+                "自购方案的按需溢出只用于需求曲线或任务组合；单个任务只在自有集群上运行",
+            ),
+            Rule::RuleOverlap => {
+                pick(zh, "spot_below must not exceed base_above + 1", "spot_below 不能大于 base_above + 1")
+            }
+        }
+    }
+}
+
+fn pick(zh: bool, en: &str, zh_text: &str) -> String {
+    if zh { zh_text.to_owned() } else { en.to_owned() }
+}
+
+pub(crate) fn kind_en(kind: OptionKind) -> &'static str {
+    match kind {
+        OptionKind::Buy => "buy",
+        OptionKind::Rent => "rent",
+        OptionKind::Mix => "mix",
+    }
+}
+
+pub(crate) fn kind_zh(kind: OptionKind) -> &'static str {
+    match kind {
+        OptionKind::Buy => "自购",
+        OptionKind::Rent => "租用",
+        OptionKind::Mix => "混合",
+    }
+}
+
+/// Checks the whole scenario; `Ok` means [`crate::evaluate`] can run it.
+pub fn validate(s: &Scenario) -> Result<(), Vec<InputError>> {
+    let mut v = Checker { errors: Vec::new(), scenario: s };
+    v.scenario();
+    if v.errors.is_empty() { Ok(()) } else { Err(v.errors) }
+}
+
+struct Checker<'a> {
+    errors: Vec<InputError>,
+    scenario: &'a Scenario,
+}
+
+impl Checker<'_> {
+    fn push(&mut self, e: InputError) {
+        self.errors.push(e);
+    }
+
+    fn finite(&mut self, path: &str, x: f64) -> bool {
+        if x.is_finite() {
+            true
+        } else {
+            self.push(InputError::new(path, x, Rule::NotFinite));
+            false
+        }
+    }
+
+    fn non_negative(&mut self, path: &str, x: f64) {
+        if self.finite(path, x) && x < 0.0 {
+            self.push(InputError::new(path, x, Rule::Negative));
+        }
+    }
+
+    fn positive(&mut self, path: &str, x: f64) {
+        if self.finite(path, x) && x <= 0.0 {
+            self.push(InputError::new(path, x, Rule::NotPositive));
+        }
+    }
+
+    fn share(&mut self, path: &str, x: f64) {
+        if self.finite(path, x) && !(0.0..=1.0).contains(&x) {
+            self.push(InputError::new(path, x, Rule::Share));
+        }
+    }
+
+    fn positive_share(&mut self, path: &str, x: f64) {
+        if self.finite(path, x) && !(x > 0.0 && x <= 1.0) {
+            self.push(InputError::new(path, x, Rule::PositiveShare));
+        }
+    }
+
+    fn between(&mut self, path: &str, x: f64, min: f64, max: f64) {
+        if self.finite(path, x) && !(min..=max).contains(&x) {
+            self.push(InputError::new(path, x, Rule::Between { min, max }));
+        }
+    }
+
+    fn currency(&mut self, path: &str, c: Option<Currency>) {
+        if let Some(c) = c
+            && c != self.scenario.currency
+            && !self.scenario.fx.contains_key(&c)
+        {
+            self.push(InputError::new(path, c, Rule::MissingFx { currency: c }));
+        }
+    }
+
+    fn scenario(&mut self) {
+        let s = self.scenario;
+        if s.name.trim().is_empty() {
+            self.push(InputError::missing("name", Rule::Required));
+        }
+        if !(1..=MAX_HORIZON_MONTHS).contains(&s.horizon_months) {
+            self.push(InputError::new(
+                "horizon_months",
+                s.horizon_months,
+                Rule::Between { min: 1.0, max: MAX_HORIZON_MONTHS as f64 },
+            ));
+        }
+        self.between("discount_rate_annual", s.discount_rate_annual, 0.0, 1.0);
+        for (c, rate) in &s.fx {
+            self.positive(&format!("fx.{c}"), *rate);
+        }
+        self.scheduling();
+        self.refresh();
+        self.curves();
+        self.demand();
+        if let Some(st) = &s.storage {
+            self.currency("storage.currency", st.currency);
+            self.non_negative("storage.dataset_tb", st.dataset_tb);
+            self.non_negative("storage.object_price_per_tb_month", st.object_price_per_tb_month);
+            self.non_negative("storage.attached_price_per_tb_month", st.attached_price_per_tb_month);
+            self.non_negative("storage.attached_copies", st.attached_copies);
+            self.non_negative("storage.reads_per_month", st.reads_per_month);
+            self.non_negative("storage.transfer_price_per_tb", st.transfer_price_per_tb);
+        }
+        if let Some(e) = &s.edge {
+            self.currency("edge.currency", e.currency);
+            self.non_negative("edge.raw_tb_per_month", e.raw_tb_per_month);
+            self.share("edge.feature_share", e.feature_share);
+            self.non_negative("edge.bandwidth_price_per_tb", e.bandwidth_price_per_tb);
+            self.non_negative("edge.edge_sites_per_month", e.edge_sites_per_month);
+            if let Some(x) = e.latency_ms_raw {
+                self.non_negative("edge.latency_ms_raw", x);
+            }
+            if let Some(x) = e.latency_ms_features {
+                self.non_negative("edge.latency_ms_features", x);
+            }
+        }
+        if s.options.is_empty() {
+            self.push(InputError::missing("options", Rule::AtLeastOne));
+        }
+        let mut ids = BTreeSet::new();
+        for (i, o) in s.options.iter().enumerate() {
+            if !ids.insert(o.id.as_str()) {
+                self.push(InputError::new(format!("options[{i}].id"), format!("{:?}", o.id), Rule::Duplicate));
+            }
+            self.option(i, o);
+        }
+    }
+
+    fn scheduling(&mut self) {
+        let r = &self.scenario.scheduling;
+        if r.base_above > 10 {
+            self.push(InputError::new("scheduling.base_above", r.base_above, Rule::Between { min: 0.0, max: 10.0 }));
+        }
+        if r.spot_below > 11 {
+            self.push(InputError::new("scheduling.spot_below", r.spot_below, Rule::Between { min: 0.0, max: 11.0 }));
+        }
+        if u16::from(r.spot_below) > u16::from(r.base_above) + 1 {
+            self.push(InputError::new("scheduling.spot_below", r.spot_below, Rule::RuleOverlap));
+        }
+    }
+
+    fn refresh(&mut self) {
+        let r = &self.scenario.refresh;
+        if r.interval_months == 0 {
+            self.push(InputError::new("refresh.interval_months", 0, Rule::NotPositive));
+        }
+        self.positive("refresh.performance_uplift", r.performance_uplift);
+        self.positive("refresh.price_factor", r.price_factor);
+    }
+
+    fn curves(&mut self) {
+        let mut ids = BTreeSet::new();
+        for (i, c) in self.scenario.scaling_curves.iter().enumerate() {
+            let base = format!("scaling_curves[{i}]");
+            if !ids.insert(c.id.as_str()) {
+                self.push(InputError::new(format!("{base}.id"), format!("{:?}", c.id), Rule::Duplicate));
+            }
+            if c.points.is_empty() {
+                self.push(InputError::missing(format!("{base}.points"), Rule::AtLeastOne));
+            }
+            for (j, (n, e)) in c.points.iter().enumerate() {
+                self.between(&format!("{base}.points[{j}][0]"), *n, 1.0, 1e7);
+                self.positive_share(&format!("{base}.points[{j}][1]"), *e);
+                if j > 0 && c.points[j - 1].0 >= *n {
+                    self.push(InputError::new(format!("{base}.points[{j}][0]"), n, Rule::NotAscending));
+                }
+            }
+        }
+    }
+
+    fn work(&mut self, base: &str, w: &Work) {
+        let derived = [w.parameters, w.tokens, w.mfu, w.reference_peak_tflops];
+        match (w.ref_gpu_hours, derived.iter().any(Option::is_some)) {
+            (Some(h), false) => self.positive(&format!("{base}.ref_gpu_hours"), h),
+            (Some(h), true) => self.push(InputError::new(format!("{base}.ref_gpu_hours"), h, Rule::WorkTwice)),
+            (None, _) => {
+                let names = ["parameters", "tokens", "mfu", "reference_peak_tflops"];
+                for (name, value) in names.iter().zip(derived) {
+                    let path = format!("{base}.{name}");
+                    match value {
+                        None => self.push(InputError::missing(path, Rule::WorkMissing)),
+                        Some(x) if *name == "mfu" => self.positive_share(&path, x),
+                        Some(x) => self.positive(&path, x),
+                    }
+                }
+            }
+        }
+    }
+
+    fn demand(&mut self) {
+        let horizon = self.scenario.horizon_months;
+        match &self.scenario.demand {
+            Demand::Job(j) => {
+                self.work("demand", &j.work());
+                if j.cluster_accelerators == 0 {
+                    self.push(InputError::new("demand.cluster_accelerators", 0, Rule::NotPositive));
+                }
+                if self.finite("demand.run_hours_per_day", j.run_hours_per_day)
+                    && !(j.run_hours_per_day > 0.0 && j.run_hours_per_day <= 24.0)
+                {
+                    self.push(InputError::new(
+                        "demand.run_hours_per_day",
+                        j.run_hours_per_day,
+                        Rule::Between { min: 0.0, max: 24.0 },
+                    ));
+                }
+                if let Some(d) = j.deadline_months {
+                    self.positive("demand.deadline_months", d);
+                }
+            }
+            Demand::Profile(p) => {
+                match (p.monthly_ref_gpus.is_empty(), p.hourly_ref_gpus.is_empty()) {
+                    (true, true) => self.push(InputError::missing("demand.monthly_ref_gpus", Rule::ProfileMissing)),
+                    (false, false) => self.push(InputError::new(
+                        "demand.hourly_ref_gpus",
+                        format!("[{} values]", p.hourly_ref_gpus.len()),
+                        Rule::ProfileTwice,
+                    )),
+                    _ => {}
+                }
+                if !p.hourly_ref_gpus.is_empty() && !p.shape.is_empty() {
+                    self.push(InputError::new(
+                        "demand.shape",
+                        format!("[{} values]", p.shape.len()),
+                        Rule::ShapeWithHourly,
+                    ));
+                }
+                for (i, x) in p.monthly_ref_gpus.iter().enumerate() {
+                    self.non_negative(&format!("demand.monthly_ref_gpus[{i}]"), *x);
+                }
+                for (i, x) in p.hourly_ref_gpus.iter().enumerate() {
+                    self.non_negative(&format!("demand.hourly_ref_gpus[{i}]"), *x);
+                }
+                for (i, x) in p.shape.iter().enumerate() {
+                    self.non_negative(&format!("demand.shape[{i}]"), *x);
+                }
+                if !p.shape.is_empty() && p.shape.iter().all(|x| *x == 0.0) {
+                    self.push(InputError::new("demand.shape", "[all zero]", Rule::NotPositive));
+                }
+                self.share("demand.normal_share", p.normal_share);
+                self.share("demand.low_priority_share", p.low_priority_share);
+                if p.normal_share + p.low_priority_share > 1.0 + 1e-12 {
+                    self.push(InputError::new("demand.low_priority_share", p.low_priority_share, Rule::SharesAboveOne));
+                }
+                if p.cluster_accelerators == 0 {
+                    self.push(InputError::new("demand.cluster_accelerators", 0, Rule::NotPositive));
+                }
+            }
+            Demand::Portfolio(pf) => {
+                if pf.jobs.is_empty() {
+                    self.push(InputError::missing("demand.jobs", Rule::AtLeastOne));
+                }
+                if pf.cluster_accelerators == 0 {
+                    self.push(InputError::new("demand.cluster_accelerators", 0, Rule::NotPositive));
+                }
+                let mut ids = BTreeSet::new();
+                for (i, j) in pf.jobs.iter().enumerate() {
+                    let base = format!("demand.jobs[{i}]");
+                    if !ids.insert(j.id.as_str()) {
+                        self.push(InputError::new(format!("{base}.id"), format!("{:?}", j.id), Rule::Duplicate));
+                    }
+                    if j.priority > 10 {
+                        self.push(InputError::new(
+                            format!("{base}.priority"),
+                            j.priority,
+                            Rule::Between { min: 0.0, max: 10.0 },
+                        ));
+                    }
+                    self.work(&base, &j.work());
+                    if j.start_month >= horizon {
+                        self.push(InputError::new(
+                            format!("{base}.start_month"),
+                            j.start_month,
+                            Rule::Between { min: 0.0, max: f64::from(horizon.saturating_sub(1)) },
+                        ));
+                    }
+                    if let Some(d) = j.deadline_month
+                        && (d <= j.start_month || d > horizon)
+                    {
+                        self.push(InputError::new(
+                            format!("{base}.deadline_month"),
+                            d,
+                            Rule::Between { min: f64::from(j.start_month + 1), max: f64::from(horizon) },
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    fn option(&mut self, i: usize, o: &OptionSpec) {
+        let base = format!("options[{i}]");
+        if o.id.trim().is_empty() {
+            self.push(InputError::missing(format!("{base}.id"), Rule::Required));
+        }
+        self.positive(&format!("{base}.efficiency_ratio"), o.efficiency_ratio);
+        if let Some(x) = o.scaling_efficiency {
+            self.positive_share(&format!("{base}.scaling_efficiency"), x);
+        }
+        self.positive_share(&format!("{base}.achieved_share"), o.achieved_share);
+        if let Some(curve) = &o.interconnect
+            && !self.scenario.scaling_curves.iter().any(|c| &c.id == curve)
+        {
+            self.push(InputError::new(format!("{base}.interconnect"), format!("{curve:?}"), Rule::UnknownCurve));
+        }
+        if o.storage != StorageMode::None && self.scenario.storage.is_none() {
+            self.push(InputError::new(
+                format!("{base}.storage"),
+                format!("{:?}", o.storage).to_lowercase(),
+                Rule::NeedsSection { section: "storage".into() },
+            ));
+        }
+        if o.edge != EdgeMode::None && self.scenario.edge.is_none() {
+            self.push(InputError::new(
+                format!("{base}.edge"),
+                format!("{:?}", o.edge).to_lowercase(),
+                Rule::NeedsSection { section: "edge".into() },
+            ));
+        }
+        self.pools_for_kind(&base, o);
+        if let Some(p) = &o.owned {
+            self.owned(&format!("{base}.owned"), p);
+        }
+        if let Some(p) = &o.reserved {
+            let b = format!("{base}.reserved");
+            self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
+            self.currency(&format!("{b}.currency"), p.currency);
+            self.pool_efficiency(&b, p.efficiency_ratio);
+            if !(1..=120).contains(&p.term_months) {
+                self.push(InputError::new(
+                    format!("{b}.term_months"),
+                    p.term_months,
+                    Rule::Between { min: 1.0, max: 120.0 },
+                ));
+            }
+            self.share(&format!("{b}.upfront_share"), p.upfront_share);
+            match p.accelerators {
+                Some(0) => self.push(InputError::new(format!("{b}.accelerators"), 0, Rule::NotPositive)),
+                None if o.kind == OptionKind::Mix => {
+                    self.push(InputError::missing(format!("{b}.accelerators"), Rule::ReservedNeedsSize))
+                }
+                _ => {}
+            }
+        }
+        if let Some(p) = &o.on_demand {
+            let b = format!("{base}.on_demand");
+            self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
+            self.currency(&format!("{b}.currency"), p.currency);
+            self.pool_efficiency(&b, p.efficiency_ratio);
+        }
+        if let Some(p) = &o.spot {
+            let b = format!("{base}.spot");
+            self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
+            self.currency(&format!("{b}.currency"), p.currency);
+            self.pool_efficiency(&b, p.efficiency_ratio);
+            self.between(&format!("{b}.interruption_overhead"), p.interruption_overhead, 0.0, 10.0);
+            self.share(&format!("{b}.availability"), p.availability);
+            if p.availability < 1.0 && o.on_demand.is_none() {
+                self.push(InputError::new(format!("{b}.availability"), p.availability, Rule::SpotNeedsFallback));
+            }
+        }
+    }
+
+    fn pools_for_kind(&mut self, base: &str, o: &OptionSpec) {
+        let not_used =
+            |name: &str| InputError::new(format!("{base}.{name}"), "[set]", Rule::NotUsedByKind { kind: o.kind });
+        match o.kind {
+            OptionKind::Buy => {
+                if o.owned.is_none() {
+                    self.push(InputError::missing(format!("{base}.owned"), Rule::Required));
+                }
+                if o.reserved.is_some() {
+                    self.push(not_used("reserved"));
+                }
+                if o.spot.is_some() {
+                    self.push(not_used("spot"));
+                }
+                if o.billing.is_some() {
+                    self.push(not_used("billing"));
+                }
+                if o.on_demand.is_some() && matches!(self.scenario.demand, Demand::Job(_)) {
+                    self.push(InputError::new(format!("{base}.on_demand"), "[set]", Rule::OverflowNeedsSharedDemand));
+                }
+            }
+            OptionKind::Rent => {
+                if o.owned.is_some() {
+                    self.push(not_used("owned"));
+                }
+                match o.billing {
+                    None => self.push(InputError::missing(format!("{base}.billing"), Rule::Required)),
+                    Some(Billing::OnDemand) => {
+                        if o.on_demand.is_none() {
+                            self.push(InputError::missing(format!("{base}.on_demand"), Rule::Required));
+                        }
+                        if o.reserved.is_some() {
+                            self.push(not_used("reserved"));
+                        }
+                        if o.spot.is_some() {
+                            self.push(not_used("spot"));
+                        }
+                    }
+                    Some(Billing::Reserved) => {
+                        if o.reserved.is_none() {
+                            self.push(InputError::missing(format!("{base}.reserved"), Rule::Required));
+                        }
+                        if o.spot.is_some() {
+                            self.push(not_used("spot"));
+                        }
+                    }
+                    Some(Billing::Spot) => {
+                        if o.spot.is_none() {
+                            self.push(InputError::missing(format!("{base}.spot"), Rule::Required));
+                        }
+                        if o.reserved.is_some() {
+                            self.push(not_used("reserved"));
+                        }
+                    }
+                }
+            }
+            OptionKind::Mix => {
+                if o.billing.is_some() {
+                    self.push(not_used("billing"));
+                }
+                match (o.owned.is_some(), o.reserved.is_some()) {
+                    (false, false) => self.push(InputError::missing(format!("{base}.owned"), Rule::MixNeedsBase)),
+                    (true, true) => self.push(InputError::new(format!("{base}.reserved"), "[set]", Rule::MixOneBase)),
+                    _ => {}
+                }
+                if o.on_demand.is_none() && o.spot.is_none() {
+                    self.push(InputError::missing(format!("{base}.on_demand"), Rule::MixNeedsRental));
+                }
+                if matches!(self.scenario.demand, Demand::Job(_)) {
+                    self.push(InputError::new(format!("{base}.kind"), "mix", Rule::MixNeedsSharedDemand));
+                }
+            }
+        }
+    }
+
+    fn price(&mut self, base: &str, price: Option<f64>, offer: Option<&str>) {
+        let path = format!("{base}.price_per_accel_hour");
+        match (price, offer) {
+            (Some(p), _) => self.non_negative(&path, p),
+            (None, Some(offer)) => {
+                self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::UnresolvedOffer))
+            }
+            (None, None) => self.push(InputError::missing(path, Rule::PriceOrOffer)),
+        }
+    }
+
+    fn pool_efficiency(&mut self, base: &str, e: Option<f64>) {
+        if let Some(e) = e {
+            self.positive(&format!("{base}.efficiency_ratio"), e);
+        }
+    }
+
+    fn owned(&mut self, b: &str, p: &OwnedPool) {
+        if p.servers == 0 {
+            self.push(InputError::new(format!("{b}.servers"), 0, Rule::NotPositive));
+        }
+        if p.accelerators_per_server == 0 {
+            self.push(InputError::new(format!("{b}.accelerators_per_server"), 0, Rule::NotPositive));
+        }
+        self.currency(&format!("{b}.currency"), p.currency);
+        self.pool_efficiency(b, p.efficiency_ratio);
+        for (name, x) in [
+            ("capex_per_server", p.capex_per_server),
+            ("network_storage_capex", p.network_storage_capex),
+            ("installation", p.installation),
+            ("server_kw", p.server_kw),
+            ("colocation_per_kw_month", p.colocation_per_kw_month),
+            ("electricity_per_kwh", p.electricity_per_kwh),
+            ("staff_per_year", p.staff_per_year),
+            ("maintenance_share_per_year", p.maintenance_share_per_year),
+            ("other_opex_per_year", p.other_opex_per_year),
+        ] {
+            self.non_negative(&format!("{b}.{name}"), x);
+        }
+        if let Some(kw) = p.provisioned_kw_per_server {
+            self.non_negative(&format!("{b}.provisioned_kw_per_server"), kw);
+        }
+        if self.finite(&format!("{b}.pue"), p.pue) && !(1.0..=5.0).contains(&p.pue) {
+            self.push(InputError::new(format!("{b}.pue"), p.pue, Rule::Between { min: 1.0, max: 5.0 }));
+        }
+        self.between(&format!("{b}.depreciation_years"), p.depreciation_years, 0.5, 30.0);
+        self.share(&format!("{b}.market_residual_share"), p.market_residual_share);
+        if p.lead_time_months > MAX_HORIZON_MONTHS {
+            self.push(InputError::new(
+                format!("{b}.lead_time_months"),
+                p.lead_time_months,
+                Rule::Between { min: 0.0, max: MAX_HORIZON_MONTHS as f64 },
+            ));
+        }
+    }
+}
