@@ -519,10 +519,9 @@ fn owned_costs(ctx: &Context<'_>, p: &OwnedPool, used_accel_hours: &[f64], run: 
     }
     let provisioned_kw = servers * p.provisioned_kw_per_server.unwrap_or(p.server_kw);
     let mut busy = 0.0;
-    for m in delivery..horizon {
-        let utilisation = (used_accel_hours[m] / (accelerators * HOURS_PER_MONTH)).clamp(0.0, 1.0);
+    for (flows, used) in run.flows.iter_mut().zip(used_accel_hours).skip(delivery) {
+        let utilisation = (used / (accelerators * HOURS_PER_MONTH)).clamp(0.0, 1.0);
         busy += utilisation;
-        let flows = &mut run.flows[m];
         flows.add(Category::Hosting, provisioned_kw * p.colocation_per_kw_month * fx);
         // power = kW × hours × utilisation × PUE × tariff
         flows.add(

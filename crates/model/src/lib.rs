@@ -23,7 +23,7 @@ pub mod scenario;
 pub mod validate;
 
 pub use evaluate::{evaluate, scaling_at};
-pub use money::{Currency, Lang, format_amount, round_money};
+pub use money::{Currency, Lang, format_amount, round_money, round_unit_price};
 pub use result::{BreakEven, Category, Evaluation, MonthFlows, Note, OptionResult};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

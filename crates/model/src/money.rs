@@ -92,6 +92,13 @@ pub fn round_money(amount: f64, currency: Currency) -> f64 {
     if rounded == 0.0 { 0.0 } else { rounded }
 }
 
+/// Prices per hour are quoted finer than amounts: four decimal places,
+/// half away from zero (0.4706 CNY per reference-GPU-hour).
+pub fn round_unit_price(price: f64) -> f64 {
+    let rounded = (price * 1e4).round() / 1e4;
+    if rounded == 0.0 { 0.0 } else { rounded }
+}
+
 /// Writes an amount for a reader: `CNY 1,234,567.89` in English; in
 /// Chinese, amounts of 10,000 and more in 万 or 亿 (`123.46万元`,
 /// `1.50亿元`, `12.00万美元`), smaller ones in full (`8,000.00元`).

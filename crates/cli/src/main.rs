@@ -1,0 +1,106 @@
+//! `suanli`: GPU compute procurement from the command line.
+//!
+//! Every subcommand is a thin layer over one `suanli_api` function; this
+//! file only parses arguments, picks the language and prints.
+
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use suanli_api::Lang;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "suanli",
+    version,
+    about = "Suanli 算力: buy, rent or mix GPU compute — compare the options of a scenario.\n\
+             比较自购、租用与混合算力方案的成本。",
+    long_about = "Suanli 算力 compares ways of getting GPU compute for AI work — buying servers, \
+                  renting on demand, reserved or spot, or a mix — over a horizon, in one currency, \
+                  from a scenario file (TOML). Every figure is computed from the file's inputs.\n\n\
+                  Suanli 算力根据场景文件（TOML）比较获取 GPU 算力的各种方式：自购服务器、\
+                  按需/预留/竞价租用或混合方案，所有数字均由文件中的输入计算得出。\n\n\
+                  Examples / 示例:\n  \
+                  suanli evaluate data/scenarios/a100-8x-buy-vs-rent.toml\n  \
+                  suanli evaluate data/scenarios/billing-mix.toml --format json\n  \
+                  suanli --lang zh evaluate data/scenarios/domestic-vs-a100.toml\n\n\
+                  The scenario format is described in docs/scenario-format.md.\n\
+                  场景文件格式见 docs/scenario-format.md。"
+)]
+struct Cli {
+    /// Language of the output: en or zh (default: from SUANLI_LANG or LANG).
+    /// 输出语言：en 或 zh（默认取自 SUANLI_LANG 或 LANG）。
+    #[arg(long, global = true, value_parser = parse_lang)]
+    lang: Option<Lang>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate a scenario and compare its options. 计算场景并比较各方案。
+    #[command(long_about = "Evaluate a scenario and compare its options: total cost (nominal and NPV), \
+                            effective price per reference-GPU-hour, time to result and break-even.\n\
+                            计算场景并比较各方案：总成本（名义值与净现值）、每参考卡时的有效价格、完成时间和盈亏平衡点。\n\n\
+                            Exit status: 0 on success, 1 when the scenario cannot be read or is invalid \
+                            (every problem is listed with its field, value and what is allowed).\n\
+                            退出码：成功为 0；场景无法读取或无效时为 1（逐条列出字段、取值与允许范围）。")]
+    Evaluate {
+        /// Scenario file (TOML). 场景文件（TOML）。
+        scenario: PathBuf,
+        /// Output format: a table for reading, or JSON for programs. 输出格式。
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    s.parse().map_err(|bad| format!("unknown language {bad:?}: use en or zh / 未知语言 {bad:?}：请用 en 或 zh"))
+}
+
+fn lang_from_env() -> Lang {
+    ["SUANLI_LANG", "LC_ALL", "LANG"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .find(|v| !v.is_empty())
+        .map_or(Lang::En, |v| if v.to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let lang = cli.lang.unwrap_or_else(lang_from_env);
+    match cli.command {
+        Command::Evaluate { scenario, format } => match suanli_api::evaluate_file(&scenario) {
+            Ok((_, evaluation)) => {
+                match format {
+                    Format::Table => print!("{}", table::comparison(&evaluation, lang)),
+                    Format::Json => {
+                        let json = suanli_api::evaluation_json(&evaluation, lang);
+                        match serde_json::to_string_pretty(&json) {
+                            Ok(text) => println!("{text}"),
+                            Err(e) => {
+                                eprintln!("{e}");
+                                return ExitCode::FAILURE;
+                            }
+                        }
+                    }
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                let prefix = if lang == Lang::Zh { "错误" } else { "error" };
+                eprintln!("{prefix}: {}", e.message(lang));
+                ExitCode::FAILURE
+            }
+        },
+    }
+}

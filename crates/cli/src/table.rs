@@ -1,0 +1,148 @@
+//! The comparison table `suanli evaluate` prints.
+
+use std::fmt::Write as _;
+
+use suanli_api::model::{Evaluation, OptionKind, format_amount};
+use suanli_api::{Lang, model};
+use unicode_width::UnicodeWidthStr;
+
+struct Labels {
+    horizon: &'static str,
+    months: &'static str,
+    demand: &'static str,
+    ref_hours: &'static str,
+    headers: [&'static str; 7],
+    cheapest: &'static str,
+    cheapest_npv: &'static str,
+    notes: &'static str,
+    never: &'static str,
+    month_n: &'static str,
+    vs: &'static str,
+    late: &'static str,
+}
+
+const EN: Labels = Labels {
+    horizon: "Horizon",
+    months: "months",
+    demand: "Demand",
+    ref_hours: "reference-GPU-hours",
+    headers: ["Option", "Kind", "Total (nominal)", "Total (NPV)", "Per ref-GPU-hour", "Time to result", "Break-even"],
+    cheapest: "Cheapest (nominal)",
+    cheapest_npv: "Cheapest (NPV)",
+    notes: "Notes",
+    never: "never",
+    month_n: "month",
+    vs: "vs",
+    late: "misses deadline",
+};
+
+const ZH: Labels = Labels {
+    horizon: "评估期",
+    months: "个月",
+    demand: "需求",
+    ref_hours: "参考卡时",
+    headers: ["方案", "类型", "总成本（名义）", "总成本（净现值）", "每参考卡时", "完成时间", "盈亏平衡"],
+    cheapest: "最低成本（名义）",
+    cheapest_npv: "最低成本（净现值）",
+    notes: "说明",
+    never: "评估期内无",
+    month_n: "第",
+    vs: "对比",
+    late: "超出期限",
+};
+
+fn kind(kind: OptionKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (OptionKind::Buy, Lang::En) => "buy",
+        (OptionKind::Rent, Lang::En) => "rent",
+        (OptionKind::Mix, Lang::En) => "mix",
+        (OptionKind::Buy, Lang::Zh) => "自购",
+        (OptionKind::Rent, Lang::Zh) => "租用",
+        (OptionKind::Mix, Lang::Zh) => "混合",
+    }
+}
+
+/// Renders the comparison of every option.
+pub fn comparison(e: &Evaluation, lang: Lang) -> String {
+    let l = if lang == Lang::Zh { &ZH } else { &EN };
+    let c = e.currency;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", e.scenario_name);
+    let _ = writeln!(
+        out,
+        "{}: {} {} · {}: {} {} · {}",
+        l.horizon,
+        e.horizon_months,
+        l.months,
+        l.demand,
+        model::money::group_thousands(e.demand_ref_gpu_hours, 0),
+        l.ref_hours,
+        c
+    );
+    out.push('\n');
+
+    let mut rows: Vec<[String; 7]> = vec![l.headers.map(str::to_owned)];
+    for o in &e.options {
+        let time = match o.time_to_complete_months {
+            Some(t) => {
+                let late = if o.meets_deadline == Some(false) { format!(" ({})", l.late) } else { String::new() };
+                if lang == Lang::Zh { format!("{t:.1} 个月{late}") } else { format!("{t:.1} months{late}") }
+            }
+            None => "—".to_owned(),
+        };
+        let break_even = match &o.break_even {
+            Some(b) => match b.month {
+                Some(m) if lang == Lang::Zh => format!("{}{m}个月 {} {}", l.month_n, l.vs, b.against),
+                Some(m) => format!("{} {m} {} {}", l.month_n, l.vs, b.against),
+                None => format!("{} ({} {})", l.never, l.vs, b.against),
+            },
+            None => "—".to_owned(),
+        };
+        rows.push([
+            o.label.clone(),
+            kind(o.kind, lang).to_owned(),
+            format_amount(o.total_nominal, c, lang),
+            format_amount(o.total_npv, c, lang),
+            o.effective_price_per_ref_gpu_hour
+                .map_or("—".to_owned(), |p| format!("{} {:.4}", c, model::round_unit_price(p))),
+            time,
+            break_even,
+        ]);
+    }
+    let widths: Vec<usize> = (0..7).map(|i| rows.iter().map(|r| r[i].width()).max().unwrap_or(0)).collect();
+    for (n, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let pad = " ".repeat(widths[i] - cell.width());
+                // Text left, figures right.
+                if i < 2 { format!("{cell}{pad}") } else { format!("{pad}{cell}") }
+            })
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+        if n == 0 {
+            let total: usize = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
+            let _ = writeln!(out, "{}", "─".repeat(total));
+        }
+    }
+    out.push('\n');
+    if let Some(o) = e.cheapest_nominal() {
+        let _ = writeln!(out, "{}: {} ({})", l.cheapest, o.label, format_amount(o.total_nominal, c, lang));
+    }
+    if let Some(o) = e.cheapest_npv() {
+        let _ = writeln!(out, "{}: {} ({})", l.cheapest_npv, o.label, format_amount(o.total_npv, c, lang));
+    }
+    let notes: Vec<String> = e
+        .options
+        .iter()
+        .flat_map(|o| o.notes.iter().map(move |n| format!("  - {}: {}", o.label, n.describe(lang))))
+        .collect();
+    if !notes.is_empty() {
+        let _ = writeln!(out, "{}:", l.notes);
+        for n in notes {
+            let _ = writeln!(out, "{n}");
+        }
+    }
+    out
+}
