@@ -19,8 +19,8 @@ pub use suanli_model::{Evaluation, Lang, Scenario};
 
 /// Reads and validates a scenario file.
 pub fn load_scenario(path: &Path) -> Result<Scenario, Error> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| Error::Read { path: path.display().to_string(), source })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
     parse_scenario(&text)
 }
 

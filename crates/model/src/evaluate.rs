@@ -377,6 +377,7 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
                 on_demand: pools.on_demand.is_some(),
                 spot_availability: pools.spot.as_ref().map(|(s, _)| s.availability),
                 fill_idle_base: rule.fill_idle_base,
+                by_priority: o.kind == OptionKind::Mix,
             },
         );
         run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
@@ -417,6 +418,9 @@ struct Routing {
     on_demand: bool,
     spot_availability: Option<f64>,
     fill_idle_base: bool,
+    /// Only a mix routes by priority; a buy or rent option sends all work
+    /// to its own pool first and the rest to its on-demand fallback.
+    by_priority: bool,
 }
 
 /// Reference-GPU-hours that each pool took in one month.
@@ -439,9 +443,13 @@ enum Pool {
 
 /// Where each tier's work goes, in order (the article's rule; with
 /// `fill_idle_base`, idle base capacity comes first for every tier).
-fn chain(tier: Tier, fill_idle_base: bool) -> [Pool; 3] {
+/// Without priority routing, every tier takes the option's own pool first.
+fn chain(tier: Tier, r: &Routing) -> [Pool; 3] {
     use Pool::*;
-    match (tier, fill_idle_base) {
+    if !r.by_priority {
+        return [Base, Spot, OnDemand];
+    }
+    match (tier, r.fill_idle_base) {
         (Tier::Urgent, _) | (Tier::Normal, true) => [Base, OnDemand, Spot],
         (Tier::Normal, false) => [OnDemand, Base, Spot],
         (Tier::Low, true) => [Base, Spot, OnDemand],
@@ -451,7 +459,7 @@ fn chain(tier: Tier, fill_idle_base: bool) -> [Pool; 3] {
 
 fn route(month: &MonthDemand, r: Routing) -> Routed {
     let mut out = Routed::default();
-    let chains = [Tier::Urgent, Tier::Normal, Tier::Low].map(|t| (t, chain(t, r.fill_idle_base)));
+    let chains = [Tier::Urgent, Tier::Normal, Tier::Low].map(|t| (t, chain(t, &r)));
     for &slice in &month.slices {
         let mut free = r.base_capacity_ref.unwrap_or(0.0);
         for (tier, pools) in &chains {
