@@ -29,6 +29,10 @@ fn errors_after(edit: impl FnOnce(&mut Scenario)) -> Vec<(String, String, Rule)>
     }
 }
 
+fn on_demand(s: &mut Scenario) -> &mut suanli_model::OnDemandPool {
+    s.options[0].on_demand.as_mut().expect("the valid scenario has an on-demand pool")
+}
+
 fn single(errors: Vec<(String, String, Rule)>) -> (String, String, Rule) {
     assert_eq!(errors.len(), 1, "{errors:?}");
     errors.into_iter().next().unwrap_or_else(|| unreachable!())
@@ -37,7 +41,7 @@ fn single(errors: Vec<(String, String, Rule)>) -> (String, String, Rule) {
 #[test]
 fn negative_price() {
     let (path, value, rule) = single(errors_after(|s| {
-        s.options[0].on_demand.as_mut().map(|p| p.price_per_accel_hour = Some(-3.0));
+        on_demand(s).price_per_accel_hour = Some(-3.0);
     }));
     assert_eq!(
         (path.as_str(), value.as_str(), rule),
@@ -88,10 +92,8 @@ fn an_option_referring_to_nothing() {
         ("options[0].interconnect", "\"infiniband\"", Rule::UnknownCurve)
     );
     let (path, _, rule) = single(errors_after(|s| {
-        s.options[0].on_demand.as_mut().map(|p| {
-            p.price_per_accel_hour = None;
-            p.offer = Some("no-such-offer".into());
-        });
+        on_demand(s).price_per_accel_hour = None;
+        on_demand(s).offer = Some("no-such-offer".into());
     }));
     assert_eq!((path.as_str(), rule), ("options[0].on_demand.offer", Rule::UnresolvedOffer));
 }
@@ -99,7 +101,7 @@ fn an_option_referring_to_nothing() {
 #[test]
 fn a_price_that_is_missing() {
     let (path, value, rule) = single(errors_after(|s| {
-        s.options[0].on_demand.as_mut().map(|p| p.price_per_accel_hour = None);
+        on_demand(s).price_per_accel_hour = None;
     }));
     assert_eq!(
         (path.as_str(), value.as_str(), rule),
@@ -134,7 +136,7 @@ fn inconsistent_options() {
     assert_eq!(single(errors), ("options[1].id".into(), "\"rent\"".into(), Rule::Duplicate));
     // A currency without a rate.
     let errors = errors_after(|s| {
-        s.options[0].on_demand.as_mut().map(|p| p.currency = Some(suanli_model::Currency::USD));
+        on_demand(s).currency = Some(suanli_model::Currency::USD);
     });
     assert_eq!(single(errors).2, Rule::MissingFx { currency: suanli_model::Currency::USD });
     // No options at all.

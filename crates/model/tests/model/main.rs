@@ -1,5 +1,8 @@
 //! Integration tests of the cost engine, one binary, laid out by theme.
 
+// Tests may panic: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod bad_input;
 mod golden;
 mod mechanics;
