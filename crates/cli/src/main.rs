@@ -97,8 +97,8 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                let prefix = if lang == Lang::Zh { "错误" } else { "error" };
-                eprintln!("{prefix}: {}", e.message(lang));
+                let prefix = if lang == Lang::Zh { "错误：" } else { "error: " };
+                eprintln!("{prefix}{}", e.message(lang));
                 ExitCode::FAILURE
             }
         },

@@ -265,11 +265,11 @@ price_per_accel_hour = 0.8
 "#,
     );
     // 6 × 175e9 × 300e9 = 3.15e23 FLOPs; ÷ (312e12 × 0.52 = 1.6224e14 FLOP/s)
-    // = 1.941568e9 s ÷ 3600 = 539,324.0 reference-GPU-hours.
-    assert_close(e.demand_ref_gpu_hours, 539_324.0, 1e-6);
+    // = 1.94156805e9 s ÷ 3600 = 539,324.458 reference-GPU-hours.
+    assert_close(e.demand_ref_gpu_hours, 539_324.458, 1e-9);
     let rent = option(&e, "rent");
-    // × 0.8 CNY = 431,459.2 CNY.
-    assert_close(rent.total_nominal, 431_459.2, 1e-6);
+    // × 0.8 CNY = 431,459.566 CNY.
+    assert_close(rent.total_nominal, 431_459.566, 1e-9);
     // 256 cards × 20 h × 30.4167 days = 155,733.3 card-hours a month → 3.4631 months.
     assert_close(rent.time_to_complete_months.unwrap_or_default(), 3.463_13, 1e-5);
     assert_eq!(rent.meets_deadline, Some(true));

@@ -1,0 +1,103 @@
+//! The door's behaviour on scenario text: parse errors name the field
+//! path, line and column; rule errors name the value and the rule.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use suanli_api::{Error, Lang, parse_scenario};
+
+const VALID: &str = r#"name = "valid"
+horizon_months = 12
+currency = "CNY"
+
+[demand]
+kind = "profile"
+monthly_ref_gpus = [8]
+
+[[options]]
+id = "rent"
+kind = "rent"
+billing = "on_demand"
+
+[options.on_demand]
+price_per_accel_hour = 8.0
+"#;
+
+fn parse_error(text: &str) -> (String, usize, String) {
+    match parse_scenario(text) {
+        Err(Error::Parse { path, line, message, .. }) => (path, line, message),
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_valid_scenario_parses() {
+    let s = parse_scenario(VALID).unwrap();
+    assert_eq!(s.options.len(), 1);
+}
+
+#[test]
+fn an_unknown_field_names_its_table_and_line() {
+    let (path, line, message) = parse_error(&VALID.replace("price_per_accel_hour", "price_per_hour"));
+    assert_eq!(path, "options[0].on_demand.price_per_hour");
+    assert_eq!(line, 15);
+    assert!(message.contains("unknown field `price_per_hour`"), "{message}");
+    assert!(message.contains("price_per_accel_hour"), "the message lists what is allowed: {message}");
+}
+
+#[test]
+fn a_wrong_type_names_the_field() {
+    let (path, line, message) = parse_error(&VALID.replace("horizon_months = 12", "horizon_months = \"twelve\""));
+    assert_eq!(path, "horizon_months");
+    assert_eq!(line, 2);
+    assert!(message.contains("invalid type"), "{message}");
+}
+
+#[test]
+fn an_unknown_variant_lists_the_allowed_ones() {
+    let (path, _, message) = parse_error(&VALID.replace("kind = \"rent\"", "kind = \"lease\""));
+    assert_eq!(path, "options[0].kind");
+    assert!(message.contains("`buy`") && message.contains("`mix`"), "{message}");
+}
+
+#[test]
+fn broken_toml_gives_the_line() {
+    let (_, line, _) = parse_error(&VALID.replace("currency = \"CNY\"", "currency = CNY\""));
+    assert_eq!(line, 3);
+}
+
+#[test]
+fn toml_nan_and_negative_values_are_refused_with_path_and_value() {
+    let text = VALID.replace("price_per_accel_hour = 8.0", "price_per_accel_hour = nan").replace("[8]", "[-8]");
+    let Err(e @ Error::Invalid(_)) = parse_scenario(&text) else { panic!("expected rule errors") };
+    let en = e.message(Lang::En);
+    assert!(en.contains("the scenario has 2 problem(s)"), "{en}");
+    assert!(en.contains("demand.monthly_ref_gpus[0] = -8: must not be negative"), "{en}");
+    assert!(en.contains("options[0].on_demand.price_per_accel_hour = NaN: must be a finite number"), "{en}");
+    let zh = e.message(Lang::Zh);
+    assert!(zh.contains("场景有 2 处问题"), "{zh}");
+    assert!(zh.contains("不能为负数"), "{zh}");
+    assert_eq!(e.code(), "invalid");
+}
+
+#[test]
+fn a_missing_file_is_a_read_error() {
+    let e = suanli_api::load_scenario(std::path::Path::new("/nonexistent/suanli/scenario.toml")).unwrap_err();
+    assert_eq!(e.code(), "read");
+    assert!(e.message(Lang::Zh).starts_with("无法读取 /nonexistent/suanli/scenario.toml"));
+}
+
+#[test]
+fn json_output_rounds_by_the_one_rule_and_names_categories() {
+    let s = parse_scenario(&VALID.replace("8.0", "8.333333")).unwrap();
+    let e = suanli_api::evaluate(&s).unwrap();
+    let json = serde_json::to_value(suanli_api::evaluation_json(&e, Lang::En)).unwrap();
+    let o = &json["options"][0];
+    // 8 × 730 × 12 × 8.333333 = 583,999.97664 → 583,999.98.
+    assert_eq!(o["total_nominal"], 583_999.98);
+    assert_eq!(o["effective_price_per_ref_gpu_hour"], 8.3333);
+    assert_eq!(o["breakdown"]["on_demand"], 583_999.98);
+    assert_eq!(o["monthly"].as_array().map(Vec::len), Some(12));
+    for key in ["id", "label", "currency", "total_npv", "break_even", "notes"] {
+        assert!(o.get(key).is_some(), "missing {key}");
+    }
+}
