@@ -14,6 +14,12 @@ use crate::scenario::*;
 /// The longest horizon the engine accepts (20 years).
 pub const MAX_HORIZON_MONTHS: u32 = 240;
 
+/// Bounds on counts: far beyond any real cluster, and small enough that
+/// no product of them overflows.
+pub const MAX_SERVERS: u32 = 1_000_000;
+pub const MAX_ACCELERATORS_PER_SERVER: u32 = 1_024;
+pub const MAX_CLUSTER: u32 = 10_000_000;
+
 /// One broken rule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputError {
@@ -308,6 +314,13 @@ impl Checker<'_> {
         }
     }
 
+    /// A count of things: at least 1, at most `max`.
+    fn count(&mut self, path: &str, n: u32, max: u32) {
+        if n == 0 || n > max {
+            self.push(InputError::new(path, n, Rule::Between { min: 1.0, max: f64::from(max) }));
+        }
+    }
+
     fn currency(&mut self, path: &str, c: Option<Currency>) {
         if let Some(c) = c
             && c != self.scenario.currency
@@ -437,9 +450,7 @@ impl Checker<'_> {
         match &self.scenario.demand {
             Demand::Job(j) => {
                 self.work("demand", &j.work());
-                if j.cluster_accelerators == 0 {
-                    self.push(InputError::new("demand.cluster_accelerators", 0, Rule::NotPositive));
-                }
+                self.count("demand.cluster_accelerators", j.cluster_accelerators, MAX_CLUSTER);
                 if self.finite("demand.run_hours_per_day", j.run_hours_per_day)
                     && !(j.run_hours_per_day > 0.0 && j.run_hours_per_day <= 24.0)
                 {
@@ -487,17 +498,13 @@ impl Checker<'_> {
                 if p.normal_share + p.low_priority_share > 1.0 + 1e-12 {
                     self.push(InputError::new("demand.low_priority_share", p.low_priority_share, Rule::SharesAboveOne));
                 }
-                if p.cluster_accelerators == 0 {
-                    self.push(InputError::new("demand.cluster_accelerators", 0, Rule::NotPositive));
-                }
+                self.count("demand.cluster_accelerators", p.cluster_accelerators, MAX_CLUSTER);
             }
             Demand::Portfolio(pf) => {
                 if pf.jobs.is_empty() {
                     self.push(InputError::missing("demand.jobs", Rule::AtLeastOne));
                 }
-                if pf.cluster_accelerators == 0 {
-                    self.push(InputError::new("demand.cluster_accelerators", 0, Rule::NotPositive));
-                }
+                self.count("demand.cluster_accelerators", pf.cluster_accelerators, MAX_CLUSTER);
                 let mut ids = BTreeSet::new();
                 for (i, j) in pf.jobs.iter().enumerate() {
                     let base = format!("demand.jobs[{i}]");
@@ -580,7 +587,7 @@ impl Checker<'_> {
             }
             self.share(&format!("{b}.upfront_share"), p.upfront_share);
             match p.accelerators {
-                Some(0) => self.push(InputError::new(format!("{b}.accelerators"), 0, Rule::NotPositive)),
+                Some(n) => self.count(&format!("{b}.accelerators"), n, MAX_CLUSTER),
                 None if o.kind == OptionKind::Mix => {
                     self.push(InputError::missing(format!("{b}.accelerators"), Rule::ReservedNeedsSize))
                 }
@@ -699,12 +706,8 @@ impl Checker<'_> {
     }
 
     fn owned(&mut self, b: &str, p: &OwnedPool) {
-        if p.servers == 0 {
-            self.push(InputError::new(format!("{b}.servers"), 0, Rule::NotPositive));
-        }
-        if p.accelerators_per_server == 0 {
-            self.push(InputError::new(format!("{b}.accelerators_per_server"), 0, Rule::NotPositive));
-        }
+        self.count(&format!("{b}.servers"), p.servers, MAX_SERVERS);
+        self.count(&format!("{b}.accelerators_per_server"), p.accelerators_per_server, MAX_ACCELERATORS_PER_SERVER);
         self.currency(&format!("{b}.currency"), p.currency);
         self.pool_efficiency(b, p.efficiency_ratio);
         for (name, x) in [

@@ -101,3 +101,33 @@ fn json_output_rounds_by_the_one_rule_and_names_categories() {
         assert!(o.get(key).is_some(), "missing {key}");
     }
 }
+
+/// Every number in every example scenario, replaced in turn by hostile
+/// values: the door answers with a result or an error, never a panic.
+#[test]
+fn hostile_numbers_never_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios");
+    let hostile = ["-1", "0", "nan", "inf", "-inf", "1e308", "4294967296", "1e-308", "0.5", "99999999"];
+    let number = |c: char| c.is_ascii_digit() || c == '.' || c == '_' || c == 'e';
+    let mut cases = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        // Positions of numbers after `= ` (values, not names or comments).
+        let starts: Vec<usize> = text
+            .match_indices("= ")
+            .map(|(i, _)| i + 2)
+            .filter(|i| text[*i..].starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        for start in starts {
+            let end = start + text[start..].find(|c: char| !number(c)).unwrap_or(text.len() - start);
+            for value in hostile {
+                let mutated = format!("{}{}{}", &text[..start], value, &text[end..]);
+                if let Ok(s) = parse_scenario(&mutated) {
+                    let _ = suanli_api::evaluate(&s);
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 500, "{cases}");
+}
