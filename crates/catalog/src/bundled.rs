@@ -1,0 +1,24 @@
+//! The catalogue shipped inside the binary: the CSV files of
+//! `data/catalog`, so a first start works offline with nothing else.
+
+use crate::rows::Tables;
+use crate::{Error, csv_rows};
+
+/// The bundled catalogue's version (`data/catalog/VERSION`). A database
+/// holding an older version is upgraded from the bundle on open.
+pub fn version() -> i64 {
+    include_str!("../../../data/catalog/VERSION").trim().parse().unwrap_or(0)
+}
+
+/// Parses the bundled CSV files.
+pub fn tables() -> Result<Tables, Error> {
+    Ok(Tables {
+        sources: csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
+        accelerators: csv_rows("accelerators.csv", include_str!("../../../data/catalog/accelerators.csv"))?,
+        providers: csv_rows("providers.csv", include_str!("../../../data/catalog/providers.csv"))?,
+        offers: csv_rows("offers.csv", include_str!("../../../data/catalog/offers.csv"))?,
+        efficiency: csv_rows("efficiency.csv", include_str!("../../../data/catalog/efficiency.csv"))?,
+        scaling: csv_rows("scaling.csv", include_str!("../../../data/catalog/scaling.csv"))?,
+        export_controls: csv_rows("export_controls.csv", include_str!("../../../data/catalog/export_controls.csv"))?,
+    })
+}

@@ -1,0 +1,248 @@
+//! Rules every catalogue row meets, wherever it comes from (bundled data,
+//! an import, a pack): provenance present, numbers finite and not
+//! negative, enumerations known, references resolving, ids unique.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use suanli_model::Currency;
+
+use crate::rows::*;
+
+/// One rejected row: where, which field, what value, why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowError {
+    pub table: &'static str,
+    /// Line in the file the row came from (header = line 1), when known.
+    pub line: Option<usize>,
+    pub id: String,
+    pub field: String,
+    pub value: String,
+    pub problem: String,
+}
+
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{} line {line}", self.table)?,
+            None => write!(f, "{}", self.table)?,
+        }
+        if !self.id.is_empty() {
+            write!(f, " ({})", self.id)?;
+        }
+        write!(f, ": {} = {:?}: {}", self.field, self.value, self.problem)
+    }
+}
+
+pub(crate) struct Checker {
+    pub errors: Vec<RowError>,
+    table: &'static str,
+    line: Option<usize>,
+    id: String,
+}
+
+impl Checker {
+    pub fn new() -> Self {
+        Checker { errors: Vec::new(), table: "", line: None, id: String::new() }
+    }
+
+    pub fn at(&mut self, table: &'static str, line: Option<usize>, id: &str) {
+        self.table = table;
+        self.line = line;
+        self.id = id.to_owned();
+    }
+
+    pub fn fail(&mut self, field: &str, value: impl fmt::Display, problem: impl Into<String>) {
+        self.errors.push(RowError {
+            table: self.table,
+            line: self.line,
+            id: self.id.clone(),
+            field: field.to_owned(),
+            value: value.to_string(),
+            problem: problem.into(),
+        });
+    }
+
+    pub fn required(&mut self, field: &str, value: &str) {
+        if value.trim().is_empty() {
+            self.fail(field, value, "is required");
+        }
+    }
+
+    pub fn amount(&mut self, field: &str, value: Option<f64>) {
+        if let Some(x) = value {
+            if !x.is_finite() {
+                self.fail(field, x, "must be a finite number");
+            } else if x < 0.0 {
+                self.fail(field, x, "must not be negative");
+            }
+        }
+    }
+
+    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) {
+        if !allowed.contains(&value) {
+            self.fail(field, value, format!("must be one of {}", allowed.join(", ")));
+        }
+    }
+
+    pub fn currency(&mut self, field: &str, value: &str) {
+        if value.parse::<Currency>().is_err() {
+            let known: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+            self.fail(field, value, format!("is not a known currency ({})", known.join(", ")));
+        }
+    }
+
+    pub fn id(&mut self, seen: &mut BTreeMap<String, Option<usize>>, id: &str) {
+        self.required("id", id);
+        if let Some(first) = seen.insert(id.to_owned(), self.line) {
+            let at = first.map_or(String::new(), |l| format!(" (first at line {l})"));
+            self.fail("id", id, format!("is a duplicate{at}"));
+        }
+    }
+
+    /// Checks an offer on its own (not its references).
+    pub fn offer(&mut self, o: &Offer) {
+        self.required("provider_id", &o.provider_id);
+        self.one_of("billing_mode", &o.billing_mode, &BILLING_MODES);
+        self.one_of("price_unit", &o.price_unit, &PRICE_UNITS);
+        self.currency("currency", &o.currency);
+        self.amount("price", Some(o.price));
+        self.amount("accelerators_per_instance", o.accelerators_per_instance);
+        if matches!(o.price_unit.as_str(), "instance_hour" | "instance_month")
+            && o.accelerators_per_instance.is_none_or(|n| n <= 0.0)
+        {
+            self.fail(
+                "accelerators_per_instance",
+                o.accelerators_per_instance.map_or(String::new(), |n| n.to_string()),
+                "is required (> 0) for a price per instance",
+            );
+        }
+        self.provenance(&o.source, &o.confidence);
+    }
+
+    pub fn provenance(&mut self, source: &str, confidence: &str) {
+        self.required("source", source);
+        self.required("confidence", confidence);
+    }
+}
+
+/// Checks whole tables: each row, unique ids and every reference.
+pub fn check_tables(t: &Tables) -> Vec<RowError> {
+    let mut c = Checker::new();
+    let line = |i: usize| Some(i + 2);
+
+    let mut ids = BTreeMap::new();
+    for (i, s) in t.sources.iter().enumerate() {
+        c.at("sources", line(i), &s.id);
+        c.id(&mut ids, &s.id);
+        c.required("title", &s.title);
+    }
+    let source_ids: BTreeSet<&str> = t.sources.iter().map(|s| s.id.as_str()).collect();
+    let sources_known = |c: &mut Checker, field: &str, value: &str| {
+        for id in value.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            if !source_ids.contains(id) {
+                c.fail(field, id, "names no row of sources");
+            }
+        }
+    };
+
+    let mut ids = BTreeMap::new();
+    for (i, a) in t.accelerators.iter().enumerate() {
+        c.at("accelerators", line(i), &a.id);
+        c.id(&mut ids, &a.id);
+        c.required("name", &a.name);
+        c.required("vendor", &a.vendor);
+        for (field, value) in [
+            ("memory_gb", a.memory_gb),
+            ("memory_bandwidth_gbps", a.memory_bandwidth_gbps),
+            ("bf16_tflops", a.bf16_tflops),
+            ("fp16_tflops", a.fp16_tflops),
+            ("fp32_tflops", a.fp32_tflops),
+            ("int8_tops", a.int8_tops),
+            ("tdp_w", a.tdp_w),
+            ("interconnect_gbps", a.interconnect_gbps),
+            ("list_price", a.list_price),
+        ] {
+            c.amount(field, value);
+        }
+        if let Some(cur) = &a.list_price_currency {
+            c.currency("list_price_currency", cur);
+        }
+        if let Some(status) = &a.export_status_cn {
+            c.one_of("export_status_cn", status, &EXPORT_STATUSES);
+        }
+        c.provenance(&a.source, &a.confidence);
+        sources_known(&mut c, "source", &a.source);
+    }
+    let accelerators: BTreeSet<&str> = t.accelerators.iter().map(|a| a.id.as_str()).collect();
+
+    let mut ids = BTreeMap::new();
+    for (i, p) in t.providers.iter().enumerate() {
+        c.at("providers", line(i), &p.id);
+        c.id(&mut ids, &p.id);
+        c.required("name", &p.name);
+        c.provenance(&p.source, &p.confidence);
+        sources_known(&mut c, "source", &p.source);
+    }
+    let providers: BTreeSet<&str> = t.providers.iter().map(|p| p.id.as_str()).collect();
+
+    let mut ids = BTreeMap::new();
+    for (i, o) in t.offers.iter().enumerate() {
+        c.at("offers", line(i), &o.id);
+        c.id(&mut ids, &o.id);
+        c.offer(o);
+        if !providers.contains(o.provider_id.as_str()) {
+            c.fail("provider_id", &o.provider_id, "names no row of providers");
+        }
+        if let Some(a) = &o.accelerator_id
+            && !accelerators.contains(a.as_str())
+        {
+            c.fail("accelerator_id", a, "names no row of accelerators");
+        }
+        sources_known(&mut c, "source", &o.source);
+    }
+
+    let mut ids = BTreeMap::new();
+    for (i, e) in t.efficiency.iter().enumerate() {
+        c.at("efficiency", line(i), &e.id);
+        c.id(&mut ids, &e.id);
+        c.required("workload_class", &e.workload_class);
+        if !(e.ratio.is_finite() && e.ratio > 0.0) {
+            c.fail("ratio", e.ratio, "must be a finite number above 0");
+        }
+        for (field, id) in
+            [("accelerator_id", &e.accelerator_id), ("reference_accelerator_id", &e.reference_accelerator_id)]
+        {
+            if !accelerators.contains(id.as_str()) {
+                c.fail(field, id, "names no row of accelerators");
+            }
+        }
+        c.provenance(&e.source, &e.confidence);
+        sources_known(&mut c, "source", &e.source);
+    }
+
+    let mut ids = BTreeMap::new();
+    for (i, s) in t.scaling.iter().enumerate() {
+        c.at("scaling", line(i), &s.id);
+        c.id(&mut ids, &s.id);
+        if !(s.efficiency.is_finite() && s.efficiency > 0.0 && s.efficiency <= 1.0) {
+            c.fail("efficiency", s.efficiency, "must be above 0 and at most 1");
+        }
+        c.amount("accelerators", s.accelerators);
+        c.provenance(&s.source, &s.confidence);
+        sources_known(&mut c, "source", &s.source);
+    }
+
+    let mut ids = BTreeMap::new();
+    for (i, x) in t.export_controls.iter().enumerate() {
+        c.at("export_controls", line(i), &x.id);
+        c.id(&mut ids, &x.id);
+        c.provenance(&x.source, &x.confidence);
+        sources_known(&mut c, "source", &x.source);
+    }
+    c.errors
+}
+
+/// Export status of an accelerator for a buyer in China.
+pub const EXPORT_STATUSES: [&str; 6] =
+    ["unrestricted", "licence_required", "banned", "china_only_variant", "domestic", "unknown"];

@@ -1,0 +1,425 @@
+//! The Suanli catalogue: what compute can be had, where, at what price,
+//! and how much useful work it does — every figure with its source, as-of
+//! date and confidence.
+//!
+//! One SQLite file holds the catalogue (replaced by bundled upgrades,
+//! imports and signed packs, each change in one transaction and recorded
+//! in the price history) and the user's price book (own offers and
+//! negotiated discounts), which nothing but the user's own commands
+//! writes. Paths, times and keys come in as arguments; this crate reads
+//! no clock and chooses no directory.
+
+mod bundled;
+pub mod check;
+pub mod import;
+pub mod pack;
+pub mod pricebook;
+pub mod query;
+pub mod rows;
+mod schema;
+mod store;
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use serde::de::DeserializeOwned;
+
+pub use check::RowError;
+pub use rows::*;
+pub use schema::SCHEMA_VERSION;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(
+        "the database was written by a newer Suanli (schema {found}; this version reads up to {supported}); it was left untouched"
+    )]
+    NewerSchema { found: i64, supported: i64 },
+    #[error("{file} line {line}: {message}")]
+    Csv { file: String, line: u64, message: String },
+    #[error("{} row(s) rejected:\n{}", .0.len(), .0.iter().map(|e| format!("  - {e}")).collect::<Vec<_>>().join("\n"))]
+    Rows(Vec<RowError>),
+    #[error("not found: {0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Pack(String),
+    #[error("json: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+/// Reads CSV text into rows; the error names the file, line and field.
+pub fn csv_rows<T: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<T>, Error> {
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::None).from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    for record in reader.deserialize() {
+        rows.push(record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            Error::Csv { file: file.to_owned(), line, message: e.to_string() }
+        })?);
+    }
+    Ok(rows)
+}
+
+/// An open catalogue database.
+#[derive(Debug)]
+pub struct Catalog {
+    conn: Connection,
+}
+
+/// What opening did to the catalogue.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Opened {
+    /// Created from the bundled catalogue.
+    Created,
+    /// Upgraded from an older bundled version.
+    Upgraded { from: i64, to: i64 },
+    /// Already current (or newer, from a pack).
+    Current,
+}
+
+impl Catalog {
+    /// Opens (creating if needed) the database at `path`, migrates its
+    /// schema and brings the catalogue up to the bundled version. `now`
+    /// stamps the change record. A database that cannot be opened or has a
+    /// newer schema is returned as an error and left untouched.
+    pub fn open(path: &Path, now: &str) -> Result<(Catalog, Opened), Error> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags)?;
+        // A file that is not a database, or one from a newer Suanli, fails
+        // here, before anything is written to it.
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
+        schema::refuse_newer(&conn)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        Self::setup(conn, now)
+    }
+
+    /// A catalogue in memory (tests, benchmarks).
+    pub fn open_in_memory(now: &str) -> Result<(Catalog, Opened), Error> {
+        Self::setup(Connection::open_in_memory()?, now)
+    }
+
+    fn setup(mut conn: Connection, now: &str) -> Result<(Catalog, Opened), Error> {
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        // The price book is the user's own data: no acknowledged write may be lost.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        schema::migrate(&mut conn)?;
+        let mut catalog = Catalog { conn };
+        let installed = catalog.version()?;
+        let bundled = bundled::version();
+        let opened = match installed {
+            None => {
+                catalog.replace(&bundled::tables()?, "bundled", "bundled catalogue", bundled, now)?;
+                Opened::Created
+            }
+            Some(v) if v < bundled => {
+                catalog.replace(&bundled::tables()?, "bundled", "bundled catalogue upgrade", bundled, now)?;
+                Opened::Upgraded { from: v, to: bundled }
+            }
+            Some(_) => Opened::Current,
+        };
+        Ok((catalog, opened))
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Version of the catalogue installed, if any.
+    pub fn version(&self) -> Result<Option<i64>, Error> {
+        let v: Option<String> =
+            self.conn.query_row("SELECT value FROM meta WHERE key = 'catalog_version'", [], |r| r.get(0)).optional()?;
+        Ok(v.and_then(|v| v.parse().ok()))
+    }
+
+    /// `PRAGMA integrity_check` says "ok".
+    pub fn integrity_ok(&self) -> Result<bool, Error> {
+        let result: String = self.conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        Ok(result == "ok")
+    }
+
+    /// Replaces the whole catalogue by `tables` in one transaction: checks
+    /// every row first, records what was added, removed and repriced, and
+    /// leaves the price book alone. On any error nothing changes.
+    pub fn replace(
+        &mut self,
+        tables: &Tables,
+        kind: &str,
+        label: &str,
+        version: i64,
+        now: &str,
+    ) -> Result<ChangeSummary, Error> {
+        let errors = check::check_tables(tables);
+        if !errors.is_empty() {
+            return Err(Error::Rows(errors));
+        }
+        let tx = self.conn.transaction()?;
+        let old: Vec<Offer> = store::select(&tx, "SELECT * FROM offers", [])?;
+        for table in ["sources", "accelerators", "providers", "offers", "efficiency", "scaling", "export_controls"] {
+            tx.execute(&format!("DELETE FROM {table}"), [])?;
+        }
+        insert_all(&tx, tables)?;
+        let summary = record_change(&tx, kind, label, Some(version), now, &old, &tables.offers)?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_version', ?1)",
+            params![version.to_string()],
+        )?;
+        rebuild_search(&tx)?;
+        tx.commit()?;
+        Ok(summary)
+    }
+
+    /// The catalogue as plain tables (for packs and exports).
+    pub fn tables(&self) -> Result<Tables, Error> {
+        let c = &self.conn;
+        Ok(Tables {
+            sources: store::select(c, "SELECT * FROM sources ORDER BY id", [])?,
+            accelerators: store::select(c, "SELECT * FROM accelerators ORDER BY id", [])?,
+            providers: store::select(c, "SELECT * FROM providers ORDER BY id", [])?,
+            offers: store::select(c, "SELECT * FROM offers ORDER BY id", [])?,
+            efficiency: store::select(c, "SELECT * FROM efficiency ORDER BY id", [])?,
+            scaling: store::select(c, "SELECT * FROM scaling ORDER BY id", [])?,
+            export_controls: store::select(c, "SELECT * FROM export_controls ORDER BY id", [])?,
+        })
+    }
+
+    /// Every change recorded, newest first.
+    pub fn changes(&self) -> Result<Vec<ChangeSummary>, Error> {
+        store::select(
+            &self.conn,
+            "SELECT id, kind, label, version, applied_at, added, removed, repriced FROM catalog_changes ORDER BY id DESC",
+            [],
+        )
+    }
+
+    /// How one offer's price moved, oldest first.
+    pub fn price_history(&self, offer_id: &str) -> Result<Vec<PriceChange>, Error> {
+        store::select(
+            &self.conn,
+            "SELECT c.applied_at, c.label, h.what, h.old_price, h.old_currency, h.old_price_unit, h.old_as_of, \
+             h.old_source, h.new_price, h.new_currency, h.new_price_unit, h.new_as_of \
+             FROM price_history h JOIN catalog_changes c ON c.id = h.change_id \
+             WHERE h.offer_id = ?1 ORDER BY c.id",
+            params![offer_id],
+        )
+    }
+
+    /// What one change did, offer by offer.
+    pub fn change_details(&self, change_id: i64) -> Result<Vec<OfferChange>, Error> {
+        store::select(
+            &self.conn,
+            "SELECT offer_id, what, old_price, new_price, old_currency, new_currency FROM price_history \
+             WHERE change_id = ?1 ORDER BY offer_id",
+            params![change_id],
+        )
+    }
+}
+
+fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
+    for r in &t.sources {
+        store::insert(conn, "sources", r)?;
+    }
+    for r in &t.accelerators {
+        store::insert(conn, "accelerators", r)?;
+    }
+    for r in &t.providers {
+        store::insert(conn, "providers", r)?;
+    }
+    for r in &t.offers {
+        store::insert(conn, "offers", r)?;
+    }
+    for r in &t.efficiency {
+        store::insert(conn, "efficiency", r)?;
+    }
+    for r in &t.scaling {
+        store::insert(conn, "scaling", r)?;
+    }
+    for r in &t.export_controls {
+        store::insert(conn, "export_controls", r)?;
+    }
+    Ok(())
+}
+
+/// A change to the catalogue and its counts.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChangeSummary {
+    pub id: i64,
+    pub kind: String,
+    pub label: String,
+    pub version: Option<i64>,
+    pub applied_at: String,
+    pub added: i64,
+    pub removed: i64,
+    pub repriced: i64,
+}
+
+/// One step in an offer's price history.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PriceChange {
+    pub applied_at: String,
+    pub label: String,
+    pub what: String,
+    pub old_price: Option<f64>,
+    pub old_currency: Option<String>,
+    pub old_price_unit: Option<String>,
+    pub old_as_of: Option<String>,
+    pub old_source: Option<String>,
+    pub new_price: Option<f64>,
+    pub new_currency: Option<String>,
+    pub new_price_unit: Option<String>,
+    pub new_as_of: Option<String>,
+}
+
+/// One offer in one change.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OfferChange {
+    pub offer_id: String,
+    pub what: String,
+    pub old_price: Option<f64>,
+    pub new_price: Option<f64>,
+    pub old_currency: Option<String>,
+    pub new_currency: Option<String>,
+}
+
+/// Records a change: compares old and new offers by id. Removed offers are
+/// only recorded when `new` is the whole catalogue (`removals = true`).
+fn record_change(
+    conn: &Connection,
+    kind: &str,
+    label: &str,
+    version: Option<i64>,
+    now: &str,
+    old: &[Offer],
+    new: &[Offer],
+) -> Result<ChangeSummary, Error> {
+    record_change_with(conn, kind, label, version, now, old, new, true)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn record_change_with(
+    conn: &Connection,
+    kind: &str,
+    label: &str,
+    version: Option<i64>,
+    now: &str,
+    old: &[Offer],
+    new: &[Offer],
+    removals: bool,
+) -> Result<ChangeSummary, Error> {
+    use std::collections::BTreeMap;
+    let old_by_id: BTreeMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), o)).collect();
+    let new_by_id: BTreeMap<&str, &Offer> = new.iter().map(|o| (o.id.as_str(), o)).collect();
+    conn.execute(
+        "INSERT INTO catalog_changes (kind, label, version, applied_at, added, removed, repriced) VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
+        params![kind, label, version, now],
+    )?;
+    let change_id = conn.last_insert_rowid();
+    let (mut added, mut removed, mut repriced) = (0i64, 0i64, 0i64);
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO price_history (change_id, offer_id, what, old_price, old_currency, old_price_unit, old_as_of, old_source, \
+         new_price, new_currency, new_price_unit, new_as_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?;
+    for (id, n) in &new_by_id {
+        match old_by_id.get(id) {
+            None => {
+                added += 1;
+                stmt.execute(params![
+                    change_id,
+                    id,
+                    "added",
+                    None::<f64>,
+                    None::<String>,
+                    None::<String>,
+                    None::<String>,
+                    None::<String>,
+                    n.price,
+                    n.currency,
+                    n.price_unit,
+                    n.as_of
+                ])?;
+            }
+            Some(o) if o.price != n.price || o.currency != n.currency || o.price_unit != n.price_unit => {
+                repriced += 1;
+                stmt.execute(params![
+                    change_id,
+                    id,
+                    "repriced",
+                    o.price,
+                    o.currency,
+                    o.price_unit,
+                    o.as_of,
+                    o.source,
+                    n.price,
+                    n.currency,
+                    n.price_unit,
+                    n.as_of
+                ])?;
+            }
+            Some(_) => {}
+        }
+    }
+    if removals {
+        for (id, o) in &old_by_id {
+            if !new_by_id.contains_key(id) {
+                removed += 1;
+                stmt.execute(params![
+                    change_id,
+                    id,
+                    "removed",
+                    o.price,
+                    o.currency,
+                    o.price_unit,
+                    o.as_of,
+                    o.source,
+                    None::<f64>,
+                    None::<String>,
+                    None::<String>,
+                    None::<String>
+                ])?;
+            }
+        }
+    }
+    conn.execute(
+        "UPDATE catalog_changes SET added = ?2, removed = ?3, repriced = ?4 WHERE id = ?1",
+        params![change_id, added, removed, repriced],
+    )?;
+    Ok(ChangeSummary {
+        id: change_id,
+        kind: kind.to_owned(),
+        label: label.to_owned(),
+        version,
+        applied_at: now.to_owned(),
+        added,
+        removed,
+        repriced,
+    })
+}
+
+/// Rebuilds the full-text index over names in Chinese and English.
+pub(crate) fn rebuild_search(conn: &Connection) -> Result<(), Error> {
+    conn.execute_batch(
+        "DELETE FROM search;
+         INSERT INTO search (item_id, kind, text)
+           SELECT id, 'accelerator', concat_ws(' ', id, vendor, vendor_zh, name, name_zh, software_stack) FROM accelerators;
+         INSERT INTO search (item_id, kind, text)
+           SELECT id, 'provider', concat_ws(' ', id, name, name_zh, country) FROM providers;
+         INSERT INTO search (item_id, kind, text)
+           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)
+           FROM offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;
+         INSERT INTO search (item_id, kind, text)
+           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)
+           FROM imported_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;
+         INSERT INTO search (item_id, kind, text)
+           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh, 'pricebook 价格簿')
+           FROM pricebook_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;",
+    )?;
+    Ok(())
+}

@@ -1,0 +1,261 @@
+//! Signed catalogue packs: how a team shares one catalogue.
+//!
+//! A pack is a JSON document (format, version, label, the tables) with a
+//! detached minisign signature (`FILE.minisig`) whose trusted comment
+//! names the pack version. Verification rejects a tampered pack, one signed
+//! by a key the catalogue does not trust, an unsigned pack (unless the user
+//! explicitly allows it), a truncated one, and one not newer than the
+//! installed catalogue. Applying a verified pack replaces the catalogue in
+//! one transaction; the price book and imported offers stay.
+
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+
+use crate::rows::Tables;
+use crate::{Catalog, ChangeSummary, Error, store};
+
+pub const PACK_FORMAT: &str = "suanli-catalog-pack";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pack {
+    pub format: String,
+    /// Catalogue version; a pack applies only over an older one.
+    pub version: i64,
+    pub label: String,
+    /// When the pack was made (given by whoever exports it).
+    pub created: String,
+    pub tables: Tables,
+}
+
+/// Which part of the catalogue to export.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Subset {
+    /// Only these providers' offers (and the providers themselves).
+    pub providers: Option<Vec<String>>,
+}
+
+/// Why a pack was refused. Each says what to do.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PackError {
+    #[error("not a readable catalogue pack (truncated or damaged?): {0}")]
+    Unreadable(String),
+    #[error("the pack has no signature; ask its publisher for FILE.minisig, or allow unsigned packs explicitly")]
+    Unsigned,
+    #[error("the signature is not a minisign signature: {0}")]
+    BadSignatureFile(String),
+    #[error("the pack was signed by key {0}, which this catalogue does not trust (add it with `suanli catalog trust`)")]
+    UntrustedKey(String),
+    #[error("the signature does not match the pack: it was changed after signing")]
+    Tampered,
+    #[error("the signature's trusted comment {0:?} does not name this pack's version")]
+    VersionMismatch(String),
+    #[error("the pack is version {pack}, not newer than the installed catalogue ({installed})")]
+    NotNewer { pack: i64, installed: i64 },
+}
+
+/// A pack that passed verification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verified {
+    pub pack: Pack,
+    /// Key id of the signer; `None` for an unsigned pack the user allowed.
+    pub signed_by: Option<String>,
+}
+
+/// Options of [`verify`].
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions<'a> {
+    /// Minisign public keys (base64 key lines) that may sign packs.
+    pub trusted_keys: &'a [String],
+    pub allow_unsigned: bool,
+    /// Installed catalogue version; the pack must be newer.
+    pub installed: Option<i64>,
+}
+
+fn trusted_comment(version: i64) -> String {
+    format!("{PACK_FORMAT} version={version}")
+}
+
+/// A key's id as minisign prints it (16 hex digits).
+pub fn key_id(public_key_base64: &str) -> Result<String, Error> {
+    let pk = minisign::PublicKey::from_base64(public_key_base64.trim())
+        .map_err(|e| Error::Pack(format!("not a minisign public key: {e}")))?;
+    Ok(pk.keynum().iter().rev().map(|b| format!("{b:02X}")).collect())
+}
+
+/// The base64 key line of a public key file (`minisign.pub`), or the line itself.
+pub fn public_key_line(text: &str) -> String {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("untrusted comment:")).unwrap_or("").to_owned()
+}
+
+/// A new key pair, unencrypted: (public key file text, secret key file text).
+/// The secret key file must be kept private.
+pub fn keygen() -> Result<(String, String), Error> {
+    let kp = minisign::KeyPair::generate_unencrypted_keypair().map_err(|e| Error::Pack(e.to_string()))?;
+    let pk = kp.pk.to_box().map_err(|e| Error::Pack(e.to_string()))?.into_string();
+    let sk = kp.sk.to_box(None).map_err(|e| Error::Pack(e.to_string()))?.into_string();
+    Ok((pk, sk))
+}
+
+/// The pack's bytes as written to a file.
+pub fn to_bytes(pack: &Pack) -> Result<Vec<u8>, Error> {
+    let mut bytes = serde_json::to_vec_pretty(pack)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// Signs pack bytes with a minisign secret key file's text; returns the
+/// `.minisig` text.
+pub fn sign(bytes: &[u8], secret_key: &str, version: i64) -> Result<String, Error> {
+    let sk_box = minisign::SecretKeyBox::from_string(secret_key)
+        .map_err(|e| Error::Pack(format!("not a minisign secret key: {e}")))?;
+    let sk = sk_box.into_unencrypted_secret_key().map_err(|e| {
+        Error::Pack(format!("cannot use this secret key (a password-protected key must be decrypted first): {e}"))
+    })?;
+    let signature =
+        minisign::sign(None, &sk, bytes, Some(&trusted_comment(version)), Some("signature of a Suanli catalogue pack"))
+            .map_err(|e| Error::Pack(e.to_string()))?;
+    Ok(signature.into_string())
+}
+
+/// Checks a pack's signature, readability and version. Nothing is written.
+pub fn verify(bytes: &[u8], signature: Option<&str>, o: &VerifyOptions<'_>) -> Result<Verified, PackError> {
+    let signed_by = match signature {
+        None if o.allow_unsigned => None,
+        None => return Err(PackError::Unsigned),
+        Some(text) => {
+            let sig =
+                minisign_verify::Signature::decode(text).map_err(|e| PackError::BadSignatureFile(e.to_string()))?;
+            let mut matched = None;
+            let mut signer = None;
+            for key in o.trusted_keys {
+                let Ok(pk) = minisign_verify::PublicKey::from_base64(key.trim()) else { continue };
+                let id = key_id(key).unwrap_or_default();
+                // minisign-verify reports a key-id mismatch and a bad
+                // signature alike, so try every trusted key.
+                if pk.verify(bytes, &sig, false).is_ok() {
+                    matched = Some(id);
+                    break;
+                }
+                signer.get_or_insert(id);
+            }
+            match matched {
+                Some(id) => {
+                    let comment = sig.trusted_comment().to_owned();
+                    let pack: Pack = parse(bytes)?;
+                    if comment != trusted_comment(pack.version) {
+                        return Err(PackError::VersionMismatch(comment));
+                    }
+                    Some(id)
+                }
+                None => {
+                    // Is it a key we do not know, or a pack that was changed?
+                    let sig_key = signature_key_id(text);
+                    let known =
+                        o.trusted_keys.iter().filter_map(|k| key_id(k).ok()).any(|k| Some(&k) == sig_key.as_ref());
+                    return Err(if known {
+                        PackError::Tampered
+                    } else {
+                        PackError::UntrustedKey(sig_key.unwrap_or_else(|| "(unknown)".into()))
+                    });
+                }
+            }
+        }
+    };
+    let pack = parse(bytes)?;
+    if let Some(installed) = o.installed
+        && pack.version <= installed
+    {
+        return Err(PackError::NotNewer { pack: pack.version, installed });
+    }
+    Ok(Verified { pack, signed_by })
+}
+
+fn parse(bytes: &[u8]) -> Result<Pack, PackError> {
+    let pack: Pack = serde_json::from_slice(bytes).map_err(|e| PackError::Unreadable(e.to_string()))?;
+    if pack.format != PACK_FORMAT {
+        return Err(PackError::Unreadable(format!("format {:?}, expected {PACK_FORMAT:?}", pack.format)));
+    }
+    Ok(pack)
+}
+
+/// The key id a `.minisig` names (bytes 2..10 of its signature line).
+fn signature_key_id(text: &str) -> Option<String> {
+    let line = text.lines().nth(1)?;
+    let bytes = decode_base64(line.trim())?;
+    let keynum = bytes.get(2..10)?;
+    Some(keynum.iter().rev().map(|b| format!("{b:02X}")).collect())
+}
+
+fn decode_base64(s: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut buf, mut bits) = (0u32, 0u32);
+    for c in s.bytes().filter(|c| *c != b'=') {
+        let v = ALPHABET.iter().position(|a| *a == c)? as u32;
+        buf = (buf << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buf >> bits) as u8);
+            buf &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+impl Catalog {
+    /// The catalogue (or a subset) as a pack of the given version.
+    pub fn export_pack(&self, version: i64, label: &str, created: &str, subset: &Subset) -> Result<Pack, Error> {
+        let mut tables = self.tables()?;
+        if let Some(keep) = &subset.providers {
+            for p in keep {
+                if !tables.providers.iter().any(|x| &x.id == p) {
+                    return Err(Error::NotFound(format!("provider {p}")));
+                }
+            }
+            tables.providers.retain(|p| keep.contains(&p.id));
+            tables.offers.retain(|o| keep.contains(&o.provider_id));
+        }
+        Ok(Pack {
+            format: PACK_FORMAT.to_owned(),
+            version,
+            label: label.to_owned(),
+            created: created.to_owned(),
+            tables,
+        })
+    }
+
+    /// Replaces the catalogue by a verified pack, in one transaction.
+    pub fn apply_pack(&mut self, verified: &Verified, now: &str) -> Result<ChangeSummary, Error> {
+        let p = &verified.pack;
+        let label = match &verified.signed_by {
+            Some(key) => format!("pack: {} (signed by {key})", p.label),
+            None => format!("pack: {} (unsigned)", p.label),
+        };
+        self.replace(&p.tables, "pack", &label, p.version, now)
+    }
+
+    /// Public keys (base64 lines) whose packs this catalogue accepts.
+    pub fn trusted_keys(&self) -> Result<Vec<TrustedKey>, Error> {
+        store::select(self.connection(), "SELECT key_id, public_key, label FROM trusted_keys ORDER BY key_id", [])
+    }
+
+    /// Trusts a minisign public key (file text or key line) for packs.
+    pub fn trust_key(&mut self, public_key: &str, label: &str) -> Result<String, Error> {
+        let line = public_key_line(public_key);
+        let id = key_id(&line)?;
+        self.connection().execute(
+            "INSERT OR REPLACE INTO trusted_keys (key_id, public_key, label) VALUES (?1, ?2, ?3)",
+            params![id, line, label],
+        )?;
+        Ok(id)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrustedKey {
+    pub key_id: String,
+    pub public_key: String,
+    pub label: Option<String>,
+}

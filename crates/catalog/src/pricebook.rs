@@ -1,0 +1,131 @@
+//! The user's price book: own offers and negotiated discounts, kept in the
+//! same database as an overlay. No update, import or pack touches these
+//! tables; only the functions here write them.
+
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+
+use crate::check::Checker;
+use crate::rows::Offer;
+use crate::{Catalog, Error, rebuild_search, store};
+
+/// A negotiated discount on one offer or on every offer of a provider.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discount {
+    pub id: String,
+    #[serde(default)]
+    pub offer_id: Option<String>,
+    #[serde(default)]
+    pub provider_id: Option<String>,
+    /// 0.15 = 15 % off the list price.
+    pub discount_share: f64,
+    #[serde(default)]
+    pub note: Option<String>,
+    #[serde(default)]
+    pub as_of: Option<String>,
+}
+
+/// The price book as a file (`suanli pricebook export`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceBookFile {
+    pub format: String,
+    pub version: u32,
+    pub offers: Vec<Offer>,
+    pub discounts: Vec<Discount>,
+}
+
+pub const PRICEBOOK_FORMAT: &str = "suanli-pricebook";
+
+impl Catalog {
+    pub fn pricebook_offers(&self) -> Result<Vec<Offer>, Error> {
+        store::select(self.connection(), "SELECT * FROM pricebook_offers ORDER BY id", [])
+    }
+
+    pub fn discounts(&self) -> Result<Vec<Discount>, Error> {
+        store::select(self.connection(), "SELECT * FROM pricebook_discounts ORDER BY id", [])
+    }
+
+    /// Adds or replaces one of the user's own offers.
+    pub fn put_own_offer(&mut self, offer: &Offer) -> Result<(), Error> {
+        self.put_pricebook(std::slice::from_ref(offer), &[])
+    }
+
+    /// Adds or replaces a negotiated discount.
+    pub fn put_discount(&mut self, discount: &Discount) -> Result<(), Error> {
+        self.put_pricebook(&[], std::slice::from_ref(discount))
+    }
+
+    /// Removes an own offer or a discount by id; `false` when there was none.
+    pub fn remove_from_pricebook(&mut self, id: &str) -> Result<bool, Error> {
+        let tx = self.conn.transaction()?;
+        let n = tx.execute("DELETE FROM pricebook_offers WHERE id = ?1", params![id])?
+            + tx.execute("DELETE FROM pricebook_discounts WHERE id = ?1", params![id])?;
+        rebuild_search(&tx)?;
+        tx.commit()?;
+        Ok(n > 0)
+    }
+
+    pub fn export_pricebook(&self) -> Result<PriceBookFile, Error> {
+        Ok(PriceBookFile {
+            format: PRICEBOOK_FORMAT.to_owned(),
+            version: 1,
+            offers: self.pricebook_offers()?,
+            discounts: self.discounts()?,
+        })
+    }
+
+    /// Imports a price book file: every entry is checked first; then all
+    /// land in one transaction (replacing entries with the same id), or none.
+    pub fn import_pricebook(&mut self, file: &PriceBookFile) -> Result<usize, Error> {
+        if file.format != PRICEBOOK_FORMAT || file.version != 1 {
+            return Err(Error::Pack(format!(
+                "not a Suanli price book: format {:?} version {} (expected {PRICEBOOK_FORMAT:?} version 1)",
+                file.format, file.version
+            )));
+        }
+        self.put_pricebook(&file.offers, &file.discounts)?;
+        Ok(file.offers.len() + file.discounts.len())
+    }
+
+    fn put_pricebook(&mut self, offers: &[Offer], discounts: &[Discount]) -> Result<(), Error> {
+        let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
+        let mut c = Checker::new();
+        for (i, o) in offers.iter().enumerate() {
+            c.at("pricebook offers", Some(i + 1), &o.id);
+            c.required("id", &o.id);
+            c.offer(o);
+            if !providers.contains(&o.provider_id) {
+                c.fail("provider_id", &o.provider_id, "names no provider in the catalogue");
+            }
+        }
+        for (i, d) in discounts.iter().enumerate() {
+            c.at("pricebook discounts", Some(i + 1), &d.id);
+            c.required("id", &d.id);
+            if !(d.discount_share.is_finite() && (0.0..1.0).contains(&d.discount_share)) {
+                c.fail("discount_share", d.discount_share, "must be at least 0 and below 1");
+            }
+            if d.offer_id.is_some() == d.provider_id.is_some() {
+                c.fail(
+                    "offer_id",
+                    d.offer_id.clone().unwrap_or_default(),
+                    "set exactly one of offer_id and provider_id",
+                );
+            }
+        }
+        if !c.errors.is_empty() {
+            return Err(Error::Rows(c.errors));
+        }
+        let tx = self.conn.transaction()?;
+        for o in offers {
+            store::insert(&tx, "pricebook_offers", o)?;
+        }
+        for d in discounts {
+            store::insert(&tx, "pricebook_discounts", d)?;
+        }
+        rebuild_search(&tx)?;
+        tx.commit()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,398 @@
+//! Filtering, sorting and searching the catalogue, and each offer's
+//! effective price per reference-GPU-hour for a workload class.
+
+use std::collections::BTreeMap;
+
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+
+use crate::rows::*;
+use crate::{Catalog, Error, store};
+
+/// The accelerator every ratio is relative to by default.
+pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
+
+/// Whose rules decide what a buyer can obtain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Jurisdiction {
+    /// A buyer in mainland China: US export controls apply.
+    Cn,
+}
+
+impl Jurisdiction {
+    /// Export statuses under which the buyer can obtain the accelerator.
+    /// `unknown` is kept: absence of a source is not a ban.
+    fn obtainable(self, status: Option<&str>) -> bool {
+        match self {
+            Jurisdiction::Cn => !matches!(status, Some("banned" | "licence_required")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AcceleratorFilter {
+    pub vendor: Option<String>,
+    pub domestic: Option<bool>,
+    pub min_memory_gb: Option<f64>,
+    pub obtainable_in: Option<Jurisdiction>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferSort {
+    #[default]
+    Id,
+    /// Price per accelerator-hour, in the comparison currency.
+    Price,
+    /// Effective price per reference-GPU-hour (needs a workload class).
+    Effective,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OfferFilter {
+    pub accelerator: Option<String>,
+    pub vendor: Option<String>,
+    pub domestic: Option<bool>,
+    pub billing_mode: Option<String>,
+    pub provider: Option<String>,
+    pub provider_country: Option<String>,
+    pub region: Option<String>,
+    pub obtainable_in: Option<Jurisdiction>,
+    /// Price per accelerator-hour bounds, in `currency`.
+    pub min_price: Option<f64>,
+    pub max_price: Option<f64>,
+    pub bare_metal: Option<bool>,
+    pub dedicated_gpu: Option<bool>,
+    pub encryption_in_transit: Option<bool>,
+    /// A certification the provider must list (substring, case-insensitive).
+    pub certification: Option<String>,
+    /// Workload class for efficiency ratios and effective prices.
+    pub workload_class: Option<String>,
+    /// Compare prices in this currency, with `fx` (units of it per unit of
+    /// another currency). Offers in a currency without a rate get no
+    /// comparable price.
+    pub currency: Option<String>,
+    pub fx: BTreeMap<String, f64>,
+    /// Include the user's own offers (default) or only the catalogue's.
+    pub exclude_pricebook: bool,
+    pub sort: OfferSort,
+}
+
+/// An offer with what a reader needs beside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OfferView {
+    #[serde(flatten)]
+    pub offer: Offer,
+    /// `catalogue` or `pricebook` (the user's own).
+    pub origin: String,
+    pub provider_name: Option<String>,
+    pub provider_country: Option<String>,
+    pub accelerator_name: Option<String>,
+    pub vendor: Option<String>,
+    pub domestic: Option<bool>,
+    pub export_status_cn: Option<String>,
+    /// Negotiated discount from the price book (0.15 = 15 % off).
+    pub discount_share: Option<f64>,
+    /// Price of one accelerator-hour after any discount, in the offer's currency.
+    pub price_per_accel_hour: Option<f64>,
+    /// The same in the comparison currency, when one was asked for.
+    pub comparable_price_per_accel_hour: Option<f64>,
+    pub efficiency: Option<RatioUsed>,
+    /// Price per accelerator-hour ÷ efficiency ratio, in the comparison
+    /// currency (or the offer's, when none was asked for).
+    pub effective_price_per_ref_gpu_hour: Option<f64>,
+}
+
+/// The efficiency ratio an effective price used, and where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatioUsed {
+    pub ratio: f64,
+    pub workload_class: String,
+    /// Efficiency row ids (two when chained through another reference).
+    pub ids: Vec<String>,
+    pub source: String,
+    pub confidence: String,
+    pub as_of: Option<String>,
+    pub reference_accelerator_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub kind: String,
+    pub id: String,
+    pub text: String,
+}
+
+/// Measured beats claimed: the order in which ratios are preferred.
+fn confidence_rank(c: &str) -> u8 {
+    match c.split('-').next().unwrap_or(c) {
+        "M" => 0,
+        "D" => 1,
+        "A" => 2,
+        "B" => 3,
+        "V" => 4,
+        "P" => 5,
+        "C" => 6,
+        "U" => 8,
+        "X" => 9,
+        _ => 7,
+    }
+}
+
+impl Catalog {
+    pub fn accelerators(&self, f: &AcceleratorFilter) -> Result<Vec<Accelerator>, Error> {
+        let all: Vec<Accelerator> = store::select(self.connection(), "SELECT * FROM accelerators ORDER BY id", [])?;
+        Ok(all
+            .into_iter()
+            .filter(|a| {
+                f.vendor.as_ref().is_none_or(|v| a.vendor.eq_ignore_ascii_case(v) || a.vendor_zh.as_deref() == Some(v))
+            })
+            .filter(|a| f.domestic.is_none_or(|d| a.domestic == Some(d)))
+            .filter(|a| f.min_memory_gb.is_none_or(|m| a.memory_gb.is_some_and(|g| g >= m)))
+            .filter(|a| f.obtainable_in.is_none_or(|j| j.obtainable(a.export_status_cn.as_deref())))
+            .collect())
+    }
+
+    pub fn providers(&self) -> Result<Vec<Provider>, Error> {
+        store::select(self.connection(), "SELECT * FROM providers ORDER BY id", [])
+    }
+
+    pub fn accelerator(&self, id: &str) -> Result<Option<Accelerator>, Error> {
+        Ok(store::select(self.connection(), "SELECT * FROM accelerators WHERE id = ?1", params![id])?.pop())
+    }
+
+    pub fn provider(&self, id: &str) -> Result<Option<Provider>, Error> {
+        Ok(store::select(self.connection(), "SELECT * FROM providers WHERE id = ?1", params![id])?.pop())
+    }
+
+    pub fn source(&self, id: &str) -> Result<Option<Source>, Error> {
+        Ok(store::select(self.connection(), "SELECT * FROM sources WHERE id = ?1", params![id])?.pop())
+    }
+
+    pub fn efficiency_rows(&self, accelerator_id: &str) -> Result<Vec<Efficiency>, Error> {
+        store::select(
+            self.connection(),
+            "SELECT * FROM efficiency WHERE accelerator_id = ?1 ORDER BY workload_class, id",
+            params![accelerator_id],
+        )
+    }
+
+    /// The best-sourced ratio of an accelerator to the reference for a
+    /// workload class: direct, or chained once through another reference
+    /// (A vs B, and B vs the reference). `None` when no source exists.
+    pub fn ratio(
+        &self,
+        accelerator_id: &str,
+        workload_class: &str,
+        reference: &str,
+    ) -> Result<Option<RatioUsed>, Error> {
+        let rows: Vec<Efficiency> = store::select(
+            self.connection(),
+            "SELECT * FROM efficiency WHERE workload_class = ?1",
+            params![workload_class],
+        )?;
+        Ok(best_ratio(&rows, accelerator_id, workload_class, reference))
+    }
+
+    /// Offers, catalogue and price book, filtered and sorted.
+    pub fn offers(&self, f: &OfferFilter) -> Result<Vec<OfferView>, Error> {
+        let conn = self.connection();
+        let providers: BTreeMap<String, Provider> = self.providers()?.into_iter().map(|p| (p.id.clone(), p)).collect();
+        let accelerators: BTreeMap<String, Accelerator> =
+            self.accelerators(&AcceleratorFilter::default())?.into_iter().map(|a| (a.id.clone(), a)).collect();
+        let discounts = self.discounts()?;
+        let ratios: Vec<Efficiency> = match &f.workload_class {
+            Some(class) => store::select(conn, "SELECT * FROM efficiency WHERE workload_class = ?1", params![class])?,
+            None => Vec::new(),
+        };
+        let offers = self.all_offers(!f.exclude_pricebook)?;
+        let mut ratio_cache: BTreeMap<String, Option<RatioUsed>> = BTreeMap::new();
+        let mut out = Vec::new();
+        for (offer, origin) in offers {
+            let provider = providers.get(&offer.provider_id);
+            let accelerator = offer.accelerator_id.as_ref().and_then(|id| accelerators.get(id));
+            let keep = f.accelerator.as_ref().is_none_or(|a| offer.accelerator_id.as_deref() == Some(a))
+                && f.vendor.as_ref().is_none_or(|v| accelerator.is_some_and(|a| a.vendor.eq_ignore_ascii_case(v)))
+                && f.domestic.is_none_or(|d| accelerator.is_some_and(|a| a.domestic == Some(d)))
+                && f.billing_mode.as_ref().is_none_or(|b| &offer.billing_mode == b)
+                && f.provider.as_ref().is_none_or(|p| &offer.provider_id == p)
+                && f.provider_country.as_ref().is_none_or(|c| {
+                    provider.and_then(|p| p.country.as_ref()).is_some_and(|pc| pc.eq_ignore_ascii_case(c))
+                })
+                && f.region.as_ref().is_none_or(|r| offer.region.as_deref() == Some(r))
+                && f.obtainable_in
+                    .is_none_or(|j| j.obtainable(accelerator.and_then(|a| a.export_status_cn.as_deref())))
+                && f.bare_metal.is_none_or(|b| provider.is_some_and(|p| p.bare_metal == Some(b)))
+                && f.dedicated_gpu.is_none_or(|b| provider.is_some_and(|p| p.dedicated_gpu == Some(b)))
+                && f.encryption_in_transit.is_none_or(|b| provider.is_some_and(|p| p.encryption_in_transit == Some(b)))
+                && f.certification.as_ref().is_none_or(|c| {
+                    provider
+                        .and_then(|p| p.certifications.as_ref())
+                        .is_some_and(|list| list.to_lowercase().contains(&c.to_lowercase()))
+                });
+            if !keep {
+                continue;
+            }
+            let discount = discounts
+                .iter()
+                .find(|d| d.offer_id.as_deref() == Some(&offer.id))
+                .or_else(|| discounts.iter().find(|d| d.provider_id.as_deref() == Some(&offer.provider_id)))
+                .map(|d| d.discount_share);
+            let price = offer.price_per_accel_hour().map(|p| p * (1.0 - discount.unwrap_or(0.0)));
+            let comparable = match &f.currency {
+                None => price,
+                Some(c) if c.eq_ignore_ascii_case(&offer.currency) => price,
+                Some(_) => price.and_then(|p| f.fx.get(&offer.currency.to_uppercase()).map(|rate| p * rate)),
+            };
+            if f.min_price.is_some_and(|min| comparable.is_none_or(|p| p < min))
+                || f.max_price.is_some_and(|max| comparable.is_none_or(|p| p > max))
+            {
+                continue;
+            }
+            let efficiency = match (&f.workload_class, &offer.accelerator_id) {
+                (Some(class), Some(acc)) => ratio_cache
+                    .entry(acc.clone())
+                    .or_insert_with(|| best_ratio(&ratios, acc, class, REFERENCE_ACCELERATOR))
+                    .clone(),
+                _ => None,
+            };
+            let effective = match (&efficiency, comparable) {
+                (Some(r), Some(p)) => Some(p / r.ratio),
+                _ => None,
+            };
+            out.push(OfferView {
+                origin: origin.to_owned(),
+                provider_name: provider.map(|p| p.name.clone()),
+                provider_country: provider.and_then(|p| p.country.clone()),
+                accelerator_name: accelerator.map(|a| a.name.clone()),
+                vendor: accelerator.map(|a| a.vendor.clone()),
+                domestic: accelerator.and_then(|a| a.domestic),
+                export_status_cn: accelerator.and_then(|a| a.export_status_cn.clone()),
+                discount_share: discount,
+                price_per_accel_hour: price,
+                comparable_price_per_accel_hour: comparable,
+                efficiency,
+                effective_price_per_ref_gpu_hour: effective,
+                offer,
+            });
+        }
+        let key = |v: &OfferView| match f.sort {
+            OfferSort::Id => None,
+            OfferSort::Price => v.comparable_price_per_accel_hour,
+            OfferSort::Effective => v.effective_price_per_ref_gpu_hour,
+        };
+        out.sort_by(|a, b| match (key(a), key(b)) {
+            (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.offer.id.cmp(&b.offer.id)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.offer.id.cmp(&b.offer.id),
+        });
+        Ok(out)
+    }
+
+    /// Every offer with its origin. By id, an imported offer shadows the
+    /// catalogue's and the user's own shadows both.
+    pub fn all_offers(&self, with_pricebook: bool) -> Result<Vec<(Offer, &'static str)>, Error> {
+        let conn = self.connection();
+        let mut by_id: BTreeMap<String, (Offer, &'static str)> = BTreeMap::new();
+        let mut layers = vec![("SELECT * FROM offers", "catalogue"), ("SELECT * FROM imported_offers", "import")];
+        if with_pricebook {
+            layers.push(("SELECT * FROM pricebook_offers", "pricebook"));
+        }
+        for (sql, origin) in layers {
+            for o in store::select::<Offer, _>(conn, sql, [])? {
+                by_id.insert(o.id.clone(), (o, origin));
+            }
+        }
+        Ok(by_id.into_values().collect())
+    }
+
+    /// One offer by id, from the price book or the catalogue.
+    pub fn offer(&self, id: &str, filter: &OfferFilter) -> Result<Option<OfferView>, Error> {
+        Ok(self.offers(filter)?.into_iter().find(|o| o.offer.id == id))
+    }
+
+    /// Full-text search over names in Chinese and English. Queries of three
+    /// characters or more use the trigram index; shorter ones (two Chinese
+    /// characters are common: 昇腾, 华为) fall back to a substring match.
+    pub fn search(&self, text: &str) -> Result<Vec<SearchHit>, Error> {
+        let q = text.trim();
+        if q.is_empty() {
+            return Ok(Vec::new());
+        }
+        if q.chars().count() >= 3 {
+            let phrase = format!("\"{}\"", q.replace('"', "\"\""));
+            store::select(
+                self.connection(),
+                "SELECT kind, item_id AS id, text FROM search WHERE search MATCH ?1 ORDER BY rank LIMIT 200",
+                params![phrase],
+            )
+        } else {
+            let pattern = format!("%{}%", q.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+            store::select(
+                self.connection(),
+                "SELECT kind, item_id AS id, text FROM search WHERE text LIKE ?1 ESCAPE '\\' ORDER BY kind, item_id LIMIT 200",
+                params![pattern],
+            )
+        }
+    }
+}
+
+/// Picks the best-sourced ratio, direct or chained once.
+pub fn best_ratio(rows: &[Efficiency], accelerator: &str, class: &str, reference: &str) -> Option<RatioUsed> {
+    if accelerator == reference {
+        return Some(RatioUsed {
+            ratio: 1.0,
+            workload_class: class.to_owned(),
+            ids: Vec::new(),
+            source: "reference accelerator".to_owned(),
+            confidence: "D".to_owned(),
+            as_of: None,
+            reference_accelerator_id: reference.to_owned(),
+        });
+    }
+    let candidates = |acc: &str| {
+        let mut v: Vec<&Efficiency> =
+            rows.iter().filter(|e| e.accelerator_id == acc && e.workload_class == class).collect();
+        v.sort_by(|a, b| {
+            confidence_rank(&a.confidence)
+                .cmp(&confidence_rank(&b.confidence))
+                .then_with(|| b.as_of.cmp(&a.as_of))
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        v
+    };
+    let all = candidates(accelerator);
+    if let Some(direct) = all.iter().find(|e| e.reference_accelerator_id == reference) {
+        return Some(RatioUsed {
+            ratio: direct.ratio,
+            workload_class: class.to_owned(),
+            ids: vec![direct.id.clone()],
+            source: direct.source.clone(),
+            confidence: direct.confidence.clone(),
+            as_of: direct.as_of.clone(),
+            reference_accelerator_id: reference.to_owned(),
+        });
+    }
+    for first in &all {
+        let via = &first.reference_accelerator_id;
+        if let Some(second) = candidates(via).into_iter().find(|e| e.reference_accelerator_id == reference) {
+            let worst = if confidence_rank(&first.confidence) >= confidence_rank(&second.confidence) {
+                &first.confidence
+            } else {
+                &second.confidence
+            };
+            return Some(RatioUsed {
+                ratio: first.ratio * second.ratio,
+                workload_class: class.to_owned(),
+                ids: vec![first.id.clone(), second.id.clone()],
+                source: format!("{};{}", first.source, second.source),
+                confidence: worst.clone(),
+                as_of: first.as_of.clone(),
+                reference_accelerator_id: reference.to_owned(),
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,203 @@
+//! The catalogue's rows, as they are written in `data/catalog/*.csv`, in
+//! packs and in the database. Every row carries its source, as-of date and
+//! confidence; an empty field means "not sourced", never zero.
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// `true`/`false` from CSV text, JSON booleans or the database's text.
+fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flex {
+        Bool(bool),
+        Text(String),
+    }
+    match Option::<Flex>::deserialize(d)? {
+        None => Ok(None),
+        Some(Flex::Bool(b)) => Ok(Some(b)),
+        Some(Flex::Text(t)) => match t.trim() {
+            "" => Ok(None),
+            "true" | "1" => Ok(Some(true)),
+            "false" | "0" => Ok(Some(false)),
+            other => Err(serde::de::Error::custom(format!("expected true or false, found {other:?}"))),
+        },
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub id: String,
+    pub sheet: String,
+    pub title: String,
+    pub url: Option<String>,
+    pub date: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Accelerator {
+    pub id: String,
+    pub vendor: String,
+    pub vendor_zh: Option<String>,
+    pub name: String,
+    pub name_zh: Option<String>,
+    #[serde(deserialize_with = "flex_bool", default)]
+    pub domestic: Option<bool>,
+    pub memory_gb: Option<f64>,
+    pub memory_type: Option<String>,
+    pub memory_bandwidth_gbps: Option<f64>,
+    pub bf16_tflops: Option<f64>,
+    pub fp16_tflops: Option<f64>,
+    pub fp32_tflops: Option<f64>,
+    pub int8_tops: Option<f64>,
+    pub tdp_w: Option<f64>,
+    pub interconnect: Option<String>,
+    pub interconnect_gbps: Option<f64>,
+    pub form_factor: Option<String>,
+    pub software_stack: Option<String>,
+    pub framework_adapter: Option<String>,
+    pub release: Option<String>,
+    /// For a buyer in China: unrestricted, licence_required, banned,
+    /// china_only_variant, domestic or unknown.
+    pub export_status_cn: Option<String>,
+    pub export_status_since: Option<String>,
+    pub export_status_notes: Option<String>,
+    pub list_price: Option<f64>,
+    pub list_price_currency: Option<String>,
+    pub list_price_as_of: Option<String>,
+    pub source: String,
+    pub as_of: Option<String>,
+    pub confidence: String,
+    pub notes: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provider {
+    pub id: String,
+    pub name: String,
+    pub name_zh: Option<String>,
+    /// ISO 3166 alpha-2; empty where no source says.
+    pub country: Option<String>,
+    pub kind: String,
+    /// `;`-separated billing modes.
+    pub billing_modes: Option<String>,
+    #[serde(deserialize_with = "flex_bool", default)]
+    pub bare_metal: Option<bool>,
+    #[serde(deserialize_with = "flex_bool", default)]
+    pub dedicated_gpu: Option<bool>,
+    #[serde(deserialize_with = "flex_bool", default)]
+    pub encryption_in_transit: Option<bool>,
+    /// `;`-separated certifications.
+    pub certifications: Option<String>,
+    pub security_notes: Option<String>,
+    pub source: String,
+    pub as_of: Option<String>,
+    pub confidence: String,
+    pub notes: Option<String>,
+}
+
+/// A price for compute: rental per hour or month, or a server purchase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Offer {
+    pub id: String,
+    pub provider_id: String,
+    pub accelerator_id: Option<String>,
+    pub instance: Option<String>,
+    pub region: Option<String>,
+    /// on_demand, reserved_1y, reserved_3y, spot, monthly, savings_plan, purchase.
+    pub billing_mode: String,
+    pub accelerators_per_instance: Option<f64>,
+    pub price: f64,
+    /// instance_hour, accelerator_hour, instance_month or server.
+    pub price_unit: String,
+    pub currency: String,
+    pub upfront: Option<String>,
+    pub interconnect: Option<String>,
+    pub as_of: Option<String>,
+    pub source: String,
+    pub confidence: String,
+    pub notes: Option<String>,
+}
+
+impl Offer {
+    /// Price of one accelerator for one hour, when the offer is a rental.
+    pub fn price_per_accel_hour(&self) -> Option<f64> {
+        let per_instance = self.accelerators_per_instance.filter(|n| *n > 0.0);
+        match self.price_unit.as_str() {
+            "accelerator_hour" => Some(self.price),
+            "instance_hour" => per_instance.map(|n| self.price / n),
+            // A month is 730 hours, as everywhere in Suanli.
+            "instance_month" => per_instance.map(|n| self.price / n / 730.0),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Efficiency {
+    pub id: String,
+    pub accelerator_id: String,
+    pub workload_class: String,
+    /// Measured throughput ÷ the reference accelerator's on the same workload.
+    pub ratio: f64,
+    pub reference_accelerator_id: String,
+    pub method: Option<String>,
+    pub source: String,
+    pub as_of: Option<String>,
+    pub confidence: String,
+    pub notes: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScalingPoint {
+    pub id: String,
+    pub setup: String,
+    pub accelerator_id: Option<String>,
+    pub accelerators: Option<f64>,
+    pub efficiency: f64,
+    pub interconnect: Option<String>,
+    pub source: String,
+    pub as_of: Option<String>,
+    pub confidence: String,
+    pub notes: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportControl {
+    pub id: String,
+    /// Empty for rules of thumb that are not dated events.
+    pub date: Option<String>,
+    pub jurisdiction: String,
+    pub rule: String,
+    pub affected: Option<String>,
+    pub effect: Option<String>,
+    pub source: String,
+    pub confidence: String,
+    pub notes: Option<String>,
+}
+
+/// The whole catalogue as plain rows: what the bundled CSVs, a pack or an
+/// export hold.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tables {
+    pub sources: Vec<Source>,
+    pub accelerators: Vec<Accelerator>,
+    pub providers: Vec<Provider>,
+    pub offers: Vec<Offer>,
+    pub efficiency: Vec<Efficiency>,
+    pub scaling: Vec<ScalingPoint>,
+    pub export_controls: Vec<ExportControl>,
+}
+
+/// Billing modes an offer may have.
+pub const BILLING_MODES: [&str; 7] =
+    ["on_demand", "reserved_1y", "reserved_3y", "spot", "monthly", "savings_plan", "purchase"];
+/// Units an offer's price may be in.
+pub const PRICE_UNITS: [&str; 4] = ["instance_hour", "accelerator_hour", "instance_month", "server"];

@@ -1,0 +1,129 @@
+//! The database schema and its migrations, tracked in `PRAGMA user_version`.
+//!
+//! Catalogue tables (`sources` … `export_controls`) are replaced by bundled
+//! upgrades, imports and packs. The price book tables (`pricebook_*`) and
+//! scenarios belong to the user: nothing but the user's own commands
+//! writes them.
+
+use rusqlite::Connection;
+
+use crate::Error;
+
+/// Each entry moves the schema one version up; never edit a published one.
+const MIGRATIONS: &[&str] = &[
+    // 1: the catalogue, its history and the price book.
+    r#"
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE sources (
+        id TEXT PRIMARY KEY, sheet TEXT NOT NULL, title TEXT NOT NULL, url TEXT, date TEXT
+    );
+    CREATE TABLE accelerators (
+        id TEXT PRIMARY KEY, vendor TEXT NOT NULL, vendor_zh TEXT, name TEXT NOT NULL, name_zh TEXT,
+        domestic TEXT, memory_gb REAL, memory_type TEXT, memory_bandwidth_gbps REAL,
+        bf16_tflops REAL, fp16_tflops REAL, fp32_tflops REAL, int8_tops REAL, tdp_w REAL,
+        interconnect TEXT, interconnect_gbps REAL, form_factor TEXT, software_stack TEXT,
+        framework_adapter TEXT, release TEXT, export_status_cn TEXT, export_status_since TEXT,
+        export_status_notes TEXT, list_price REAL, list_price_currency TEXT, list_price_as_of TEXT,
+        source TEXT NOT NULL, as_of TEXT, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE TABLE providers (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, name_zh TEXT, country TEXT, kind TEXT NOT NULL,
+        billing_modes TEXT, bare_metal TEXT, dedicated_gpu TEXT, encryption_in_transit TEXT,
+        certifications TEXT, security_notes TEXT,
+        source TEXT NOT NULL, as_of TEXT, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE TABLE offers (
+        id TEXT PRIMARY KEY, provider_id TEXT NOT NULL, accelerator_id TEXT, instance TEXT, region TEXT,
+        billing_mode TEXT NOT NULL, accelerators_per_instance REAL, price REAL NOT NULL,
+        price_unit TEXT NOT NULL, currency TEXT NOT NULL, upfront TEXT, interconnect TEXT,
+        as_of TEXT, source TEXT NOT NULL, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE INDEX offers_accelerator ON offers(accelerator_id);
+    CREATE INDEX offers_provider ON offers(provider_id);
+    CREATE TABLE efficiency (
+        id TEXT PRIMARY KEY, accelerator_id TEXT NOT NULL, workload_class TEXT NOT NULL, ratio REAL NOT NULL,
+        reference_accelerator_id TEXT NOT NULL, method TEXT,
+        source TEXT NOT NULL, as_of TEXT, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE INDEX efficiency_accelerator ON efficiency(accelerator_id, workload_class);
+    CREATE TABLE scaling (
+        id TEXT PRIMARY KEY, setup TEXT NOT NULL, accelerator_id TEXT, accelerators REAL,
+        efficiency REAL NOT NULL, interconnect TEXT,
+        source TEXT NOT NULL, as_of TEXT, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE TABLE export_controls (
+        id TEXT PRIMARY KEY, date TEXT, jurisdiction TEXT NOT NULL, rule TEXT NOT NULL,
+        affected TEXT, effect TEXT, source TEXT NOT NULL, confidence TEXT NOT NULL, notes TEXT
+    );
+
+    -- Every change to the catalogue (bundled upgrade, import, pack), and
+    -- the prices it replaced: how each offer's price moved.
+    CREATE TABLE catalog_changes (
+        id INTEGER PRIMARY KEY, kind TEXT NOT NULL, label TEXT NOT NULL, version INTEGER,
+        applied_at TEXT NOT NULL, added INTEGER NOT NULL, removed INTEGER NOT NULL, repriced INTEGER NOT NULL
+    );
+    CREATE TABLE price_history (
+        change_id INTEGER NOT NULL REFERENCES catalog_changes(id), offer_id TEXT NOT NULL,
+        what TEXT NOT NULL CHECK (what IN ('added', 'removed', 'repriced')),
+        old_price REAL, old_currency TEXT, old_price_unit TEXT, old_as_of TEXT, old_source TEXT,
+        new_price REAL, new_currency TEXT, new_price_unit TEXT, new_as_of TEXT
+    );
+    CREATE INDEX price_history_offer ON price_history(offer_id);
+
+    -- Offers from imported price feeds. They survive bundled upgrades and
+    -- packs, and shadow a catalogue offer with the same id (newer data).
+    CREATE TABLE imported_offers (
+        id TEXT PRIMARY KEY, provider_id TEXT NOT NULL, accelerator_id TEXT, instance TEXT, region TEXT,
+        billing_mode TEXT NOT NULL, accelerators_per_instance REAL, price REAL NOT NULL,
+        price_unit TEXT NOT NULL, currency TEXT NOT NULL, upfront TEXT, interconnect TEXT,
+        as_of TEXT, source TEXT NOT NULL, confidence TEXT NOT NULL, notes TEXT
+    );
+
+    -- The user's own offers and negotiated discounts: an overlay no update touches.
+    CREATE TABLE pricebook_offers (
+        id TEXT PRIMARY KEY, provider_id TEXT NOT NULL, accelerator_id TEXT, instance TEXT, region TEXT,
+        billing_mode TEXT NOT NULL, accelerators_per_instance REAL, price REAL NOT NULL,
+        price_unit TEXT NOT NULL, currency TEXT NOT NULL, upfront TEXT, interconnect TEXT,
+        as_of TEXT, source TEXT NOT NULL, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE TABLE pricebook_discounts (
+        id TEXT PRIMARY KEY,
+        offer_id TEXT, provider_id TEXT,
+        discount_share REAL NOT NULL CHECK (discount_share >= 0 AND discount_share < 1),
+        note TEXT, as_of TEXT,
+        CHECK ((offer_id IS NULL) <> (provider_id IS NULL))
+    );
+
+    -- Names in Chinese and English for full-text search (trigram: any
+    -- three characters match; shorter queries fall back to LIKE).
+    CREATE VIRTUAL TABLE search USING fts5(item_id UNINDEXED, kind UNINDEXED, text, tokenize = 'trigram');
+
+    -- Keys whose signed packs this catalogue accepts.
+    CREATE TABLE trusted_keys (key_id TEXT PRIMARY KEY, public_key TEXT NOT NULL, label TEXT);
+    "#,
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Refuses a database written by a newer Suanli, without writing to it.
+pub fn refuse_newer(conn: &Connection) -> Result<i64, Error> {
+    let current: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if current > SCHEMA_VERSION {
+        return Err(Error::NewerSchema { found: current, supported: SCHEMA_VERSION });
+    }
+    Ok(current)
+}
+
+/// Brings the schema up to date; refuses a database from a newer Suanli.
+pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
+    let current = refuse_newer(conn)?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}

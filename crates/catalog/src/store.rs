@@ -1,0 +1,59 @@
+//! Rows in and out of SQLite through their serde shape, so each table is
+//! written once (its struct) and not again as column lists.
+
+use rusqlite::types::Value as Sql;
+use rusqlite::{Connection, Params};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Number, Value as Json};
+
+use crate::Error;
+
+/// Inserts (or replaces) a row into `table`; column names are the row's field names.
+pub fn insert<T: Serialize>(conn: &Connection, table: &str, row: &T) -> Result<(), Error> {
+    let Json::Object(map) = serde_json::to_value(row)? else {
+        return Err(Error::Internal(format!("a {table} row is not a record")));
+    };
+    let columns: Vec<&str> = map.keys().map(String::as_str).collect();
+    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+    let sql = format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", columns.join(", "), placeholders.join(", "));
+    let values: Vec<Sql> = map.into_iter().map(|(_, v)| to_sql(v)).collect();
+    conn.prepare_cached(&sql)?.execute(rusqlite::params_from_iter(values))?;
+    Ok(())
+}
+
+fn to_sql(v: Json) -> Sql {
+    match v {
+        Json::Null => Sql::Null,
+        Json::Bool(b) => Sql::Text(b.to_string()),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) => Sql::Integer(i),
+            None => Sql::Real(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Json::String(s) => Sql::Text(s),
+        other => Sql::Text(other.to_string()),
+    }
+}
+
+/// Runs a query and reads each row into `T` by column name.
+pub fn select<T: DeserializeOwned, P: Params>(conn: &Connection, sql: &str, params: P) -> Result<Vec<T>, Error> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let names: Vec<String> = stmt.column_names().map(str::to_owned).collect();
+    let mut rows = stmt.query(params)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let mut map = Map::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            let value = match row.get::<_, Sql>(i)? {
+                Sql::Null => Json::Null,
+                Sql::Integer(n) => Json::Number(n.into()),
+                Sql::Real(x) => Number::from_f64(x).map_or(Json::Null, Json::Number),
+                Sql::Text(s) => Json::String(s),
+                Sql::Blob(_) => Json::Null,
+            };
+            map.insert(name.clone(), value);
+        }
+        out.push(serde_json::from_value(Json::Object(map))?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,157 @@
+//! Real feed formats in, one transaction each.
+
+use suanli_catalog::import::{Format, Provenance};
+use suanli_catalog::query::OfferFilter;
+
+use crate::{NOW, fresh, shared};
+
+fn provenance(source: &str) -> Provenance {
+    Provenance { source: source.into(), as_of: "2026-11-30".into(), confidence: "A".into() }
+}
+
+#[test]
+fn skypilot_excerpt_imports_gpu_rows_and_skips_cpu_rows() {
+    let mut c = fresh();
+    let bytes = std::fs::read(shared("samples/skypilot-lambda-vms-excerpt.csv")).unwrap();
+    let report = c
+        .import(
+            &Format::Skypilot { provider: "lambda".into() },
+            &bytes,
+            &provenance("SkyPilot catalogue lambda/vms.csv"),
+            NOW,
+        )
+        .unwrap();
+    // 9 data rows: 2 CPU-only (skipped), 3 A6000 (not in the catalogue: rejected), 2 V100 + 2 A100.
+    assert_eq!(report.rows, 9);
+    assert_eq!(report.skipped.len(), 2);
+    assert_eq!(report.rejected.len(), 3, "{:?}", report.rejected);
+    assert!(report.rejected.iter().all(|r| r.field == "AcceleratorName" && r.value == "A6000"));
+    assert_eq!(report.rejected[0].line, Some(6));
+    assert_eq!(report.imported, 4);
+    let v100 = c.offer("lambda-gpu-8x-v100-us-east-1-on-demand", &OfferFilter::default()).unwrap().unwrap();
+    assert_eq!(v100.origin, "import");
+    assert_eq!(v100.offer.accelerator_id.as_deref(), Some("nvidia-v100-16gb"));
+    // 4.40 USD for 8 cards = 0.55 per card-hour.
+    assert!((v100.price_per_accel_hour.unwrap() - 0.55).abs() < 1e-12);
+    let a100 = c.offer("lambda-gpu-8x-a100-us-west-2-on-demand", &OfferFilter::default()).unwrap().unwrap();
+    assert_eq!(a100.offer.accelerator_id.as_deref(), Some("nvidia-a100-40gb"));
+}
+
+#[test]
+fn reimporting_a_changed_price_records_its_history() {
+    let mut c = fresh();
+    let text = std::fs::read_to_string(shared("samples/skypilot-lambda-vms-excerpt.csv")).unwrap();
+    let f = Format::Skypilot { provider: "lambda".into() };
+    c.import(&f, text.as_bytes(), &provenance("feed v1"), "2026-11-01T00:00:00Z").unwrap();
+    let cheaper = text.replace(",10.32,us-east-1,", ",9.99,us-east-1,");
+    let report = c.import(&f, cheaper.as_bytes(), &provenance("feed v2"), NOW).unwrap();
+    assert_eq!(report.change.as_ref().map(|ch| ch.repriced), Some(1));
+    let history = c.price_history("lambda-gpu-8x-a100-us-east-1-on-demand").unwrap();
+    let moves: Vec<(Option<f64>, Option<f64>)> = history.iter().map(|h| (h.old_price, h.new_price)).collect();
+    assert_eq!(moves, vec![(None, Some(10.32)), (Some(10.32), Some(9.99))]);
+    assert_eq!(history[1].old_source.as_deref(), Some("feed v1"));
+}
+
+const AZURE_PAGE: &str = r#"{
+  "BillingCurrency": "USD", "CustomerEntityId": "Default", "CustomerEntityType": "Retail",
+  "Items": [
+    {"currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": 27.197, "unitPrice": 27.197,
+     "armRegionName": "eastus", "location": "US East", "effectiveStartDate": "2024-05-01T00:00:00Z",
+     "meterId": "m1", "meterName": "ND96asr v4", "productId": "p", "skuId": "p/1",
+     "productName": "Virtual Machines NDasr A100 v4 Series", "skuName": "ND96asr v4",
+     "serviceName": "Virtual Machines", "serviceId": "s", "serviceFamily": "Compute",
+     "unitOfMeasure": "1 Hour", "type": "Consumption", "isPrimaryMeterRegion": true, "armSkuName": "Standard_ND96asr_v4"},
+    {"currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": 2.99, "unitPrice": 2.99,
+     "armRegionName": "eastus", "location": "US East", "effectiveStartDate": "2024-05-01T00:00:00Z",
+     "meterId": "m2", "meterName": "ND96asr v4 Spot", "productId": "p", "skuId": "p/2",
+     "productName": "Virtual Machines NDasr A100 v4 Series", "skuName": "ND96asr v4 Spot",
+     "serviceName": "Virtual Machines", "serviceId": "s", "serviceFamily": "Compute",
+     "unitOfMeasure": "1 Hour", "type": "Consumption", "isPrimaryMeterRegion": true, "armSkuName": "Standard_ND96asr_v4"},
+    {"currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": 142000.0, "unitPrice": 142000.0,
+     "armRegionName": "eastus", "location": "US East", "effectiveStartDate": "2024-05-01T00:00:00Z",
+     "meterId": "m3", "meterName": "ND96asr v4", "productId": "p", "skuId": "p/3",
+     "productName": "Virtual Machines NDasr A100 v4 Series", "skuName": "ND96asr v4", "reservationTerm": "1 Year",
+     "serviceName": "Virtual Machines", "serviceId": "s", "serviceFamily": "Compute",
+     "unitOfMeasure": "1 Hour", "type": "Reservation", "isPrimaryMeterRegion": true, "armSkuName": "Standard_ND96asr_v4"},
+    {"currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": 30.0, "unitPrice": 30.0,
+     "armRegionName": "eastus", "location": "US East", "effectiveStartDate": "2024-05-01T00:00:00Z",
+     "meterId": "m4", "meterName": "ND96asr v4", "productId": "p", "skuId": "p/4",
+     "productName": "Virtual Machines NDasr A100 v4 Series Windows", "skuName": "ND96asr v4",
+     "serviceName": "Virtual Machines", "serviceId": "s", "serviceFamily": "Compute",
+     "unitOfMeasure": "1 Hour", "type": "Consumption", "isPrimaryMeterRegion": true, "armSkuName": "Standard_ND96asr_v4"},
+    {"currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": 0.176346, "unitPrice": 0.176346,
+     "armRegionName": "westeurope", "location": "EU West", "effectiveStartDate": "2020-08-01T00:00:00Z",
+     "meterId": "m5", "meterName": "F16s Spot", "productId": "DZH318Z0BQPS", "skuId": "DZH318Z0BQPS/00TG",
+     "productName": "Virtual Machines FS Series", "skuName": "F16s Spot",
+     "serviceName": "Virtual Machines", "serviceId": "s", "serviceFamily": "Compute",
+     "unitOfMeasure": "1 Hour", "type": "Consumption", "isPrimaryMeterRegion": true, "armSkuName": "Standard_F16s"},
+    {"currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": -1.0, "unitPrice": -1.0,
+     "armRegionName": "westus", "location": "US West", "effectiveStartDate": "2024-05-01T00:00:00Z",
+     "meterId": "m6", "meterName": "ND96asr v4", "productId": "p", "skuId": "p/6",
+     "productName": "Virtual Machines NDasr A100 v4 Series", "skuName": "ND96asr v4",
+     "serviceName": "Virtual Machines", "serviceId": "s", "serviceFamily": "Compute",
+     "unitOfMeasure": "1 Hour", "type": "Consumption", "isPrimaryMeterRegion": true, "armSkuName": "Standard_ND96asr_v4"}
+  ],
+  "NextPageLink": null, "Count": 6
+}"#;
+
+#[test]
+fn azure_retail_page_handles_reservations_spot_and_windows() {
+    let mut c = fresh();
+    let report =
+        c.import(&Format::AzureRetail, AZURE_PAGE.as_bytes(), &provenance("Azure Retail Prices API"), NOW).unwrap();
+    assert_eq!(report.rows, 6);
+    assert_eq!(report.imported, 3, "{report:?}");
+    assert_eq!(report.skipped.len(), 2, "Windows and the CPU-only F16s");
+    assert_eq!(report.rejected.len(), 1);
+    assert_eq!((report.rejected[0].line, report.rejected[0].field.as_str()), (Some(6), "price"));
+    let get = |id: &str| c.offer(id, &OfferFilter::default()).unwrap().unwrap();
+    // The reservation's retailPrice is the 1-year total: 142,000 ÷ 8,760 h = 16.21 per VM-hour.
+    let reserved = get("azure-nd96asr-v4-eastus-reserved-1y");
+    assert!((reserved.offer.price - 142_000.0 / 8760.0).abs() < 1e-9);
+    assert_eq!(reserved.offer.billing_mode, "reserved_1y");
+    assert_eq!(get("azure-nd96asr-v4-eastus-spot").offer.price, 2.99);
+    // The import shadows the bundled offer with the same id.
+    assert_eq!(get("azure-nd96asr-v4-eastus-on-demand").origin, "import");
+}
+
+#[test]
+fn own_csv_import_is_all_valid_rows_or_nothing_with_each_rejection_named() {
+    let mut c = fresh();
+    let header = "id,provider_id,accelerator_id,instance,region,billing_mode,accelerators_per_instance,price,price_unit,currency,upfront,interconnect,as_of,source,confidence,notes";
+    let text = format!(
+        "{header}\n\
+         q1,aliyun,huawei-ascend-910b,node,cn-beijing,on_demand,8,100,instance_hour,CNY,,,2026-11-30,quote,A,\n\
+         q2,aliyun,huawei-ascend-910b,node,cn-beijing,on_demand,8,-3,instance_hour,CNY,,,2026-11-30,quote,A,\n\
+         q3,aliyun,huawei-ascend-910b,node,cn-beijing,on_demand,8,NaN,instance_hour,CNY,,,2026-11-30,quote,A,\n\
+         q4,nobody,huawei-ascend-910b,node,cn-beijing,on_demand,8,1,instance_hour,RMB,,,2026-11-30,quote,A,\n\
+         q1,aliyun,huawei-ascend-910b,node,cn-beijing,spot,8,50,instance_hour,CNY,,,2026-11-30,quote,A,\n\
+         q6,aliyun,huawei-ascend-910b,node,cn-beijing,on_demand,eight,1,instance_hour,CNY,,,2026-11-30,quote,A,\n"
+    );
+    let report = c.import(&Format::Csv, text.as_bytes(), &provenance("own"), NOW).unwrap();
+    assert_eq!(report.imported, 1);
+    let seen: Vec<(Option<usize>, &str, &str)> =
+        report.rejected.iter().map(|r| (r.line, r.field.as_str(), r.value.as_str())).collect();
+    assert!(seen.contains(&(Some(3), "price", "-3")), "{seen:?}");
+    assert!(seen.contains(&(Some(4), "price", "NaN")), "{seen:?}");
+    assert!(seen.contains(&(Some(5), "provider_id", "nobody")), "{seen:?}");
+    assert!(seen.contains(&(Some(5), "currency", "RMB")), "{seen:?}");
+    assert!(seen.contains(&(Some(6), "id", "q1")), "{seen:?}");
+    assert!(seen.iter().any(|(line, field, _)| *line == Some(7) && *field == "accelerators_per_instance"), "{seen:?}");
+}
+
+#[test]
+fn wrong_encodings_and_foreign_files_are_refused_and_nothing_lands() {
+    let mut c = fresh();
+    let before = c.all_offers(true).unwrap().len();
+    // "价格" in GBK is not UTF-8.
+    let gbk = b"id,\xbc\xdb\xb8\xf1\n";
+    let err = c.import(&Format::Csv, gbk, &provenance("x"), NOW).unwrap_err();
+    assert!(err.to_string().contains("not UTF-8"), "{err}");
+    let err =
+        c.import(&Format::Skypilot { provider: "lambda".into() }, b"a,b\n1,2\n", &provenance("x"), NOW).unwrap_err();
+    assert!(err.to_string().contains("not a SkyPilot vms.csv"), "{err}");
+    let err = c.import(&Format::AzureRetail, b"{\"Items\": [", &provenance("x"), NOW).unwrap_err();
+    assert!(err.to_string().contains("Azure"), "{err}");
+    assert_eq!(c.all_offers(true).unwrap().len(), before);
+}

@@ -1,0 +1,95 @@
+//! The user's own prices: an overlay no update overwrites.
+
+use suanli_catalog::pricebook::Discount;
+use suanli_catalog::query::OfferFilter;
+use suanli_catalog::{Error, Offer};
+
+use crate::{NOW, fresh};
+
+fn own_offer() -> Offer {
+    Offer {
+        id: "my-aliyun-quote".into(),
+        provider_id: "aliyun".into(),
+        accelerator_id: Some("huawei-ascend-910b".into()),
+        instance: Some("negotiated 8-card node".into()),
+        region: Some("cn-beijing".into()),
+        billing_mode: "monthly".into(),
+        accelerators_per_instance: Some(8.0),
+        price: 40_000.0,
+        price_unit: "instance_month".into(),
+        currency: "CNY".into(),
+        upfront: None,
+        interconnect: None,
+        as_of: Some("2026-11-20".into()),
+        source: "Quote from our account manager".into(),
+        confidence: "A".into(),
+        notes: None,
+    }
+}
+
+#[test]
+fn own_offers_and_discounts_appear_marked_and_survive_a_catalogue_replacement() {
+    let mut c = fresh();
+    c.put_own_offer(&own_offer()).unwrap();
+    c.put_discount(&Discount {
+        id: "my-aws-discount".into(),
+        offer_id: Some("aws-p5-48xlarge-us-east-1-on-demand".into()),
+        provider_id: None,
+        discount_share: 0.25,
+        note: None,
+        as_of: None,
+    })
+    .unwrap();
+    let all = c.offers(&OfferFilter::default()).unwrap();
+    let mine = all.iter().find(|o| o.offer.id == "my-aliyun-quote").unwrap();
+    assert_eq!(mine.origin, "pricebook");
+    // 40,000 CNY a month for 8 cards: 40,000 ÷ 8 ÷ 730 = 6.849 per card-hour.
+    assert!((mine.price_per_accel_hour.unwrap() - 40_000.0 / 8.0 / 730.0).abs() < 1e-9);
+    let p5 = all.iter().find(|o| o.offer.id == "aws-p5-48xlarge-us-east-1-on-demand").unwrap();
+    // 55.04 ÷ 8 × 0.75 = 5.16.
+    assert!((p5.price_per_accel_hour.unwrap() - 55.04 / 8.0 * 0.75).abs() < 1e-9);
+    assert_eq!(p5.discount_share, Some(0.25));
+    assert!(c.search("quote").unwrap().iter().any(|h| h.id == "my-aliyun-quote"));
+
+    // A whole new catalogue arrives: the price book stays.
+    let tables = c.tables().unwrap();
+    c.replace(&tables, "pack", "test", 9_999_999_999, NOW).unwrap();
+    assert_eq!(c.pricebook_offers().unwrap().len(), 1);
+    assert_eq!(c.discounts().unwrap().len(), 1);
+}
+
+#[test]
+fn the_price_book_exports_and_imports_as_a_file() {
+    let mut a = fresh();
+    a.put_own_offer(&own_offer()).unwrap();
+    let file = a.export_pricebook().unwrap();
+    let text = serde_json::to_string(&file).unwrap();
+    let mut b = fresh();
+    assert_eq!(b.import_pricebook(&serde_json::from_str(&text).unwrap()).unwrap(), 1);
+    assert_eq!(b.pricebook_offers().unwrap(), vec![own_offer()]);
+}
+
+#[test]
+fn bad_entries_are_refused_with_field_and_value_and_nothing_is_written() {
+    let mut c = fresh();
+    let mut bad = own_offer();
+    bad.price = -5.0;
+    bad.currency = "XYZ".into();
+    let err = c.put_own_offer(&bad).unwrap_err();
+    let Error::Rows(rows) = &err else { panic!("{err}") };
+    let fields: Vec<(&str, &str)> = rows.iter().map(|r| (r.field.as_str(), r.value.as_str())).collect();
+    assert!(fields.contains(&("price", "-5")), "{fields:?}");
+    assert!(fields.contains(&("currency", "XYZ")), "{fields:?}");
+    assert!(c.pricebook_offers().unwrap().is_empty());
+    let err = c
+        .put_discount(&Discount {
+            id: "d".into(),
+            offer_id: None,
+            provider_id: Some("aws".into()),
+            discount_share: 1.5,
+            note: None,
+            as_of: None,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("discount_share"), "{err}");
+}

@@ -1,0 +1,86 @@
+//! Filters, search and effective prices.
+
+use suanli_catalog::query::{AcceleratorFilter, Jurisdiction, OfferFilter, OfferSort};
+
+use crate::fresh;
+
+#[test]
+fn domestic_accelerators_are_easy_to_find() {
+    let c = fresh();
+    let domestic = c.accelerators(&AcceleratorFilter { domestic: Some(true), ..Default::default() }).unwrap();
+    assert!(domestic.len() >= 15, "{}", domestic.len());
+    assert!(domestic.iter().all(|a| a.domestic == Some(true)));
+    assert!(domestic.iter().any(|a| a.id == "huawei-ascend-910b"));
+    let big = c.accelerators(&AcceleratorFilter { min_memory_gb: Some(96.0), ..Default::default() }).unwrap();
+    assert!(big.iter().all(|a| a.memory_gb.unwrap() >= 96.0));
+}
+
+#[test]
+fn export_status_filters_what_a_buyer_in_china_can_obtain() {
+    let c = fresh();
+    let cn =
+        c.accelerators(&AcceleratorFilter { obtainable_in: Some(Jurisdiction::Cn), ..Default::default() }).unwrap();
+    assert!(!cn.iter().any(|a| a.id == "nvidia-h100-sxm-80gb"), "H100 is controlled");
+    assert!(cn.iter().any(|a| a.id == "huawei-ascend-910b"));
+    assert!(cn.iter().any(|a| a.id == "nvidia-l20"), "the China-only variant");
+}
+
+#[test]
+fn search_finds_chinese_and_english_names_even_two_characters() {
+    let c = fresh();
+    let hits = |q: &str| c.search(q).unwrap().into_iter().map(|h| h.id).collect::<Vec<_>>();
+    assert!(hits("Ascend").iter().any(|id| id.starts_with("huawei-ascend")));
+    assert!(hits("昇腾910").iter().any(|id| id.starts_with("huawei-ascend")), "{:?}", hits("昇腾910"));
+    // Two characters: below the trigram minimum, found by the fallback.
+    assert!(hits("昇腾").iter().any(|id| id.starts_with("huawei-ascend")), "{:?}", hits("昇腾"));
+    assert!(hits("阿里").iter().any(|id| id == "aliyun"));
+    assert!(hits("H1").iter().any(|id| id.contains("h100")));
+    assert!(hits("no such thing at all").is_empty());
+    // Quotes and wildcards are text, not syntax.
+    assert!(c.search("\"%_").unwrap().is_empty());
+}
+
+#[test]
+fn effective_price_divides_by_the_sourced_ratio_and_shows_its_source() {
+    let c = fresh();
+    let offers = c
+        .offers(&OfferFilter {
+            workload_class: Some("vision_training".into()),
+            sort: OfferSort::Effective,
+            ..Default::default()
+        })
+        .unwrap();
+    let with_ratio: Vec<_> =
+        offers.iter().filter(|o| o.efficiency.is_some() && o.comparable_price_per_accel_hour.is_some()).collect();
+    assert!(!with_ratio.is_empty());
+    for o in &with_ratio {
+        let r = o.efficiency.as_ref().unwrap();
+        assert!(!r.source.is_empty());
+        let expected = o.comparable_price_per_accel_hour.unwrap() / r.ratio;
+        assert!((o.effective_price_per_ref_gpu_hour.unwrap() - expected).abs() < 1e-9);
+    }
+    // Sorted by effective price, offers without one last.
+    let keys: Vec<f64> = offers.iter().filter_map(|o| o.effective_price_per_ref_gpu_hour).collect();
+    assert!(keys.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn offers_filter_by_billing_country_price_and_security() {
+    let c = fresh();
+    let spot = c.offers(&OfferFilter { billing_mode: Some("spot".into()), ..Default::default() }).unwrap();
+    assert!(!spot.is_empty() && spot.iter().all(|o| o.offer.billing_mode == "spot"));
+    let cn = c.offers(&OfferFilter { provider_country: Some("CN".into()), ..Default::default() }).unwrap();
+    assert!(!cn.is_empty() && cn.iter().all(|o| o.provider_country.as_deref() == Some("CN")));
+    let cheap = c
+        .offers(&OfferFilter {
+            max_price: Some(2.0),
+            currency: Some("USD".into()),
+            fx: [("CNY".to_string(), 1.0 / 7.1106)].into_iter().collect(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(cheap.iter().all(|o| o.comparable_price_per_accel_hour.unwrap() <= 2.0));
+    assert!(cheap.iter().any(|o| o.offer.currency == "CNY"), "CNY offers convert for comparison");
+    let bare = c.offers(&OfferFilter { bare_metal: Some(true), ..Default::default() }).unwrap();
+    assert!(!bare.is_empty());
+}
