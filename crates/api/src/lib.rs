@@ -5,15 +5,21 @@
 //! a [`Scenario`], and where results are shaped for transport (JSON); the
 //! engine below it knows none of that.
 
+pub mod catalog;
 mod error;
+mod files;
 pub mod json;
+mod resolve;
 mod scenario_file;
 
 use std::path::Path;
 
 pub use error::Error;
+pub use files::{DB_ENV, default_db_path, format_utc, now_utc, write_atomic};
 pub use json::EvaluationJson;
+pub use resolve::{needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;
+pub use suanli_catalog as catalog_store;
 pub use suanli_model as model;
 pub use suanli_model::{Evaluation, Lang, Scenario};
 
@@ -29,11 +35,26 @@ pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, Error> {
     suanli_model::evaluate(scenario).map_err(Error::Invalid)
 }
 
-/// Reads a scenario file and evaluates it.
+/// Reads a scenario file and evaluates it. A scenario that names catalogue
+/// offers is resolved against the catalogue at `db` (default location when
+/// `None`); one that names none never opens the database.
 pub fn evaluate_file(path: &Path) -> Result<(Scenario, Evaluation), Error> {
-    let scenario = load_scenario(path)?;
+    evaluate_file_with(path, None).map(|(s, e, _)| (s, e))
+}
+
+/// As [`evaluate_file`], with the database path and the resolution notes.
+pub fn evaluate_file_with(path: &Path, db: Option<&Path>) -> Result<(Scenario, Evaluation, Vec<String>), Error> {
+    let text =
+        std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
+    let mut scenario = scenario_file::parse_scenario_unvalidated(&text)?;
+    let mut notes = Vec::new();
+    if needs_catalog(&scenario) {
+        let (catalog, _) = catalog::open_catalog(db)?;
+        notes = resolve_offers(&mut scenario, &catalog)?;
+    }
+    suanli_model::validate(&scenario).map_err(Error::Invalid)?;
     let evaluation = evaluate(&scenario)?;
-    Ok((scenario, evaluation))
+    Ok((scenario, evaluation, notes))
 }
 
 /// The machine-readable form of an evaluation (rounded by the one rule).

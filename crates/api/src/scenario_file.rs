@@ -7,11 +7,16 @@ use crate::Error;
 /// Parses scenario text and checks every rule; the error names the field
 /// path, the value and what is allowed.
 pub fn parse_scenario(text: &str) -> Result<Scenario, Error> {
-    let deserializer = toml::de::Deserializer::parse(text).map_err(|e| parse_error(text, "", &e))?;
-    let scenario: Scenario = serde_path_to_error::deserialize(deserializer)
-        .map_err(|e| parse_error(text, &e.path().to_string(), e.inner()))?;
+    let scenario = parse_scenario_unvalidated(text)?;
     validate(&scenario).map_err(Error::Invalid)?;
     Ok(scenario)
+}
+
+/// Parses without checking the rules (catalogue references are resolved
+/// first, then the rules are checked).
+pub(crate) fn parse_scenario_unvalidated(text: &str) -> Result<Scenario, Error> {
+    let deserializer = toml::de::Deserializer::parse(text).map_err(|e| parse_error(text, "", &e))?;
+    serde_path_to_error::deserialize(deserializer).map_err(|e| parse_error(text, &e.path().to_string(), e.inner()))
 }
 
 fn parse_error(text: &str, path: &str, e: &toml::de::Error) -> Error {

@@ -18,6 +18,7 @@ pub mod query;
 pub mod rows;
 mod schema;
 mod store;
+pub mod update;
 
 use std::path::Path;
 

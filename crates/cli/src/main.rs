@@ -3,6 +3,7 @@
 //! Every subcommand is a thin layer over one `suanli_api` function; this
 //! file only parses arguments, picks the language and prints.
 
+mod catalog_cmd;
 mod table;
 
 use std::path::PathBuf;
@@ -35,6 +36,11 @@ struct Cli {
     #[arg(long, global = true, value_parser = parse_lang)]
     lang: Option<Lang>,
 
+    /// Catalogue database (default: $SUANLI_DB, else the platform data directory).
+    /// 目录数据库路径（默认：$SUANLI_DB，否则为系统数据目录）。
+    #[arg(long, global = true)]
+    db: Option<PathBuf>,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -55,10 +61,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// The catalogue: accelerators, providers, offers, efficiency ratios. 算力目录。
+    #[command(long_about = "The catalogue: accelerators (NVIDIA and Chinese domestic), providers, offers and \
+                            benchmark-efficiency ratios, every figure with its source, as-of date and confidence. \
+                            It works offline from the bundled data; only `catalog update` uses the network.\n\
+                            算力目录：加速卡（NVIDIA 与国产）、供应商、报价与效率比，每个数字均附来源、日期与置信度。\
+                            离线可用；只有 `catalog update` 会联网。")]
+    Catalog {
+        #[command(subcommand)]
+        command: catalog_cmd::CatalogCommand,
+    },
+    /// Your own offers and negotiated discounts (never overwritten by updates). 价格簿：自有报价与协议折扣。
+    Pricebook {
+        #[command(subcommand)]
+        command: catalog_cmd::PricebookCommand,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum Format {
+pub enum Format {
     Table,
     Json,
 }
@@ -78,9 +99,28 @@ fn lang_from_env() -> Lang {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let lang = cli.lang.unwrap_or_else(lang_from_env);
+    let fail = |e: suanli_api::Error| {
+        let prefix = if lang == Lang::Zh { "错误：" } else { "error: " };
+        eprintln!("{prefix}{}", e.message(lang));
+        ExitCode::FAILURE
+    };
+    let open = || suanli_api::catalog::open_catalog(cli.db.as_deref()).map(|(c, _)| c);
     match cli.command {
-        Command::Evaluate { scenario, format } => match suanli_api::evaluate_file(&scenario) {
-            Ok((_, evaluation)) => {
+        Command::Catalog { command } => match open().and_then(|mut c| catalog_cmd::run(command, &mut c, lang)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
+        Command::Pricebook { command } => {
+            match open().and_then(|mut c| catalog_cmd::pricebook(command, &mut c, lang)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Evaluate { scenario, format } => match suanli_api::evaluate_file_with(&scenario, cli.db.as_deref()) {
+            Ok((_, evaluation, notes)) => {
+                for n in notes {
+                    eprintln!("{n}");
+                }
                 match format {
                     Format::Table => print!("{}", table::comparison(&evaluation, lang)),
                     Format::Json => {
@@ -96,11 +136,7 @@ fn main() -> ExitCode {
                 }
                 ExitCode::SUCCESS
             }
-            Err(e) => {
-                let prefix = if lang == Lang::Zh { "错误：" } else { "error: " };
-                eprintln!("{prefix}{}", e.message(lang));
-                ExitCode::FAILURE
-            }
+            Err(e) => fail(e),
         },
     }
 }

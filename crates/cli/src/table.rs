@@ -109,23 +109,11 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
             break_even,
         ]);
     }
-    let widths: Vec<usize> = (0..7).map(|i| rows.iter().map(|r| r[i].width()).max().unwrap_or(0)).collect();
-    for (n, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                let pad = " ".repeat(widths[i] - cell.width());
-                // Text left, figures right.
-                if i < 2 { format!("{cell}{pad}") } else { format!("{pad}{cell}") }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
-        if n == 0 {
-            let total: usize = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
-            let _ = writeln!(out, "{}", "─".repeat(total));
-        }
+    let mut table = Table::new(l.headers).right_from(2);
+    for row in rows.into_iter().skip(1) {
+        table.row(row);
     }
+    out.push_str(&table.render());
     out.push('\n');
     if let Some(o) = e.cheapest_nominal() {
         let _ = writeln!(out, "{}: {} ({})", l.cheapest, o.label, format_amount(o.total_nominal, c, lang));
@@ -145,4 +133,59 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
         }
     }
     out
+}
+
+/// The English or the Chinese text.
+pub fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    if lang == Lang::Zh { zh } else { en }
+}
+
+/// A plain text table that keeps Chinese characters aligned.
+pub struct Table<const N: usize> {
+    header: [String; N],
+    rows: Vec<[String; N]>,
+    /// Columns from this index on are right-aligned (figures).
+    right_from: usize,
+}
+
+impl<const N: usize> Table<N> {
+    pub fn new(header: [&str; N]) -> Self {
+        Table { header: header.map(str::to_owned), rows: Vec::new(), right_from: N }
+    }
+
+    pub fn right_from(mut self, column: usize) -> Self {
+        self.right_from = column;
+        self
+    }
+
+    pub fn row(&mut self, row: [String; N]) {
+        self.rows.push(row);
+    }
+
+    pub fn render(&self) -> String {
+        let all = std::iter::once(&self.header).chain(&self.rows);
+        let mut widths = [0usize; N];
+        for row in all.clone() {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.width());
+            }
+        }
+        let mut out = String::new();
+        for (n, row) in all.enumerate() {
+            let cells: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| {
+                    let pad = " ".repeat(widths[i] - cell.width());
+                    if i >= self.right_from { format!("{pad}{cell}") } else { format!("{cell}{pad}") }
+                })
+                .collect();
+            let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+            if n == 0 {
+                let total: usize = widths.iter().sum::<usize>() + 2 * (N.saturating_sub(1));
+                let _ = writeln!(out, "{}", "─".repeat(total));
+            }
+        }
+        out
+    }
 }

@@ -117,7 +117,8 @@ struct Pools {
 }
 
 fn resolve_pools(ctx: &Context<'_>, o: &OptionSpec, cluster: u32) -> Pools {
-    let base_eff = |e: Option<f64>, n: u32| e.unwrap_or(o.efficiency_ratio) * ctx.scaling(o, n) * o.achieved_share;
+    let base_eff =
+        |e: Option<f64>, n: u32| e.or(o.efficiency_ratio).unwrap_or(1.0) * ctx.scaling(o, n) * o.achieved_share;
     let rental = |price: Option<f64>, cur, e: Option<f64>| Rental {
         price: price.unwrap_or(0.0) * ctx.fx(cur),
         eff: base_eff(e, cluster),

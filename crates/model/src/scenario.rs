@@ -368,9 +368,10 @@ pub struct OptionSpec {
     #[serde(default)]
     pub accelerator: Option<String>,
     /// Throughput per accelerator relative to the reference GPU for the
-    /// scenario's workload class (0.68 = 68 %).
-    #[serde(default = "one")]
-    pub efficiency_ratio: f64,
+    /// scenario's workload class (0.68 = 68 %). Default 1; when the option
+    /// comes from a catalogue offer, the catalogue's sourced ratio.
+    #[serde(default)]
+    pub efficiency_ratio: Option<f64>,
     /// Multi-node scaling efficiency; when absent, taken from the curve
     /// named by `interconnect` at the cluster size, else 1.
     #[serde(default)]
@@ -385,6 +386,10 @@ pub struct OptionSpec {
     pub storage: StorageMode,
     #[serde(default)]
     pub edge: EdgeMode,
+    /// Expands into one rent option per catalogue offer that matches
+    /// (resolved before evaluation).
+    #[serde(default)]
+    pub offer_filter: Option<OfferSelector>,
     #[serde(default)]
     pub owned: Option<OwnedPool>,
     #[serde(default)]
@@ -531,4 +536,33 @@ pub struct SpotPool {
     pub efficiency_ratio: Option<f64>,
     #[serde(default)]
     pub offer: Option<String>,
+}
+
+/// Which catalogue offers an option stands for. Every field narrows the
+/// selection; the catalogue turns each match into a rent option.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OfferSelector {
+    #[serde(default)]
+    pub accelerator: Option<String>,
+    #[serde(default)]
+    pub vendor: Option<String>,
+    #[serde(default)]
+    pub domestic: Option<bool>,
+    /// on_demand, reserved_1y, reserved_3y, spot or monthly.
+    #[serde(default)]
+    pub billing_mode: Option<String>,
+    #[serde(default)]
+    pub provider: Option<String>,
+    /// ISO 3166 alpha-2 (`CN` for data that must stay in China).
+    #[serde(default)]
+    pub provider_country: Option<String>,
+    #[serde(default)]
+    pub region: Option<String>,
+    /// Only accelerators a buyer in China can obtain (`cn`).
+    #[serde(default)]
+    pub obtainable_in: Option<String>,
+    /// At most this many offers, cheapest effective price first.
+    #[serde(default)]
+    pub limit: Option<u32>,
 }

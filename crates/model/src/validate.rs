@@ -545,7 +545,12 @@ impl Checker<'_> {
         if o.id.trim().is_empty() {
             self.push(InputError::missing(format!("{base}.id"), Rule::Required));
         }
-        self.positive(&format!("{base}.efficiency_ratio"), o.efficiency_ratio);
+        if let Some(e) = o.efficiency_ratio {
+            self.positive(&format!("{base}.efficiency_ratio"), e);
+        }
+        if o.offer_filter.is_some() {
+            self.push(InputError::new(format!("{base}.offer_filter"), "[set]", Rule::UnresolvedOffer));
+        }
         if let Some(x) = o.scaling_efficiency {
             self.positive_share(&format!("{base}.scaling_efficiency"), x);
         }

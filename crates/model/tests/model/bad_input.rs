@@ -51,7 +51,7 @@ fn negative_price() {
 
 #[test]
 fn not_a_number() {
-    let (path, value, rule) = single(errors_after(|s| s.options[0].efficiency_ratio = f64::NAN));
+    let (path, value, rule) = single(errors_after(|s| s.options[0].efficiency_ratio = Some(f64::NAN)));
     assert_eq!((path.as_str(), value.as_str(), rule), ("options[0].efficiency_ratio", "NaN", Rule::NotFinite));
 }
 

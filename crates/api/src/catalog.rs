@@ -1,0 +1,245 @@
+//! Catalogue use cases: open, list, show, search, import, packs, update,
+//! price book. Each is one function the CLI and the desktop shell call.
+
+use std::path::Path;
+
+use serde::Serialize;
+use suanli_catalog::import::{Format, ImportReport, Provenance};
+use suanli_catalog::pack::{self, Subset, VerifyOptions};
+use suanli_catalog::pricebook::PriceBookFile;
+use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView};
+use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, PriceChange, Provider, Source};
+
+use crate::Error;
+use crate::files::{now_utc, read, write_atomic};
+
+/// Opens the catalogue database (creating it from the bundled catalogue
+/// on first start). `path`: `None` means [`crate::default_db_path`].
+pub fn open_catalog(path: Option<&Path>) -> Result<(Catalog, Opened), Error> {
+    let path = path.map_or_else(crate::default_db_path, Path::to_path_buf);
+    Ok(Catalog::open(&path, &now_utc())?)
+}
+
+pub fn list_accelerators(c: &Catalog, filter: &AcceleratorFilter) -> Result<Vec<Accelerator>, Error> {
+    Ok(c.accelerators(filter)?)
+}
+
+pub fn list_providers(c: &Catalog) -> Result<Vec<Provider>, Error> {
+    Ok(c.providers()?)
+}
+
+pub fn list_offers(c: &Catalog, filter: &OfferFilter) -> Result<Vec<OfferView>, Error> {
+    Ok(c.offers(filter)?)
+}
+
+/// Anything the catalogue holds under an id, with what explains it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Item {
+    Accelerator { accelerator: Box<Accelerator>, efficiency: Vec<Efficiency>, sources: Vec<Source> },
+    Provider { provider: Provider, sources: Vec<Source> },
+    Offer { offer: Box<OfferView>, history: Vec<PriceChange>, sources: Vec<Source> },
+    Source { source: Source },
+}
+
+fn sources_of(c: &Catalog, ids: &str) -> Result<Vec<Source>, Error> {
+    let mut out = Vec::new();
+    for id in ids.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(s) = c.source(id)? {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// Shows one item by id, with its sources and (for offers) price history.
+pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> {
+    if let Some(a) = c.accelerator(id)? {
+        let efficiency = c.efficiency_rows(id)?;
+        let mut sources = sources_of(c, &a.source)?;
+        for e in &efficiency {
+            sources.extend(sources_of(c, &e.source)?);
+        }
+        sources.dedup_by(|x, y| x.id == y.id);
+        return Ok(Item::Accelerator { accelerator: Box::new(a), efficiency, sources });
+    }
+    if let Some(p) = c.provider(id)? {
+        let sources = sources_of(c, &p.source)?;
+        return Ok(Item::Provider { provider: p, sources });
+    }
+    if let Some(o) = c.offer(id, filter)? {
+        let history = c.price_history(id)?;
+        let mut sources = sources_of(c, &o.offer.source)?;
+        if let Some(r) = &o.efficiency {
+            sources.extend(sources_of(c, &r.source)?);
+        }
+        return Ok(Item::Offer { offer: Box::new(o), history, sources });
+    }
+    if let Some(s) = c.source(id)? {
+        return Ok(Item::Source { source: s });
+    }
+    Err(Error::Catalog(suanli_catalog::Error::NotFound(id.to_owned())))
+}
+
+pub fn search(c: &Catalog, text: &str) -> Result<Vec<suanli_catalog::query::SearchHit>, Error> {
+    Ok(c.search(text)?)
+}
+
+/// Imports a price feed file in one transaction.
+pub fn import(c: &mut Catalog, format: &Format, file: &Path, provenance: &Provenance) -> Result<ImportReport, Error> {
+    let bytes = read(file)?;
+    Ok(c.import(format, &bytes, provenance, &now_utc())?)
+}
+
+/// Every change the catalogue has seen, newest first.
+pub fn changes(c: &Catalog) -> Result<Vec<ChangeSummary>, Error> {
+    Ok(c.changes()?)
+}
+
+/// Writes the catalogue (or a subset) as a pack, signed when a secret key
+/// file is given: `out` and `out.minisig`, each written whole or not at all.
+pub fn pack_export(
+    c: &Catalog,
+    out: &Path,
+    secret_key: Option<&Path>,
+    version: i64,
+    label: &str,
+    subset: &Subset,
+) -> Result<(), Error> {
+    let p = c.export_pack(version, label, &now_utc(), subset)?;
+    let bytes = pack::to_bytes(&p)?;
+    let signature = match secret_key {
+        Some(key) => {
+            let key_text = String::from_utf8_lossy(&read(key)?).into_owned();
+            Some(pack::sign(&bytes, &key_text, version)?)
+        }
+        None => None,
+    };
+    write_atomic(out, &bytes)?;
+    if let Some(sig) = signature {
+        write_atomic(&signature_path(out), sig.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn signature_path(pack: &Path) -> std::path::PathBuf {
+    let mut name = pack.as_os_str().to_owned();
+    name.push(".minisig");
+    name.into()
+}
+
+/// What verification found, for a reader.
+#[derive(Debug, Clone, Serialize)]
+pub struct PackSummary {
+    pub label: String,
+    pub version: i64,
+    pub created: String,
+    pub signed_by: Option<String>,
+    pub accelerators: usize,
+    pub providers: usize,
+    pub offers: usize,
+}
+
+fn verify_file(c: &Catalog, file: &Path, allow_unsigned: bool) -> Result<pack::Verified, Error> {
+    let bytes = read(file)?;
+    let sig_path = signature_path(file);
+    let signature = match std::fs::read(&sig_path) {
+        Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => return Err(Error::Read { path: sig_path.display().to_string(), source }),
+    };
+    verify_bytes(c, &bytes, signature.as_deref(), allow_unsigned)
+}
+
+fn verify_bytes(
+    c: &Catalog,
+    bytes: &[u8],
+    signature: Option<&str>,
+    allow_unsigned: bool,
+) -> Result<pack::Verified, Error> {
+    let keys: Vec<String> = c.trusted_keys()?.into_iter().map(|k| k.public_key).collect();
+    let options = VerifyOptions { trusted_keys: &keys, allow_unsigned, installed: c.version()? };
+    Ok(pack::verify(bytes, signature, &options)?)
+}
+
+fn summary(v: &pack::Verified) -> PackSummary {
+    let t = &v.pack.tables;
+    PackSummary {
+        label: v.pack.label.clone(),
+        version: v.pack.version,
+        created: v.pack.created.clone(),
+        signed_by: v.signed_by.clone(),
+        accelerators: t.accelerators.len(),
+        providers: t.providers.len(),
+        offers: t.offers.len(),
+    }
+}
+
+/// Verifies a pack file (and `FILE.minisig`) without applying it.
+pub fn pack_verify(c: &Catalog, file: &Path, allow_unsigned: bool) -> Result<PackSummary, Error> {
+    Ok(summary(&verify_file(c, file, allow_unsigned)?))
+}
+
+/// Verifies and applies a pack file; on any failure nothing changes.
+pub fn pack_apply(c: &mut Catalog, file: &Path, allow_unsigned: bool) -> Result<(PackSummary, ChangeSummary), Error> {
+    let verified = verify_file(c, file, allow_unsigned)?;
+    let change = c.apply_pack(&verified, &now_utc())?;
+    Ok((summary(&verified), change))
+}
+
+/// Downloads a pack from `url` (and `url.minisig`), verifies it and
+/// applies it. The only function in Suanli that uses the network.
+pub fn update(
+    c: &mut Catalog,
+    url: &str,
+    allow_unsigned: bool,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<(PackSummary, ChangeSummary), Error> {
+    let download = suanli_catalog::update::download(url, progress)?;
+    let verified = verify_bytes(c, &download.pack, download.signature.as_deref(), allow_unsigned)?;
+    let change = c.apply_pack(&verified, &now_utc())?;
+    Ok((summary(&verified), change))
+}
+
+/// Trusts a minisign public key file for packs; returns its key id.
+pub fn trust_key(c: &mut Catalog, public_key_file: &Path, label: &str) -> Result<String, Error> {
+    let text = String::from_utf8_lossy(&read(public_key_file)?).into_owned();
+    Ok(c.trust_key(&text, label)?)
+}
+
+/// Writes a new key pair: `DIR/suanli.pub` and `DIR/suanli.key` (keep it private).
+pub fn keygen(dir: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), Error> {
+    let (pk, sk) = pack::keygen()?;
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.display().to_string(), source })?;
+    let (pub_path, key_path) = (dir.join("suanli.pub"), dir.join("suanli.key"));
+    if key_path.exists() {
+        return Err(Error::Write {
+            path: key_path.display().to_string(),
+            source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "a key is already there; not overwritten"),
+        });
+    }
+    write_atomic(&key_path, sk.as_bytes())?;
+    write_atomic(&pub_path, pk.as_bytes())?;
+    Ok((pub_path, key_path))
+}
+
+pub fn pricebook_export(c: &Catalog, out: &Path) -> Result<usize, Error> {
+    let file = c.export_pricebook()?;
+    let mut bytes = serde_json::to_vec_pretty(&file).map_err(suanli_catalog::Error::from)?;
+    bytes.push(b'\n');
+    write_atomic(out, &bytes)?;
+    Ok(file.offers.len() + file.discounts.len())
+}
+
+pub fn pricebook_import(c: &mut Catalog, file: &Path) -> Result<usize, Error> {
+    let bytes = read(file)?;
+    let parsed: PriceBookFile = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::Catalog(suanli_catalog::Error::Pack(format!(
+            "{} is not a Suanli price book: line {}, column {}: {e}",
+            file.display(),
+            e.line(),
+            e.column()
+        )))
+    })?;
+    Ok(c.import_pricebook(&parsed)?)
+}

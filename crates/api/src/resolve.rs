@@ -1,0 +1,229 @@
+//! Scenario options that name catalogue offers: `offer = "ID"` in a pool,
+//! or `offer_filter = { ... }` on an option (one rent option per match).
+//! Resolution fills in prices, currencies and sourced efficiency ratios
+//! and writes where each came from into the option's `sources`.
+
+use suanli_catalog::Catalog;
+use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
+use suanli_model::{Currency, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Scenario, SpotPool};
+
+use crate::Error;
+
+/// True when the scenario names anything in the catalogue.
+pub fn needs_catalog(s: &Scenario) -> bool {
+    s.options.iter().any(|o| {
+        o.offer_filter.is_some()
+            || o.on_demand.as_ref().is_some_and(|p| p.offer.is_some())
+            || o.reserved.as_ref().is_some_and(|p| p.offer.is_some())
+            || o.spot.as_ref().is_some_and(|p| p.offer.is_some())
+    })
+}
+
+fn reference_error(path: String, value: &str, problem: impl Into<String>) -> Error {
+    Error::Reference { path, value: format!("{value:?}"), problem: problem.into() }
+}
+
+fn provenance(v: &OfferView) -> String {
+    let o = &v.offer;
+    let origin = match v.origin.as_str() {
+        "pricebook" => "your price book",
+        "import" => "imported feed",
+        _ => "catalogue",
+    };
+    let discount = v.discount_share.map_or(String::new(), |d| format!(", less your {:.1} % discount", d * 100.0));
+    format!(
+        "{origin} offer {}: {} {} per {} ({}, as of {}, confidence {}){discount}",
+        o.id,
+        o.price,
+        o.currency,
+        o.price_unit.replace('_', " "),
+        o.source,
+        o.as_of.as_deref().unwrap_or("undated"),
+        o.confidence
+    )
+}
+
+fn currency(path: &str, v: &OfferView) -> Result<Currency, Error> {
+    v.offer
+        .currency
+        .parse()
+        .map_err(|_| reference_error(format!("{path}.offer"), &v.offer.id, "its currency is unknown"))
+}
+
+/// Resolves every catalogue reference in place; returns notes for the reader.
+pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Error> {
+    let mut notes = Vec::new();
+    let class = s.workload_class.clone();
+    let reference = s.reference_gpu.clone();
+    let filter = OfferFilter { workload_class: (!class.is_empty()).then(|| class.clone()), ..Default::default() };
+
+    // First expand filters into options, in place and in order.
+    let mut expanded = Vec::with_capacity(s.options.len());
+    for (i, o) in std::mem::take(&mut s.options).into_iter().enumerate() {
+        let Some(selector) = o.offer_filter.clone() else {
+            expanded.push(o);
+            continue;
+        };
+        let matches = select(c, &selector, &filter, &format!("options[{i}].offer_filter"))?;
+        if matches.is_empty() {
+            return Err(reference_error(
+                format!("options[{i}].offer_filter"),
+                &o.id,
+                "no catalogue offer matches this filter",
+            ));
+        }
+        for v in matches {
+            let mut option = o.clone();
+            option.offer_filter = None;
+            option.kind = OptionKind::Rent;
+            option.id = format!("{}/{}", o.id, v.offer.id);
+            option.label = format!(
+                "{} — {} {} {}",
+                if o.label.is_empty() { &o.id } else { &o.label },
+                v.provider_name.as_deref().unwrap_or(&v.offer.provider_id),
+                v.offer.instance.as_deref().unwrap_or(""),
+                v.offer.region.as_deref().unwrap_or("")
+            )
+            .trim_end()
+            .to_owned();
+            let offer = Some(v.offer.id.clone());
+            let (billing, pool) = match v.offer.billing_mode.as_str() {
+                "on_demand" => (suanli_model::Billing::OnDemand, "on_demand"),
+                "spot" => (suanli_model::Billing::Spot, "spot"),
+                _ => (suanli_model::Billing::Reserved, "reserved"),
+            };
+            option.billing = Some(billing);
+            option.on_demand = None;
+            option.spot = None;
+            option.reserved = None;
+            match pool {
+                "on_demand" => {
+                    option.on_demand =
+                        Some(OnDemandPool { price_per_accel_hour: None, currency: None, efficiency_ratio: None, offer })
+                }
+                "spot" => {
+                    option.spot = Some(SpotPool {
+                        price_per_accel_hour: None,
+                        interruption_overhead: 0.0,
+                        availability: 1.0,
+                        currency: None,
+                        efficiency_ratio: None,
+                        offer,
+                    })
+                }
+                _ => {
+                    let term_months = match v.offer.billing_mode.as_str() {
+                        "reserved_3y" => 36,
+                        "monthly" => 1,
+                        _ => 12,
+                    };
+                    option.reserved = Some(ReservedPool {
+                        term_months,
+                        price_per_accel_hour: None,
+                        upfront_share: 0.0,
+                        accelerators: None,
+                        currency: None,
+                        efficiency_ratio: None,
+                        offer,
+                    })
+                }
+            }
+            expanded.push(option);
+        }
+        notes.push(format!("options[{i}] ({}): expanded into offers matching its filter", o.id));
+    }
+    s.options = expanded;
+
+    // Then fill each pool that names an offer.
+    for (i, o) in s.options.iter_mut().enumerate() {
+        let mut accelerator = None;
+        let mut fill = |pool: &str,
+                        offer: &Option<String>,
+                        price: &mut Option<f64>,
+                        cur: &mut Option<Currency>,
+                        sources: &mut std::collections::BTreeMap<String, String>|
+         -> Result<(), Error> {
+            let (Some(id), None) = (offer, *price) else { return Ok(()) };
+            let path = format!("options[{i}].{pool}");
+            let v = c.offer(id, &filter)?.ok_or_else(|| {
+                reference_error(format!("{path}.offer"), id, "no offer with this id in the catalogue")
+            })?;
+            let per_hour = v.price_per_accel_hour.ok_or_else(|| {
+                reference_error(format!("{path}.offer"), id, "is a server purchase, not a price per accelerator-hour")
+            })?;
+            *price = Some(per_hour);
+            *cur = Some(currency(&path, &v)?);
+            sources.insert(format!("{pool}.price_per_accel_hour"), provenance(&v));
+            accelerator = accelerator.take().or(v.offer.accelerator_id.clone());
+            Ok(())
+        };
+        let mut sources = std::mem::take(&mut o.sources);
+        if let Some(p) = o.on_demand.as_mut() {
+            fill("on_demand", &p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+        }
+        if let Some(p) = o.spot.as_mut() {
+            fill("spot", &p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+        }
+        if let Some(p) = o.reserved.as_mut() {
+            fill("reserved", &p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+        }
+        o.sources = sources;
+        if o.accelerator.is_none() {
+            o.accelerator = accelerator;
+        }
+        // A sourced efficiency ratio for the workload class, unless the user gave one.
+        if let (None, Some(acc), false) = (o.efficiency_ratio, o.accelerator.clone(), class.is_empty()) {
+            match c.ratio(&acc, &class, &reference)? {
+                Some(r) => {
+                    o.efficiency_ratio = Some(r.ratio);
+                    o.sources.insert(
+                        "efficiency_ratio".to_owned(),
+                        format!(
+                            "catalogue ratio {} for {class}: {} (confidence {})",
+                            r.ids.join(" × "),
+                            r.source,
+                            r.confidence
+                        ),
+                    );
+                }
+                None => notes.push(format!(
+                    "options[{i}] ({}): no sourced efficiency ratio for {acc} in {class}; 1.0 assumed",
+                    o.id
+                )),
+            }
+        }
+    }
+    Ok(notes)
+}
+
+fn select(c: &Catalog, sel: &OfferSelector, base: &OfferFilter, path: &str) -> Result<Vec<OfferView>, Error> {
+    let obtainable_in = match sel.obtainable_in.as_deref() {
+        None => None,
+        Some(j) if j.eq_ignore_ascii_case("cn") => Some(Jurisdiction::Cn),
+        Some(other) => {
+            return Err(reference_error(
+                format!("{path}.obtainable_in"),
+                other,
+                "the catalogue knows export status for cn only",
+            ));
+        }
+    };
+    let filter = OfferFilter {
+        accelerator: sel.accelerator.clone(),
+        vendor: sel.vendor.clone(),
+        domestic: sel.domestic,
+        billing_mode: sel.billing_mode.clone(),
+        provider: sel.provider.clone(),
+        provider_country: sel.provider_country.clone(),
+        region: sel.region.clone(),
+        obtainable_in,
+        sort: if base.workload_class.is_some() { OfferSort::Effective } else { OfferSort::Price },
+        ..base.clone()
+    };
+    let mut offers: Vec<OfferView> =
+        c.offers(&filter)?.into_iter().filter(|v| v.price_per_accel_hour.is_some()).collect();
+    if let Some(limit) = sel.limit {
+        offers.truncate(limit as usize);
+    }
+    Ok(offers)
+}

@@ -1,0 +1,737 @@
+//! `suanli catalog …` and `suanli pricebook …`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+use suanli_api::catalog_store::import::{Format as FeedFormat, Provenance};
+use suanli_api::catalog_store::pack::Subset;
+use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
+use suanli_api::catalog_store::query::{AcceleratorFilter, Jurisdiction, OfferFilter, OfferSort};
+use suanli_api::catalog_store::{Catalog, Offer};
+use suanli_api::{Error, Lang, catalog};
+
+use crate::Format;
+use crate::table::{Table, pick};
+
+#[derive(Subcommand, Debug)]
+pub enum CatalogCommand {
+    /// List accelerators, providers or offers, filtered and sorted. 列出加速卡、供应商或报价。
+    List {
+        #[command(subcommand)]
+        what: ListWhat,
+    },
+    /// Show one accelerator, provider, offer or source with its provenance. 查看单项及其来源。
+    Show {
+        id: String,
+        /// Workload class for an offer's effective price (e.g. llm_pretraining). 工作负载类别。
+        #[arg(long)]
+        workload: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Full-text search over names in Chinese and English. 中英文名称全文搜索。
+    Search {
+        text: String,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Import a price feed: all valid rows land in one transaction. 导入价格数据。
+    Import(ImportArgs),
+    /// What each catalogue change did (upgrades, imports, packs). 目录变更记录。
+    Changes {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Signed catalogue packs: export, verify, apply. 签名目录包：导出、校验、应用。
+    Pack {
+        #[command(subcommand)]
+        action: PackAction,
+    },
+    /// Download a pack from URL (and URL.minisig), verify it, apply it atomically. 联网更新目录。
+    Update {
+        #[arg(long)]
+        url: String,
+        /// Accept a pack without a signature. 允许未签名的目录包。
+        #[arg(long)]
+        allow_unsigned: bool,
+    },
+    /// Trust a minisign public key file for packs. 信任用于签名目录包的公钥。
+    Trust {
+        public_key: PathBuf,
+        #[arg(long, default_value = "")]
+        label: String,
+    },
+    /// Make a key pair for signing packs: DIR/suanli.pub and DIR/suanli.key. 生成签名密钥对。
+    Keygen {
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ListWhat {
+    Accelerators {
+        #[arg(long)]
+        vendor: Option<String>,
+        /// Only Chinese domestic accelerators. 仅国产加速卡。
+        #[arg(long)]
+        domestic: bool,
+        /// Only non-domestic. 仅非国产。
+        #[arg(long, conflicts_with = "domestic")]
+        foreign: bool,
+        #[arg(long)]
+        min_memory_gb: Option<f64>,
+        /// Only what a buyer in this jurisdiction can obtain (cn). 仅列出该地区买方可获得的型号。
+        #[arg(long, value_enum)]
+        obtainable_in: Option<JurisdictionArg>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    Providers {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    Offers(OfferArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum JurisdictionArg {
+    Cn,
+}
+
+#[derive(Args, Debug)]
+pub struct OfferArgs {
+    #[arg(long)]
+    accelerator: Option<String>,
+    #[arg(long)]
+    vendor: Option<String>,
+    #[arg(long)]
+    domestic: bool,
+    /// on_demand, reserved_1y, reserved_3y, spot, monthly, purchase …
+    #[arg(long)]
+    billing: Option<String>,
+    #[arg(long)]
+    provider: Option<String>,
+    /// Provider country, ISO 3166 (CN, US …). 供应商所在国家。
+    #[arg(long)]
+    country: Option<String>,
+    #[arg(long)]
+    region: Option<String>,
+    #[arg(long, value_enum)]
+    obtainable_in: Option<JurisdictionArg>,
+    /// Bounds on the price per accelerator-hour, in --currency. 每卡时价格范围。
+    #[arg(long)]
+    min_price: Option<f64>,
+    #[arg(long)]
+    max_price: Option<f64>,
+    /// Compare prices in this currency (needs --fx for others). 以该货币比较价格。
+    #[arg(long)]
+    currency: Option<String>,
+    /// Exchange rates: CODE=units of --currency per unit (USD=7.1106). 汇率。
+    #[arg(long, value_parser = parse_fx)]
+    fx: Vec<(String, f64)>,
+    #[arg(long)]
+    bare_metal: bool,
+    #[arg(long)]
+    dedicated_gpu: bool,
+    #[arg(long)]
+    encryption_in_transit: bool,
+    /// A certification the provider must hold (substring, e.g. "MLPS"). 所需认证。
+    #[arg(long)]
+    certification: Option<String>,
+    /// Workload class for effective prices (llm_pretraining, vision_training …). 工作负载类别。
+    #[arg(long)]
+    workload: Option<String>,
+    #[arg(long, value_enum, default_value_t = SortArg::Id)]
+    sort: SortArg,
+    /// Leave out your own price-book offers. 不含价格簿中的报价。
+    #[arg(long)]
+    no_pricebook: bool,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SortArg {
+    Id,
+    Price,
+    Effective,
+}
+
+fn parse_fx(s: &str) -> Result<(String, f64), String> {
+    let (code, rate) = s.split_once('=').ok_or_else(|| format!("{s:?}: expected CODE=RATE, e.g. USD=7.1106"))?;
+    let rate: f64 = rate.parse().map_err(|_| format!("{rate:?} is not a number"))?;
+    if !(rate.is_finite() && rate > 0.0) {
+        return Err(format!("{rate} must be a number above 0"));
+    }
+    Ok((code.trim().to_uppercase(), rate))
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    #[arg(long = "format", value_enum)]
+    feed: FeedArg,
+    file: PathBuf,
+    /// Provider id the feed belongs to (SkyPilot files do not say). 数据所属的供应商。
+    #[arg(long)]
+    provider: Option<String>,
+    /// Where the prices come from (stored on every row). 数据来源。
+    #[arg(long)]
+    source: Option<String>,
+    /// As-of date of the prices (default: today). 价格日期。
+    #[arg(long)]
+    as_of: Option<String>,
+    /// Confidence tag (A = provider data or machine catalogue). 置信度标签。
+    #[arg(long, default_value = "A")]
+    confidence: String,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FeedArg {
+    Csv,
+    Skypilot,
+    AzureRetail,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PackAction {
+    /// Write the catalogue (or a subset) as a pack, signed with --key. 导出目录包。
+    Export {
+        #[arg(long)]
+        out: PathBuf,
+        /// Minisign secret key file (suanli catalog keygen). 签名私钥。
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Pack version; must be newer than the receivers' catalogue (default: installed + 1). 版本号。
+        #[arg(long)]
+        version: Option<i64>,
+        #[arg(long, default_value = "team catalogue")]
+        label: String,
+        /// Only these providers' offers (repeat). 仅包含这些供应商。
+        #[arg(long = "provider")]
+        providers: Vec<String>,
+    },
+    /// Check a pack and FILE.minisig without applying it. 校验目录包。
+    Verify {
+        file: PathBuf,
+        #[arg(long)]
+        allow_unsigned: bool,
+    },
+    /// Verify and apply a pack; on any failure nothing changes. 应用目录包。
+    Apply {
+        file: PathBuf,
+        #[arg(long)]
+        allow_unsigned: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PricebookCommand {
+    /// List your own offers and discounts. 列出价格簿。
+    List {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Write the price book to a JSON file. 导出价格簿。
+    Export { file: PathBuf },
+    /// Import a price book JSON file, or a CSV of your own offers (offers.csv columns). 导入价格簿。
+    Import { file: PathBuf },
+    /// Add or replace a negotiated discount. 添加协议折扣。
+    Discount {
+        #[arg(long)]
+        id: String,
+        #[arg(long, conflicts_with = "provider", required_unless_present = "provider")]
+        offer: Option<String>,
+        #[arg(long)]
+        provider: Option<String>,
+        /// 0.15 = 15 % off. 折扣比例。
+        #[arg(long)]
+        share: f64,
+        #[arg(long)]
+        note: Option<String>,
+    },
+    /// Remove an own offer or discount by id. 删除价格簿条目。
+    Remove { id: String },
+}
+
+fn out(text: &str) {
+    print!("{text}");
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Catalog(e.into()))?;
+    println!("{text}");
+    Ok(())
+}
+
+fn opt(x: &Option<String>) -> String {
+    x.clone().unwrap_or_default()
+}
+
+fn num(x: Option<f64>, digits: usize) -> String {
+    x.map_or(String::new(), |v| format!("{v:.digits$}"))
+}
+
+pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
+    match cmd {
+        CatalogCommand::List { what } => list(what, c, lang),
+        CatalogCommand::Show { id, workload, format } => {
+            let item = catalog::show(c, &id, &OfferFilter { workload_class: workload, ..Default::default() })?;
+            match format {
+                Format::Json => json(&item),
+                // The record itself is the readable form: every field with its provenance.
+                Format::Table => {
+                    let text = serde_json::to_string_pretty(&item).map_err(|e| Error::Catalog(e.into()))?;
+                    println!("{text}");
+                    Ok(())
+                }
+            }
+        }
+        CatalogCommand::Search { text, format } => {
+            let hits = catalog::search(c, &text)?;
+            match format {
+                Format::Json => json(&hits),
+                Format::Table => {
+                    let mut t = Table::new([pick(lang, "Kind", "类型"), "Id", pick(lang, "Names", "名称")]);
+                    for h in hits {
+                        t.row([h.kind, h.id.clone(), h.text.replacen(&h.id, "", 1).trim().to_owned()]);
+                    }
+                    out(&t.render());
+                    Ok(())
+                }
+            }
+        }
+        CatalogCommand::Import(args) => import(args, c, lang),
+        CatalogCommand::Changes { format } => {
+            let changes = catalog::changes(c)?;
+            match format {
+                Format::Json => json(&changes),
+                Format::Table => {
+                    let mut t = Table::new([
+                        "#",
+                        pick(lang, "Applied", "时间"),
+                        pick(lang, "Change", "变更"),
+                        pick(lang, "Added", "新增"),
+                        pick(lang, "Repriced", "调价"),
+                        pick(lang, "Removed", "移除"),
+                    ]);
+                    for ch in changes {
+                        t.row([
+                            ch.id.to_string(),
+                            ch.applied_at,
+                            ch.label,
+                            ch.added.to_string(),
+                            ch.repriced.to_string(),
+                            ch.removed.to_string(),
+                        ]);
+                    }
+                    out(&t.render());
+                    Ok(())
+                }
+            }
+        }
+        CatalogCommand::Pack { action } => pack(action, c, lang),
+        CatalogCommand::Update { url, allow_unsigned } => {
+            let terminal = std::io::stderr().is_terminal();
+            let mut progress = |got: u64, total: Option<u64>| {
+                if terminal {
+                    match total {
+                        Some(t) if t > 0 => eprint!(
+                            "\r{} {got} / {t} bytes ({:.0} %)",
+                            pick(lang, "downloading", "下载中"),
+                            got as f64 * 100.0 / t as f64
+                        ),
+                        _ => eprint!("\r{} {got} bytes", pick(lang, "downloading", "下载中")),
+                    }
+                }
+            };
+            let (summary, change) = catalog::update(c, &url, allow_unsigned, &mut progress)?;
+            if terminal {
+                eprintln!();
+            }
+            report_pack(&summary, Some(&change), lang);
+            Ok(())
+        }
+        CatalogCommand::Trust { public_key, label } => {
+            let id = catalog::trust_key(c, &public_key, &label)?;
+            println!("{} {id}", pick(lang, "trusted key", "已信任公钥"));
+            Ok(())
+        }
+        CatalogCommand::Keygen { out: dir } => {
+            let (pk, sk) = catalog::keygen(&dir)?;
+            println!("{}: {}", pick(lang, "public key (share it)", "公钥（可分发）"), pk.display());
+            println!("{}: {}", pick(lang, "secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
+            Ok(())
+        }
+    }
+}
+
+fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
+    match what {
+        ListWhat::Accelerators { vendor, domestic, foreign, min_memory_gb, obtainable_in, format } => {
+            let filter = AcceleratorFilter {
+                vendor,
+                domestic: if domestic {
+                    Some(true)
+                } else if foreign {
+                    Some(false)
+                } else {
+                    None
+                },
+                min_memory_gb,
+                obtainable_in: obtainable_in.map(|_| Jurisdiction::Cn),
+            };
+            let rows = catalog::list_accelerators(c, &filter)?;
+            if let Format::Json = format {
+                return json(&rows);
+            }
+            let mut t = Table::new([
+                "Id",
+                pick(lang, "Name", "名称"),
+                pick(lang, "Vendor", "厂商"),
+                pick(lang, "Memory GB", "显存 GB"),
+                "BF16/FP16 TFLOPS",
+                pick(lang, "Software", "软件栈"),
+                pick(lang, "Export (CN)", "出口管制（中国）"),
+                pick(lang, "Source", "来源"),
+                pick(lang, "As of", "日期"),
+                pick(lang, "Conf.", "置信度"),
+            ]);
+            for a in rows {
+                let name = match (lang, &a.name_zh) {
+                    (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
+                    _ => a.name.clone(),
+                };
+                let vendor = match (lang, &a.vendor_zh) {
+                    (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
+                    _ => a.vendor.clone(),
+                };
+                t.row([
+                    a.id,
+                    name,
+                    vendor,
+                    num(a.memory_gb, 0),
+                    num(a.bf16_tflops.or(a.fp16_tflops), 0),
+                    opt(&a.software_stack),
+                    opt(&a.export_status_cn),
+                    a.source,
+                    opt(&a.as_of),
+                    a.confidence,
+                ]);
+            }
+            out(&t.render());
+            Ok(())
+        }
+        ListWhat::Providers { format } => {
+            let rows = catalog::list_providers(c)?;
+            if let Format::Json = format {
+                return json(&rows);
+            }
+            let mut t = Table::new([
+                "Id",
+                pick(lang, "Name", "名称"),
+                pick(lang, "Country", "国家"),
+                pick(lang, "Kind", "类型"),
+                pick(lang, "Billing", "计费方式"),
+                pick(lang, "Bare metal", "裸金属"),
+                pick(lang, "Certifications", "认证"),
+                pick(lang, "Source", "来源"),
+                pick(lang, "Conf.", "置信度"),
+            ]);
+            for p in rows {
+                let name = match (lang, &p.name_zh) {
+                    (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
+                    _ => p.name.clone(),
+                };
+                t.row([
+                    p.id,
+                    name,
+                    opt(&p.country),
+                    p.kind,
+                    opt(&p.billing_modes),
+                    p.bare_metal.map_or(String::new(), |b| b.to_string()),
+                    opt(&p.certifications),
+                    p.source,
+                    p.confidence,
+                ]);
+            }
+            out(&t.render());
+            Ok(())
+        }
+        ListWhat::Offers(a) => {
+            let filter = OfferFilter {
+                accelerator: a.accelerator,
+                vendor: a.vendor,
+                domestic: a.domestic.then_some(true),
+                billing_mode: a.billing,
+                provider: a.provider,
+                provider_country: a.country,
+                region: a.region,
+                obtainable_in: a.obtainable_in.map(|_| Jurisdiction::Cn),
+                min_price: a.min_price,
+                max_price: a.max_price,
+                bare_metal: a.bare_metal.then_some(true),
+                dedicated_gpu: a.dedicated_gpu.then_some(true),
+                encryption_in_transit: a.encryption_in_transit.then_some(true),
+                certification: a.certification,
+                workload_class: a.workload,
+                currency: a.currency.map(|c| c.to_uppercase()),
+                fx: a.fx.into_iter().collect(),
+                exclude_pricebook: a.no_pricebook,
+                sort: match a.sort {
+                    SortArg::Id => OfferSort::Id,
+                    SortArg::Price => OfferSort::Price,
+                    SortArg::Effective => OfferSort::Effective,
+                },
+            };
+            let rows = catalog::list_offers(c, &filter)?;
+            if let Format::Json = a.format {
+                return json(&rows);
+            }
+            let mut t = Table::new([
+                "Id",
+                pick(lang, "Provider", "供应商"),
+                pick(lang, "Accelerator", "加速卡"),
+                pick(lang, "Billing", "计费"),
+                pick(lang, "Price", "价格"),
+                pick(lang, "Per accel-hour", "每卡时"),
+                pick(lang, "Per ref-GPU-hour", "每参考卡时"),
+                pick(lang, "Ratio source", "效率来源"),
+                pick(lang, "Source", "来源"),
+                pick(lang, "As of", "日期"),
+                pick(lang, "Conf.", "置信度"),
+            ]);
+            for v in rows {
+                let mine = if v.origin == "pricebook" { pick(lang, " (mine)", "（我的）") } else { "" };
+                t.row([
+                    format!("{}{mine}", v.offer.id),
+                    v.provider_name.clone().unwrap_or(v.offer.provider_id.clone()),
+                    v.accelerator_name.clone().unwrap_or_default(),
+                    v.offer.billing_mode.clone(),
+                    format!("{} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
+                    num(v.comparable_price_per_accel_hour, 4),
+                    num(v.effective_price_per_ref_gpu_hour, 4),
+                    v.efficiency.as_ref().map_or(String::new(), |r| format!("{:.2} ({})", r.ratio, r.source)),
+                    v.offer.source.clone(),
+                    opt(&v.offer.as_of),
+                    v.offer.confidence.clone(),
+                ]);
+            }
+            out(&t.render());
+            Ok(())
+        }
+    }
+}
+
+fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
+    let format = match a.feed {
+        FeedArg::Csv => FeedFormat::Csv,
+        FeedArg::Skypilot => FeedFormat::Skypilot {
+            provider: a.provider.clone().ok_or_else(|| Error::Reference {
+                path: "--provider".into(),
+                value: "(missing)".into(),
+                problem: "a SkyPilot file does not say whose prices it holds; give --provider (e.g. lambda)".into(),
+            })?,
+        },
+        FeedArg::AzureRetail => FeedFormat::AzureRetail,
+    };
+    let today: String = suanli_api::now_utc().chars().take(10).collect();
+    let provenance = Provenance {
+        source: a.source.unwrap_or_else(|| format!("imported from {}", a.file.display())),
+        as_of: a.as_of.unwrap_or(today),
+        confidence: a.confidence,
+    };
+    let report = catalog::import(c, &format, &a.file, &provenance)?;
+    println!(
+        "{}: {} {}, {} {}, {} {}, {} {}",
+        a.file.display(),
+        report.rows,
+        pick(lang, "rows", "行"),
+        report.imported,
+        pick(lang, "imported", "已导入"),
+        report.skipped.len(),
+        pick(lang, "skipped", "已跳过"),
+        report.rejected.len(),
+        pick(lang, "rejected", "被拒绝"),
+    );
+    if let Some(ch) = &report.change {
+        println!(
+            "{}: {} {}, {} {}",
+            pick(lang, "change", "变更"),
+            ch.added,
+            pick(lang, "new", "新增"),
+            ch.repriced,
+            pick(lang, "repriced", "调价")
+        );
+    }
+    for s in &report.skipped {
+        println!("  {} {}: {}", pick(lang, "skipped line", "跳过第"), s.line, s.reason);
+    }
+    for r in &report.rejected {
+        println!("  {} {r}", pick(lang, "rejected", "拒绝"));
+    }
+    Ok(())
+}
+
+fn report_pack(
+    s: &suanli_api::catalog::PackSummary,
+    change: Option<&suanli_api::catalog_store::ChangeSummary>,
+    lang: Lang,
+) {
+    let signer = s.signed_by.clone().unwrap_or_else(|| pick(lang, "unsigned", "未签名").to_owned());
+    println!(
+        "{} {:?} {} {} ({}), {}: {} · {} {}, {} {}, {} {}",
+        pick(lang, "pack", "目录包"),
+        s.label,
+        pick(lang, "version", "版本"),
+        s.version,
+        s.created,
+        pick(lang, "signed by", "签名者"),
+        signer,
+        s.accelerators,
+        pick(lang, "accelerators", "款加速卡"),
+        s.providers,
+        pick(lang, "providers", "家供应商"),
+        s.offers,
+        pick(lang, "offers", "条报价"),
+    );
+    if let Some(ch) = change {
+        println!(
+            "{}: {} {}, {} {}, {} {}",
+            pick(lang, "applied", "已应用"),
+            ch.added,
+            pick(lang, "new", "新增"),
+            ch.repriced,
+            pick(lang, "repriced", "调价"),
+            ch.removed,
+            pick(lang, "removed", "移除")
+        );
+    }
+}
+
+fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
+    match action {
+        PackAction::Export { out: file, key, version, label, providers } => {
+            let version = match version {
+                Some(v) => v,
+                None => c.version().map_err(Error::Catalog)?.unwrap_or(0) + 1,
+            };
+            let subset = Subset { providers: (!providers.is_empty()).then_some(providers) };
+            catalog::pack_export(c, &file, key.as_deref(), version, &label, &subset)?;
+            println!(
+                "{} {} ({} {version}{})",
+                pick(lang, "wrote", "已写入"),
+                file.display(),
+                pick(lang, "version", "版本"),
+                if key.is_some() {
+                    pick(lang, ", signed", "，已签名")
+                } else {
+                    pick(lang, ", unsigned", "，未签名")
+                }
+            );
+            Ok(())
+        }
+        PackAction::Verify { file, allow_unsigned } => {
+            let s = catalog::pack_verify(c, &file, allow_unsigned)?;
+            report_pack(&s, None, lang);
+            Ok(())
+        }
+        PackAction::Apply { file, allow_unsigned } => {
+            let (s, change) = catalog::pack_apply(c, &file, allow_unsigned)?;
+            report_pack(&s, Some(&change), lang);
+            Ok(())
+        }
+    }
+}
+
+pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
+    match cmd {
+        PricebookCommand::List { format } => {
+            let file = c.export_pricebook().map_err(Error::Catalog)?;
+            if let Format::Json = format {
+                return json(&file);
+            }
+            let mut t = Table::new([
+                "Id",
+                pick(lang, "Kind", "类型"),
+                pick(lang, "Applies to", "适用于"),
+                pick(lang, "Price / discount", "价格 / 折扣"),
+                pick(lang, "Source / note", "来源 / 备注"),
+            ]);
+            for o in file.offers {
+                t.row([
+                    o.id.clone(),
+                    pick(lang, "own offer", "自有报价").to_owned(),
+                    format!("{} {}", o.provider_id, o.accelerator_id.clone().unwrap_or_default()),
+                    format!("{} {} / {}", o.price, o.currency, o.price_unit),
+                    o.source.clone(),
+                ]);
+            }
+            for d in file.discounts {
+                t.row([
+                    d.id.clone(),
+                    pick(lang, "discount", "折扣").to_owned(),
+                    d.offer_id.clone().or(d.provider_id.clone()).unwrap_or_default(),
+                    format!("{:.1} %", d.discount_share * 100.0),
+                    opt(&d.note),
+                ]);
+            }
+            out(&t.render());
+            Ok(())
+        }
+        PricebookCommand::Export { file } => {
+            let n = catalog::pricebook_export(c, &file)?;
+            println!("{} {n} {} {}", pick(lang, "wrote", "已写入"), pick(lang, "entries to", "条到"), file.display());
+            Ok(())
+        }
+        PricebookCommand::Import { file } => {
+            let n = if file.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+                let bytes =
+                    std::fs::read(&file).map_err(|source| Error::Read { path: file.display().to_string(), source })?;
+                let text = String::from_utf8(bytes).map_err(|_| Error::Reference {
+                    path: file.display().to_string(),
+                    value: "(bytes)".into(),
+                    problem: "not UTF-8 text".into(),
+                })?;
+                let offers: Vec<Offer> =
+                    suanli_api::catalog_store::csv_rows(&file.display().to_string(), &text).map_err(Error::Catalog)?;
+                let file = PriceBookFile {
+                    format: suanli_api::catalog_store::pricebook::PRICEBOOK_FORMAT.to_owned(),
+                    version: 1,
+                    offers,
+                    discounts: Vec::new(),
+                };
+                // All rows are checked first; then all land, or none.
+                c.import_pricebook(&file).map_err(Error::Catalog)?
+            } else {
+                catalog::pricebook_import(c, &file)?
+            };
+            println!("{} {n} {}", pick(lang, "imported", "已导入"), pick(lang, "entries", "条"));
+            Ok(())
+        }
+        PricebookCommand::Discount { id, offer, provider, share, note } => {
+            let today: String = suanli_api::now_utc().chars().take(10).collect();
+            c.put_discount(&Discount {
+                id: id.clone(),
+                offer_id: offer,
+                provider_id: provider,
+                discount_share: share,
+                note,
+                as_of: Some(today),
+            })
+            .map_err(Error::Catalog)?;
+            println!("{} {id}", pick(lang, "saved discount", "已保存折扣"));
+            Ok(())
+        }
+        PricebookCommand::Remove { id } => {
+            let removed = c.remove_from_pricebook(&id).map_err(Error::Catalog)?;
+            if removed {
+                println!("{} {id}", pick(lang, "removed", "已删除"));
+                Ok(())
+            } else {
+                Err(Error::Catalog(suanli_api::catalog_store::Error::NotFound(id)))
+            }
+        }
+    }
+}
