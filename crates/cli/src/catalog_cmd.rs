@@ -14,6 +14,7 @@ use suanli_api::{Error, Lang, catalog};
 use crate::Format;
 use crate::table::{Table, pick};
 
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum CatalogCommand {
     /// List accelerators, providers or offers, filtered and sorted. 列出加速卡、供应商或报价。
@@ -69,6 +70,8 @@ pub enum CatalogCommand {
     },
 }
 
+// Parsed once per run: the size of a variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum ListWhat {
     Accelerators {
