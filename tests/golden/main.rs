@@ -11,10 +11,17 @@ fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/scenarios")
 }
 
+/// Evaluates through the API on a temporary catalogue database (tests
+/// never touch the user's data directory).
+fn evaluate_path(path: &Path) -> (suanli_api::Scenario, Evaluation) {
+    let db = tempfile::tempdir().unwrap();
+    let (s, e, _) = suanli_api::evaluate_file_with(path, Some(&db.path().join("catalog.sqlite")))
+        .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message(suanli_api::Lang::En)));
+    (s, e)
+}
+
 fn evaluate(file: &str) -> Evaluation {
-    let (_, e) = suanli_api::evaluate_file(&scenarios_dir().join(file))
-        .unwrap_or_else(|e| panic!("{file}: {}", e.message(suanli_api::Lang::En)));
-    e
+    evaluate_path(&scenarios_dir().join(file)).1
 }
 
 fn option<'a>(e: &'a Evaluation, id: &str) -> &'a OptionResult {
@@ -32,8 +39,9 @@ fn every_example_scenario_evaluates() {
     for entry in std::fs::read_dir(scenarios_dir()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|x| x == "toml") {
-            let (s, e) = suanli_api::evaluate_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert_eq!(e.options.len(), s.options.len());
+            let (s, e) = evaluate_path(&path);
+            // Offer filters expand into one option per matching offer.
+            assert!(e.options.len() >= s.options.len());
             assert!(e.options.iter().all(|o| o.total_nominal.is_finite() && o.total_npv.is_finite()));
             count += 1;
         }
@@ -137,4 +145,21 @@ fn storage_separation_and_edge() {
     assert_money(attached.breakdown(Category::EdgeBandwidth), 3_600_000.0);
     assert_money(object.breakdown(Category::EdgeBandwidth), 612_000.0);
     assert_eq!((attached.latency_ms, object.latency_ms), (Some(900.0), Some(120.0)));
+}
+
+#[test]
+fn catalogue_offers_resolve_with_their_provenance() {
+    let (s, e) = evaluate_path(&scenarios_dir().join("catalog-offers.toml"));
+    // AWS p4de: 27.44705 USD for 8 A100 SXM 80 GB (the reference, ratio 1) = 3.43088 per card-hour;
+    // 64 GPUs × 730 h × 12 = 560,640 h × 3.43088 × 7.1106 = 13,677,162.76 CNY.
+    assert_money(option(&e, "aws-p4de").total_nominal, 560_640.0 * 27.44705 / 8.0 * 7.1106);
+    let p4de = s.options.iter().find(|o| o.id == "aws-p4de").unwrap();
+    let source = &p4de.sources["on_demand.price_per_accel_hour"];
+    assert!(source.contains("aws-p4de-24xlarge-us-east-1-on-demand") && source.contains("confidence"), "{source}");
+    assert_eq!(p4de.efficiency_ratio, Some(1.0), "the reference accelerator");
+    // The H100 filter became its three cheapest offers, each a rent option.
+    let h100: Vec<_> = e.options.iter().filter(|o| o.id.starts_with("h100/")).collect();
+    assert_eq!(h100.len(), 3);
+    let totals: Vec<f64> = h100.iter().map(|o| o.total_nominal).collect();
+    assert!(totals.windows(2).all(|w| w[0] <= w[1]), "cheapest first: {totals:?}");
 }

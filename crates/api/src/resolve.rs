@@ -55,7 +55,13 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
     let mut notes = Vec::new();
     let class = s.workload_class.clone();
     let reference = s.reference_gpu.clone();
-    let filter = OfferFilter { workload_class: (!class.is_empty()).then(|| class.clone()), ..Default::default() };
+    let filter = OfferFilter {
+        workload_class: (!class.is_empty()).then(|| class.clone()),
+        // Compare offers in the scenario's currency at its own rates.
+        currency: Some(s.currency.code().to_owned()),
+        fx: s.fx.iter().map(|(c, r)| (c.code().to_owned(), *r)).collect(),
+        ..Default::default()
+    };
 
     // First expand filters into options, in place and in order.
     let mut expanded = Vec::with_capacity(s.options.len());
@@ -64,12 +70,23 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
             expanded.push(o);
             continue;
         };
-        let matches = select(c, &selector, &filter, &format!("options[{i}].offer_filter"))?;
+        let path = format!("options[{i}].offer_filter");
+        let (matches, without_ratio) = select(c, &selector, &filter, o.efficiency_ratio.is_some(), &path)?;
         if matches.is_empty() {
-            return Err(reference_error(
-                format!("options[{i}].offer_filter"),
-                &o.id,
-                "no catalogue offer matches this filter",
+            let problem = if without_ratio > 0 {
+                format!(
+                    "{without_ratio} offer(s) match, but none has a sourced efficiency ratio for {class}; \
+                     set efficiency_ratio on the option to state one"
+                )
+            } else {
+                "no catalogue offer matches this filter".to_owned()
+            };
+            return Err(reference_error(path, &o.id, problem));
+        }
+        if without_ratio > 0 {
+            notes.push(format!(
+                "options[{i}] ({}): {without_ratio} matching offer(s) left out: no sourced efficiency ratio for {class}",
+                o.id
             ));
         }
         for v in matches {
@@ -196,7 +213,17 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
     Ok(notes)
 }
 
-fn select(c: &Catalog, sel: &OfferSelector, base: &OfferFilter, path: &str) -> Result<Vec<OfferView>, Error> {
+/// Offers matching a selector, cheapest per useful hour first. With a
+/// workload class and no ratio stated on the option, offers whose
+/// accelerator has no sourced ratio are left out (and counted): a T4
+/// must not pass for an A100 by default.
+fn select(
+    c: &Catalog,
+    sel: &OfferSelector,
+    base: &OfferFilter,
+    ratio_given: bool,
+    path: &str,
+) -> Result<(Vec<OfferView>, usize), Error> {
     let obtainable_in = match sel.obtainable_in.as_deref() {
         None => None,
         Some(j) if j.eq_ignore_ascii_case("cn") => Some(Jurisdiction::Cn),
@@ -217,13 +244,17 @@ fn select(c: &Catalog, sel: &OfferSelector, base: &OfferFilter, path: &str) -> R
         provider_country: sel.provider_country.clone(),
         region: sel.region.clone(),
         obtainable_in,
-        sort: if base.workload_class.is_some() { OfferSort::Effective } else { OfferSort::Price },
+        sort: if base.workload_class.is_some() && !ratio_given { OfferSort::Effective } else { OfferSort::Price },
         ..base.clone()
     };
-    let mut offers: Vec<OfferView> =
-        c.offers(&filter)?.into_iter().filter(|v| v.price_per_accel_hour.is_some()).collect();
+    let rentals = c.offers(&filter)?.into_iter().filter(|v| v.comparable_price_per_accel_hour.is_some());
+    let (mut offers, left_out): (Vec<OfferView>, Vec<OfferView>) = if base.workload_class.is_some() && !ratio_given {
+        rentals.partition(|v| v.efficiency.is_some())
+    } else {
+        (rentals.collect(), Vec::new())
+    };
     if let Some(limit) = sel.limit {
         offers.truncate(limit as usize);
     }
-    Ok(offers)
+    Ok((offers, left_out.len()))
 }

@@ -5,12 +5,20 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// Runs the binary on a throw-away database: never the user's.
 fn suanli(args: &[&str]) -> Output {
+    let db = tempfile::tempdir().unwrap();
+    suanli_on(&db.path().join("catalog.sqlite"), args)
+}
+
+fn suanli_on(db: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_suanli"))
         .args(args)
+        .env("SUANLI_DB", db)
         .env_remove("SUANLI_LANG")
         .env("LANG", "C")
         .env_remove("LC_ALL")
+        .env("HOME", "/nonexistent-suanli-test-home")
         .output()
         .unwrap()
 }
@@ -108,4 +116,121 @@ fn an_unknown_language_is_refused() {
     let o = suanli(&["--lang", "fr", "evaluate", "x.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("use en or zh"));
+}
+
+fn shared(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "..", "shared", name].iter().collect();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn catalogue_lists_domestic_accelerators_with_provenance() {
+    let o = suanli(&["catalog", "list", "accelerators", "--domestic", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(rows.len() >= 15);
+    for r in &rows {
+        assert_eq!(r["domestic"], true);
+        assert!(r["source"].as_str().is_some_and(|s| !s.is_empty()), "{r}");
+        assert!(r["confidence"].as_str().is_some_and(|s| !s.is_empty()), "{r}");
+        assert!(r.get("as_of").is_some());
+    }
+    let o = suanli(&["--lang", "zh", "catalog", "list", "accelerators", "--domestic"]);
+    let out = stdout(&o);
+    assert!(out.contains("昇腾910B") && out.contains("来源"), "{out}");
+}
+
+#[test]
+fn catalogue_search_show_and_offers() {
+    let o = suanli(&["catalog", "search", "昇腾"]);
+    assert!(stdout(&o).contains("huawei-ascend-910b"), "{}", stdout(&o));
+    let o = suanli(&["catalog", "show", "huawei-ascend-910b", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["kind"], "accelerator");
+    assert!(v["efficiency"].as_array().is_some_and(|e| !e.is_empty()));
+    let o = suanli(&[
+        "catalog",
+        "list",
+        "offers",
+        "--workload",
+        "vision_training",
+        "--sort",
+        "effective",
+        "--format",
+        "json",
+    ]);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let first = &rows[0];
+    assert!(first["effective_price_per_ref_gpu_hour"].is_number(), "{first}");
+    assert!(first["efficiency"]["source"].is_string());
+    let o = suanli(&["catalog", "show", "no-such-id"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no-such-id"));
+}
+
+#[test]
+fn import_pricebook_and_packs_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let run = |args: &[&str]| {
+        let o = suanli_on(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let out = run(&[
+        "catalog",
+        "import",
+        "--format",
+        "skypilot",
+        "--provider",
+        "lambda",
+        &shared("samples/skypilot-lambda-vms-excerpt.csv"),
+    ]);
+    assert!(out.contains("9 rows, 4 imported, 2 skipped, 3 rejected"), "{out}");
+    assert!(out.contains("AcceleratorName = \"A6000\""), "{out}");
+
+    run(&["pricebook", "discount", "--id", "deal", "--provider", "lambda", "--share", "0.1", "--note", "volume"]);
+    let book = dir.path().join("book.json");
+    run(&["pricebook", "export", book.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&book).unwrap().contains("\"deal\""));
+
+    let keys = dir.path().join("keys");
+    run(&["catalog", "keygen", "--out", keys.to_str().unwrap()]);
+    let pack = dir.path().join("team.json");
+    run(&[
+        "catalog",
+        "pack",
+        "export",
+        "--out",
+        pack.to_str().unwrap(),
+        "--key",
+        keys.join("suanli.key").to_str().unwrap(),
+    ]);
+    assert!(dir.path().join("team.json.minisig").exists());
+
+    // A second machine: trusts the team key, verifies and applies the pack.
+    let other = dir.path().join("other.sqlite");
+    let o = suanli_on(&other, &["catalog", "pack", "verify", pack.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("does not trust"), "{}", stderr(&o));
+    assert!(suanli_on(&other, &["catalog", "trust", keys.join("suanli.pub").to_str().unwrap()]).status.success());
+    let o = suanli_on(&other, &["catalog", "pack", "apply", pack.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("signed by"));
+    let o = suanli_on(&other, &["pricebook", "import", book.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = suanli_on(&other, &["catalog", "changes"]);
+    assert!(stdout(&o).contains("pack: team catalogue"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_bad_import_names_the_row_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let feed = dir.path().join("feed.json");
+    std::fs::write(&feed, "{\"Items\": [").unwrap();
+    let o = suanli(&["catalog", "import", "--format", "azure-retail", feed.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not an Azure Retail Prices page"), "{}", stderr(&o));
+    let o = suanli(&["catalog", "import", "--format", "skypilot", feed.to_str().unwrap()]);
+    assert!(stderr(&o).contains("--provider"), "{}", stderr(&o));
 }
