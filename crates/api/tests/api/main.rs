@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod update;
+
 use suanli_api::{Error, Lang, parse_scenario};
 
 const VALID: &str = r#"name = "valid"
