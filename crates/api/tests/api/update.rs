@@ -34,10 +34,8 @@ fn serve(routes: Routes) -> String {
                 let text = String::from_utf8_lossy(&request);
                 let path = text.split_whitespace().nth(1).unwrap_or("/").to_owned();
                 let (status, body, sent) = routes.get(&path).cloned().unwrap_or((404, b"not found".to_vec(), 9));
-                let head = format!(
-                    "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
+                let head =
+                    format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
                 let _ = stream.write_all(head.as_bytes());
                 let _ = stream.write_all(&body[..sent.min(body.len())]);
             });
@@ -122,7 +120,8 @@ fn a_good_pack_downloads_with_progress_and_applies() {
     let (mut c, _) = catalog::open_catalog(Some(&f.db)).unwrap();
     let mut seen = Vec::new();
     let (summary, change) =
-        catalog::update(&mut c, &format!("{}/good.json", f.base), false, &mut |got, total| seen.push((got, total))).unwrap();
+        catalog::update(&mut c, &format!("{}/good.json", f.base), false, &mut |got, total| seen.push((got, total)))
+            .unwrap();
     assert_eq!(Some(summary.version), before_version.map(|v| v + 10));
     assert!(summary.signed_by.is_some());
     assert_eq!(change.repriced, 1);
