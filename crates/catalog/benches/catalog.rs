@@ -1,8 +1,8 @@
 //! Catalogue speed: importing 100,000 price rows (one transaction), and a
-
-#![allow(clippy::expect_used)]
 //! filtered query with effective prices over the whole catalogue — the
 //! query the catalogue screen runs on every filter change.
+
+#![allow(clippy::expect_used)]
 
 use std::fmt::Write as _;
 use std::hint::black_box;
