@@ -95,7 +95,7 @@ impl Error {
                 "该数据库由更新版本的 Suanli 写入（架构版本 {found}，本版本最高支持 {supported}）；文件未被改动。请升级 Suanli，或用 --db 指定其他数据库。"
             ),
             Error::Catalog(suanli_catalog::Error::Rows(rows)) if zh => {
-                let lines: Vec<String> = rows.iter().map(|r| format!("  - {r}")).collect();
+                let lines: Vec<String> = rows.iter().map(|r| format!("  - {}", r.message(Lang::Zh))).collect();
                 format!("{} 行被拒绝，未写入任何内容：\n{}", rows.len(), lines.join("\n"))
             }
             Error::Catalog(e) => {

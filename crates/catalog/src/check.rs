@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use suanli_model::Currency;
+use suanli_model::{Currency, Lang};
 
 use crate::rows::*;
 
@@ -18,19 +18,129 @@ pub struct RowError {
     pub id: String,
     pub field: String,
     pub value: String,
-    pub problem: String,
+    pub problem: Problem,
+}
+
+impl RowError {
+    /// `offers line 5 (q4): price = "-3": must not be negative`
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let mut out = match (self.line, zh) {
+            (Some(line), false) => format!("{} line {line}", self.table),
+            (Some(line), true) => format!("{} 第 {line} 行", self.table),
+            (None, _) => self.table.to_owned(),
+        };
+        if !self.id.is_empty() {
+            out.push_str(&format!(" ({})", self.id));
+        }
+        out.push_str(&format!(": {} = {:?}: {}", self.field, self.value, self.problem.describe(lang)));
+        out
+    }
 }
 
 impl fmt::Display for RowError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{} line {line}", self.table)?,
-            None => write!(f, "{}", self.table)?,
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+/// Why a row was refused: a closed set, said in English or Chinese.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    Required,
+    NotFinite,
+    Negative,
+    NotANumber,
+    OneOf(Vec<&'static str>),
+    UnknownCurrency,
+    Duplicate {
+        first_line: Option<usize>,
+    },
+    /// A reference to a row that does not exist (`table`: what was looked in).
+    NoSuchRow {
+        table: &'static str,
+    },
+    CountForInstancePrice,
+    PositiveRatio,
+    ScalingShare,
+    DiscountShare,
+    DiscountTarget,
+    AcceleratorUnknown {
+        name: String,
+    },
+    Expected(&'static str),
+    /// A parser's own message (CSV, JSON), kept as it said it.
+    Parser(String),
+}
+
+impl Problem {
+    pub fn describe(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let pick = |en: &str, z: &str| if zh { z.to_owned() } else { en.to_owned() };
+        match self {
+            Problem::Required => pick("is required", "为必填项"),
+            Problem::NotFinite => pick("must be a finite number", "必须是有限数值"),
+            Problem::Negative => pick("must not be negative", "不能为负数"),
+            Problem::NotANumber => pick("must be a number", "必须是数字"),
+            Problem::OneOf(allowed) => {
+                if zh {
+                    format!("必须是以下之一：{}", allowed.join(", "))
+                } else {
+                    format!("must be one of {}", allowed.join(", "))
+                }
+            }
+            Problem::UnknownCurrency => {
+                let known: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+                if zh {
+                    format!("不是已知货币（{}）", known.join(", "))
+                } else {
+                    format!("is not a known currency ({})", known.join(", "))
+                }
+            }
+            Problem::Duplicate { first_line } => match (first_line, zh) {
+                (Some(l), false) => format!("is a duplicate (first at line {l})"),
+                (Some(l), true) => format!("重复（首次出现在第 {l} 行）"),
+                (None, false) => "is a duplicate".to_owned(),
+                (None, true) => "重复".to_owned(),
+            },
+            Problem::NoSuchRow { table } => {
+                if zh {
+                    format!("在 {table} 中找不到")
+                } else {
+                    format!("names no row of {table}")
+                }
+            }
+            Problem::CountForInstancePrice => {
+                pick("is required (> 0) for a price per instance", "按实例计价时必须填写（大于 0）")
+            }
+            Problem::PositiveRatio => pick("must be a finite number above 0", "必须是大于 0 的有限数值"),
+            Problem::ScalingShare => pick("must be above 0 and at most 1", "必须大于 0 且不超过 1"),
+            Problem::DiscountShare => pick("must be at least 0 and below 1", "必须不小于 0 且小于 1"),
+            Problem::DiscountTarget => {
+                pick("set exactly one of offer_id and provider_id", "offer_id 与 provider_id 必须且只能填写一个")
+            }
+            Problem::AcceleratorUnknown { name } => {
+                if zh {
+                    format!("目录中没有加速卡 {name}")
+                } else {
+                    format!("{name} is not in the catalogue's accelerators")
+                }
+            }
+            Problem::Expected(what) => {
+                if zh {
+                    format!("应为 {what}")
+                } else {
+                    format!("expected {what}")
+                }
+            }
+            Problem::Parser(message) => {
+                if zh {
+                    format!("无法解析：{message}")
+                } else {
+                    message.clone()
+                }
+            }
         }
-        if !self.id.is_empty() {
-            write!(f, " ({})", self.id)?;
-        }
-        write!(f, ": {} = {:?}: {}", self.field, self.value, self.problem)
     }
 }
 
@@ -52,51 +162,49 @@ impl Checker {
         self.id = id.to_owned();
     }
 
-    pub fn fail(&mut self, field: &str, value: impl fmt::Display, problem: impl Into<String>) {
+    pub fn fail(&mut self, field: &str, value: impl fmt::Display, problem: Problem) {
         self.errors.push(RowError {
             table: self.table,
             line: self.line,
             id: self.id.clone(),
             field: field.to_owned(),
             value: value.to_string(),
-            problem: problem.into(),
+            problem,
         });
     }
 
     pub fn required(&mut self, field: &str, value: &str) {
         if value.trim().is_empty() {
-            self.fail(field, value, "is required");
+            self.fail(field, value, Problem::Required);
         }
     }
 
     pub fn amount(&mut self, field: &str, value: Option<f64>) {
         if let Some(x) = value {
             if !x.is_finite() {
-                self.fail(field, x, "must be a finite number");
+                self.fail(field, x, Problem::NotFinite);
             } else if x < 0.0 {
-                self.fail(field, x, "must not be negative");
+                self.fail(field, x, Problem::Negative);
             }
         }
     }
 
-    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) {
+    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&'static str]) {
         if !allowed.contains(&value) {
-            self.fail(field, value, format!("must be one of {}", allowed.join(", ")));
+            self.fail(field, value, Problem::OneOf(allowed.to_vec()));
         }
     }
 
     pub fn currency(&mut self, field: &str, value: &str) {
         if value.parse::<Currency>().is_err() {
-            let known: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
-            self.fail(field, value, format!("is not a known currency ({})", known.join(", ")));
+            self.fail(field, value, Problem::UnknownCurrency);
         }
     }
 
     pub fn id(&mut self, seen: &mut BTreeMap<String, Option<usize>>, id: &str) {
         self.required("id", id);
-        if let Some(first) = seen.insert(id.to_owned(), self.line) {
-            let at = first.map_or(String::new(), |l| format!(" (first at line {l})"));
-            self.fail("id", id, format!("is a duplicate{at}"));
+        if let Some(first_line) = seen.insert(id.to_owned(), self.line) {
+            self.fail("id", id, Problem::Duplicate { first_line });
         }
     }
 
@@ -114,7 +222,7 @@ impl Checker {
             self.fail(
                 "accelerators_per_instance",
                 o.accelerators_per_instance.map_or(String::new(), |n| n.to_string()),
-                "is required (> 0) for a price per instance",
+                Problem::CountForInstancePrice,
             );
         }
         self.provenance(&o.source, &o.confidence);
@@ -141,7 +249,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
     let sources_known = |c: &mut Checker, field: &str, value: &str| {
         for id in value.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             if !source_ids.contains(id) {
-                c.fail(field, id, "names no row of sources");
+                c.fail(field, id, Problem::NoSuchRow { table: "sources" });
             }
         }
     };
@@ -192,12 +300,12 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         c.id(&mut ids, &o.id);
         c.offer(o);
         if !providers.contains(o.provider_id.as_str()) {
-            c.fail("provider_id", &o.provider_id, "names no row of providers");
+            c.fail("provider_id", &o.provider_id, Problem::NoSuchRow { table: "providers" });
         }
         if let Some(a) = &o.accelerator_id
             && !accelerators.contains(a.as_str())
         {
-            c.fail("accelerator_id", a, "names no row of accelerators");
+            c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
         }
         sources_known(&mut c, "source", &o.source);
     }
@@ -208,13 +316,13 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         c.id(&mut ids, &e.id);
         c.required("workload_class", &e.workload_class);
         if !(e.ratio.is_finite() && e.ratio > 0.0) {
-            c.fail("ratio", e.ratio, "must be a finite number above 0");
+            c.fail("ratio", e.ratio, Problem::PositiveRatio);
         }
         for (field, id) in
             [("accelerator_id", &e.accelerator_id), ("reference_accelerator_id", &e.reference_accelerator_id)]
         {
             if !accelerators.contains(id.as_str()) {
-                c.fail(field, id, "names no row of accelerators");
+                c.fail(field, id, Problem::NoSuchRow { table: "accelerators" });
             }
         }
         c.provenance(&e.source, &e.confidence);
@@ -226,7 +334,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         c.at("scaling", line(i), &s.id);
         c.id(&mut ids, &s.id);
         if !(s.efficiency.is_finite() && s.efficiency > 0.0 && s.efficiency <= 1.0) {
-            c.fail("efficiency", s.efficiency, "must be above 0 and at most 1");
+            c.fail("efficiency", s.efficiency, Problem::ScalingShare);
         }
         c.amount("accelerators", s.accelerators);
         c.provenance(&s.source, &s.confidence);

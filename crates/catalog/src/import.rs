@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Checker, RowError};
+use crate::check::{Checker, Problem, RowError};
 use crate::rows::Offer;
 use crate::{Catalog, ChangeSummary, Error, rebuild_search, record_change_with, store};
 
@@ -107,12 +107,12 @@ impl Catalog {
             c.id(&mut seen, &offer.id);
             c.offer(&offer);
             if !providers.contains(&offer.provider_id) {
-                c.fail("provider_id", &offer.provider_id, "names no provider in the catalogue");
+                c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
             }
             if let Some(a) = &offer.accelerator_id
                 && !accelerators.contains(a)
             {
-                c.fail("accelerator_id", a, "names no accelerator in the catalogue");
+                c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
             }
             if c.errors.len() == before {
                 valid.push(offer);
@@ -162,14 +162,14 @@ struct Parsed {
     skipped: Vec<Skipped>,
 }
 
-fn reject(line: usize, id: &str, field: &str, value: &str, problem: impl Into<String>) -> RowError {
+fn reject(line: usize, id: &str, field: &str, value: &str, problem: Problem) -> RowError {
     RowError {
         table: "import",
         line: Some(line),
         id: id.to_owned(),
         field: field.to_owned(),
         value: value.to_owned(),
-        problem: problem.into(),
+        problem,
     }
 }
 
@@ -208,7 +208,7 @@ fn parse_csv(text: &str) -> Result<Parsed, Error> {
                         }
                         _ => String::new(),
                     };
-                    parsed.rejected.push(reject(line, "", &field, "", e.to_string()));
+                    parsed.rejected.push(reject(line, "", &field, "", Problem::Parser(e.to_string())));
                 } else {
                     // A header that is not ours, or broken quoting: not a row problem.
                     return Err(Error::Csv { file: "import".to_owned(), line: line as u64, message: e.to_string() });
@@ -274,7 +274,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
         let row = match record {
             Ok(r) => r,
             Err(e) => {
-                parsed.rejected.push(reject(line, "", "", "", e.to_string()));
+                parsed.rejected.push(reject(line, "", "", "", Problem::Parser(e.to_string())));
                 continue;
             }
         };
@@ -293,7 +293,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
                 &id_base,
                 "AcceleratorCount",
                 row.accelerator_count.as_deref().unwrap_or(""),
-                "must be a number above 0",
+                Problem::PositiveRatio,
             ));
             continue;
         };
@@ -305,7 +305,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
                 &id_base,
                 "AcceleratorName",
                 name,
-                format!("{name}{mem} is not in the catalogue's accelerators"),
+                Problem::AcceleratorUnknown { name: format!("{name}{mem}") },
             ));
             continue;
         };
@@ -331,7 +331,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
         let on_demand = match price_text.parse::<f64>() {
             Ok(x) => x,
             Err(_) => {
-                parsed.rejected.push(reject(line, &id_base, "Price", price_text, "must be a number"));
+                parsed.rejected.push(reject(line, &id_base, "Price", price_text, Problem::NotANumber));
                 continue;
             }
         };
@@ -345,7 +345,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
                     reason: format!("{}: spot price equals on-demand (no spot in practice)", row.instance_type),
                 }),
                 Ok(x) => parsed.offers.push((line, offer("spot", x))),
-                Err(_) => parsed.rejected.push(reject(line, &id_base, "SpotPrice", s, "must be a number")),
+                Err(_) => parsed.rejected.push(reject(line, &id_base, "SpotPrice", s, Problem::NotANumber)),
             },
         }
     }
@@ -398,7 +398,7 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
         let item: AzureItem = match serde_json::from_value(item) {
             Ok(i) => i,
             Err(e) => {
-                parsed.rejected.push(reject(line, "", "", "", format!("item {line}: {e}")));
+                parsed.rejected.push(reject(line, "", "", "", Problem::Parser(format!("item {line}: {e}"))));
                 continue;
             }
         };
@@ -430,7 +430,13 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
             slug(&item.arm_region_name)
         );
         if item.unit_of_measure != "1 Hour" {
-            parsed.rejected.push(reject(line, &id_base, "unitOfMeasure", &item.unit_of_measure, "expected \"1 Hour\""));
+            parsed.rejected.push(reject(
+                line,
+                &id_base,
+                "unitOfMeasure",
+                &item.unit_of_measure,
+                Problem::Expected("\"1 Hour\""),
+            ));
             continue;
         }
         // Reservation items quote the whole term, though the unit says "1 Hour".
@@ -443,14 +449,20 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
                     &id_base,
                     "reservationTerm",
                     term.unwrap_or(""),
-                    "expected \"1 Year\" or \"3 Years\"",
+                    Problem::Expected("\"1 Year\" or \"3 Years\""),
                 ));
                 continue;
             }
             ("Consumption", _) if spot => ("spot", item.retail_price),
             ("Consumption", _) => ("on_demand", item.retail_price),
             (other, _) => {
-                parsed.rejected.push(reject(line, &id_base, "type", other, "expected Consumption or Reservation"));
+                parsed.rejected.push(reject(
+                    line,
+                    &id_base,
+                    "type",
+                    other,
+                    Problem::Expected("Consumption or Reservation"),
+                ));
                 continue;
             }
         };

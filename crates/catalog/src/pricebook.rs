@@ -5,7 +5,7 @@
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
-use crate::check::Checker;
+use crate::check::{Checker, Problem};
 use crate::rows::Offer;
 use crate::{Catalog, Error, rebuild_search, store};
 
@@ -97,21 +97,17 @@ impl Catalog {
             c.required("id", &o.id);
             c.offer(o);
             if !providers.contains(&o.provider_id) {
-                c.fail("provider_id", &o.provider_id, "names no provider in the catalogue");
+                c.fail("provider_id", &o.provider_id, Problem::NoSuchRow { table: "providers" });
             }
         }
         for (i, d) in discounts.iter().enumerate() {
             c.at("pricebook discounts", Some(i + 1), &d.id);
             c.required("id", &d.id);
             if !(d.discount_share.is_finite() && (0.0..1.0).contains(&d.discount_share)) {
-                c.fail("discount_share", d.discount_share, "must be at least 0 and below 1");
+                c.fail("discount_share", d.discount_share, Problem::DiscountShare);
             }
             if d.offer_id.is_some() == d.provider_id.is_some() {
-                c.fail(
-                    "offer_id",
-                    d.offer_id.clone().unwrap_or_default(),
-                    "set exactly one of offer_id and provider_id",
-                );
+                c.fail("offer_id", d.offer_id.clone().unwrap_or_default(), Problem::DiscountTarget);
             }
         }
         if !c.errors.is_empty() {

@@ -572,7 +572,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         println!("  {} {}: {}", pick(lang, "skipped line", "跳过第"), s.line, s.reason);
     }
     for r in &report.rejected {
-        println!("  {} {r}", pick(lang, "rejected", "拒绝"));
+        println!("  {} {}", pick(lang, "rejected", "拒绝"), r.message(lang));
     }
     Ok(())
 }

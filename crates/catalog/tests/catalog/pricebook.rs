@@ -80,6 +80,12 @@ fn bad_entries_are_refused_with_field_and_value_and_nothing_is_written() {
     let fields: Vec<(&str, &str)> = rows.iter().map(|r| (r.field.as_str(), r.value.as_str())).collect();
     assert!(fields.contains(&("price", "-5")), "{fields:?}");
     assert!(fields.contains(&("currency", "XYZ")), "{fields:?}");
+    let price = rows.iter().find(|r| r.field == "price").unwrap();
+    assert_eq!(
+        price.message(suanli_model::Lang::En),
+        "pricebook offers line 1 (my-aliyun-quote): price = \"-5\": must not be negative"
+    );
+    assert!(price.message(suanli_model::Lang::Zh).ends_with("不能为负数"));
     assert!(c.pricebook_offers().unwrap().is_empty());
     let err = c
         .put_discount(&Discount {
