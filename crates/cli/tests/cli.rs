@@ -118,8 +118,8 @@ fn an_unknown_language_is_refused() {
     assert!(stderr(&o).contains("use en or zh"));
 }
 
-fn shared(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "..", "shared", name].iter().collect();
+fn fixture(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "catalog", "tests", "fixtures", name].iter().collect();
     p.to_string_lossy().into_owned()
 }
 
@@ -184,7 +184,7 @@ fn import_pricebook_and_packs_from_the_command_line() {
         "skypilot",
         "--provider",
         "lambda",
-        &shared("samples/skypilot-lambda-vms-excerpt.csv"),
+        &fixture("skypilot-lambda-vms-excerpt.csv"),
     ]);
     assert!(out.contains("9 rows, 4 imported, 2 skipped, 3 rejected"), "{out}");
     assert!(out.contains("AcceleratorName = \"A6000\""), "{out}");

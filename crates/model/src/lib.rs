@@ -18,6 +18,7 @@ pub mod demand;
 pub mod evaluate;
 pub mod finance;
 pub mod money;
+pub mod random;
 pub mod result;
 pub mod scenario;
 pub mod validate;

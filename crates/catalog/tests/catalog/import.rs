@@ -3,7 +3,7 @@
 use suanli_catalog::import::{Format, Provenance};
 use suanli_catalog::query::OfferFilter;
 
-use crate::{NOW, fresh, shared};
+use crate::{NOW, fixture, fresh};
 
 fn provenance(source: &str) -> Provenance {
     Provenance { source: source.into(), as_of: "2026-11-30".into(), confidence: "A".into() }
@@ -12,7 +12,7 @@ fn provenance(source: &str) -> Provenance {
 #[test]
 fn skypilot_excerpt_imports_gpu_rows_and_skips_cpu_rows() {
     let mut c = fresh();
-    let bytes = std::fs::read(shared("samples/skypilot-lambda-vms-excerpt.csv")).unwrap();
+    let bytes = std::fs::read(fixture("skypilot-lambda-vms-excerpt.csv")).unwrap();
     let report = c
         .import(
             &Format::Skypilot { provider: "lambda".into() },
@@ -40,7 +40,7 @@ fn skypilot_excerpt_imports_gpu_rows_and_skips_cpu_rows() {
 #[test]
 fn reimporting_a_changed_price_records_its_history() {
     let mut c = fresh();
-    let text = std::fs::read_to_string(shared("samples/skypilot-lambda-vms-excerpt.csv")).unwrap();
+    let text = std::fs::read_to_string(fixture("skypilot-lambda-vms-excerpt.csv")).unwrap();
     let f = Format::Skypilot { provider: "lambda".into() };
     c.import(&f, text.as_bytes(), &provenance("feed v1"), "2026-11-01T00:00:00Z").unwrap();
     let cheaper = text.replace(",10.32,us-east-1,", ",9.99,us-east-1,");

@@ -16,6 +16,7 @@ pub fn fresh() -> Catalog {
     Catalog::open_in_memory(NOW).unwrap().0
 }
 
-pub fn shared(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared").join(name)
+/// A file of `tests/fixtures`.
+pub fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
