@@ -15,6 +15,12 @@ use crate::validate::{InputError, validate};
 /// Evaluates every option of a valid scenario.
 pub fn evaluate(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     validate(s)?;
+    evaluate_unchecked(s)
+}
+
+/// Evaluates a scenario already known to be valid (simulation trials,
+/// whose ranges were checked at both ends).
+pub(crate) fn evaluate_unchecked(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     let ctx = Context::new(s);
     let prepared = demand::prepare(s);
     let mut options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, &prepared, o)).collect();
@@ -140,10 +146,20 @@ fn resolve_pools(ctx: &Context<'_>, o: &OptionSpec, cluster: u32) -> Pools {
 }
 
 fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpec) -> OptionResult {
-    let mut run = match prepared {
-        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work),
-        demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster),
+    let porting = match (&ctx.s.porting, &o.porting) {
+        (Some(a), Some(p)) => Some(crate::porting::porting(a, p, ctx.fx(a.currency))),
+        _ => None,
     };
+    // The workload runs on the option's accelerators only once it is ported
+    // (delay rounded up to whole months).
+    let start = porting.as_ref().map_or(0, |p| p.delay_months.ceil() as usize);
+    let mut run = match prepared {
+        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work, start),
+        demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start),
+    };
+    if let Some(p) = &porting {
+        add_porting(ctx, p, start, &mut run);
+    }
     add_storage_and_edge(ctx, o, &mut run);
 
     let total_nominal = run.flows.iter().map(MonthFlows::total).sum();
@@ -176,7 +192,21 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         break_even: None,
         latency_ms,
         notes: run.notes,
+        supply: o.supply.as_ref().map(|sup| crate::supply::score(sup, o.spot.as_ref().map(|p| p.availability))),
+        porting,
     }
+}
+
+/// Porting engineers are paid while they port; upkeep follows every month after.
+fn add_porting(ctx: &Context<'_>, p: &crate::porting::PortingResult, start: usize, run: &mut Run) {
+    let porting_months = start.max(1);
+    for flows in run.flows.iter_mut().take(porting_months) {
+        flows.add(Category::Porting, p.cost / porting_months as f64);
+    }
+    for flows in run.flows.iter_mut().skip(start) {
+        flows.add(Category::PortingMaintenance, p.maintenance_per_year / 12.0);
+    }
+    let _ = ctx;
 }
 
 /// What running one option produced, before totals.
@@ -211,7 +241,7 @@ impl Run {
 // ---------------------------------------------------------------- a job
 
 /// Runs a single job on the option's cluster until its work is done.
-fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64) -> Run {
+fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from: usize) -> Run {
     let horizon = ctx.horizon;
     let mut run = Run::new(horizon);
     let hours_per_month = job.run_hours_per_day * DAYS_PER_MONTH;
@@ -222,7 +252,7 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64) -> Run {
             let accelerators = owned.servers * owned.accelerators_per_server;
             let pools = resolve_pools(ctx, o, accelerators);
             let eff = pools.owned.as_ref().map_or(1.0, |p| p.1);
-            let start = owned.lead_time_months as usize;
+            let start = (owned.lead_time_months as usize).max(ported_from);
             let capacity = f64::from(accelerators) * hours_per_month;
             let fill = fill_job(work, start, horizon, |_| (capacity, eff));
             owned_costs(ctx, owned, &fill.accel_hours, &mut run);
@@ -237,7 +267,7 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64) -> Run {
             match o.billing {
                 Some(Billing::OnDemand) => {
                     let Some(od) = pools.on_demand else { return run };
-                    let fill = fill_job(work, 0, horizon, |m| (capacity, od.eff_at(ctx, m)));
+                    let fill = fill_job(work, ported_from, horizon, |m| (capacity, od.eff_at(ctx, m)));
                     for (m, h) in fill.accel_hours.iter().enumerate() {
                         run.flows[m].add(Category::OnDemand, h * od.price_at(ctx, m));
                     }
@@ -253,7 +283,9 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64) -> Run {
                     let a = spot.availability;
                     let spot_hours_per_useful = a * (1.0 + spot.interruption_overhead);
                     let cluster_hours_per_useful = spot_hours_per_useful + (1.0 - a);
-                    let fill = fill_job(work, 0, horizon, |m| (capacity, sp.eff_at(ctx, m) / cluster_hours_per_useful));
+                    let fill = fill_job(work, ported_from, horizon, |m| {
+                        (capacity, sp.eff_at(ctx, m) / cluster_hours_per_useful)
+                    });
                     for (m, h) in fill.accel_hours.iter().enumerate() {
                         let useful = h / cluster_hours_per_useful;
                         run.flows[m].add(Category::Spot, useful * spot_hours_per_useful * sp.price_at(ctx, m));
@@ -268,13 +300,14 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64) -> Run {
                     let committed = res.accelerators.unwrap_or(cluster);
                     let capacity = f64::from(committed) * hours_per_month;
                     let term = res.term_months.max(1) as usize;
-                    let fill = fill_job(work, 0, horizon, |m| (capacity, rp.eff_at(ctx, m - m % term)));
+                    let first = ported_from;
+                    let fill = fill_job(work, first, horizon, |m| (capacity, rp.eff_at(ctx, m - (m - first) % term)));
                     // Terms renew until the job is done.
                     let committed_months = match fill.done_month {
-                        Some(m) => (m / term + 1) * term,
-                        None => horizon.div_ceil(term) * term,
+                        Some(m) => ((m - first) / term + 1) * term,
+                        None => horizon.saturating_sub(first).div_ceil(term) * term,
                     };
-                    reserved_costs(ctx, &res, rp, committed, committed_months, &mut run);
+                    reserved_costs(ctx, &res, rp, committed, first, committed_months, &mut run);
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
                     job_timing(&mut run, &fill, job, work);
@@ -343,7 +376,7 @@ fn job_timing(run: &mut Run, fill: &JobFill, job: &Job, work: f64) {
 
 /// Serves a month-by-month demand, routing each priority tier through the
 /// option's pools.
-fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster: u32) -> Run {
+fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster: u32, ported_from: usize) -> Run {
     let horizon = ctx.horizon;
     let mut run = Run::new(horizon);
     let pools = resolve_pools(ctx, o, cluster);
@@ -351,7 +384,9 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
 
     // The base pool and its size, in accelerators.
     let term = pools.reserved.as_ref().map_or(1, |(r, _)| r.term_months.max(1) as usize);
-    let reserved_eff_at = |rp: Rental, m: usize| rp.eff_at(ctx, m - m % term);
+    // Commitments start when the workload can run; each term takes the
+    // generation current at its start.
+    let reserved_eff_at = |rp: Rental, m: usize| rp.eff_at(ctx, m - m.saturating_sub(ported_from) % term);
     let reserved_size = pools.reserved.as_ref().map(|(r, rp)| {
         r.accelerators.unwrap_or_else(|| {
             // Sized to the peak of the whole demand.
@@ -360,11 +395,24 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
         })
     });
     let owned_accels = pools.owned.as_ref().map(|(p, _)| p.servers * p.accelerators_per_server);
-    let delivery = o.owned.as_ref().map_or(0, |p| p.lead_time_months as usize);
+    let delivery = o.owned.as_ref().map_or(0, |p| p.lead_time_months as usize).max(ported_from);
+    let bridge = ctx.s.porting.as_ref().and_then(|p| p.bridge_price_per_ref_gpu_hour.map(|b| b * ctx.fx(p.currency)));
 
     let mut owned_used = vec![0.0; horizon];
     let has_base = pools.owned.is_some() || pools.reserved.is_some();
     for (m, month) in months.iter().enumerate() {
+        if m < ported_from {
+            // Not ported yet: the incumbent carries the demand, or nobody does.
+            let hours = month.ref_gpu_hours();
+            match bridge {
+                Some(price) => {
+                    run.served += hours;
+                    run.flows[m].add(Category::Bridge, hours * price);
+                }
+                None => run.unserved += hours,
+            }
+            continue;
+        }
         let base_capacity_ref = match (&pools.owned, &pools.reserved) {
             (Some((_, eff)), _) if m >= delivery => f64::from(owned_accels.unwrap_or(0)) * eff,
             (Some(_), _) => 0.0,
@@ -407,8 +455,8 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
         run.accelerator_hours += owned_used.iter().sum::<f64>();
     }
     if let (Some((res, rp)), Some(size)) = (&pools.reserved, reserved_size) {
-        let committed_months = horizon.div_ceil(term) * term;
-        reserved_costs(ctx, res, *rp, size, committed_months, &mut run);
+        let committed_months = horizon.saturating_sub(ported_from).div_ceil(term) * term;
+        reserved_costs(ctx, res, *rp, size, ported_from, committed_months, &mut run);
     }
     run
 }
@@ -560,13 +608,22 @@ fn owned_costs(ctx: &Context<'_>, p: &OwnedPool, used_accel_hours: &[f64], run: 
 }
 
 /// Committed capacity: `size` accelerators for `committed_months` from
-/// month 0, in terms of `term_months`; months past the horizon are not
-/// counted (and noted).
-fn reserved_costs(ctx: &Context<'_>, p: &ReservedPool, rp: Rental, size: u32, committed_months: usize, run: &mut Run) {
+/// month `first`, in terms of `term_months`; months past the horizon are
+/// not counted (and noted).
+fn reserved_costs(
+    ctx: &Context<'_>,
+    p: &ReservedPool,
+    rp: Rental,
+    size: u32,
+    first: usize,
+    committed_months: usize,
+    run: &mut Run,
+) {
     let horizon = ctx.horizon;
     let term = p.term_months.max(1) as usize;
-    let counted = committed_months.min(horizon);
-    for term_start in (0..counted).step_by(term) {
+    let end = first + committed_months;
+    let counted = end.min(horizon);
+    for term_start in (first..counted).step_by(term) {
         let term_end = (term_start + term).min(counted);
         let monthly = f64::from(size) * HOURS_PER_MONTH * rp.price_at(ctx, term_start);
         let months_in = (term_end - term_start) as f64;
@@ -575,8 +632,8 @@ fn reserved_costs(ctx: &Context<'_>, p: &ReservedPool, rp: Rental, size: u32, co
             run.flows[m].add(Category::Reserved, (1.0 - p.upfront_share) * monthly);
         }
     }
-    if committed_months > horizon {
-        run.notes.push(Note::ReservedBeyondHorizon { months: (committed_months - horizon) as u32 });
+    if end > horizon {
+        run.notes.push(Note::ReservedBeyondHorizon { months: (end - horizon) as u32 });
     }
 }
 

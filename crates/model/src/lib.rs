@@ -18,9 +18,14 @@ pub mod demand;
 pub mod evaluate;
 pub mod finance;
 pub mod money;
+pub mod optimise;
+pub mod porting;
 pub mod random;
 pub mod result;
 pub mod scenario;
+pub mod sensitivity;
+pub mod supply;
+pub mod uncertainty;
 pub mod validate;
 
 pub use evaluate::{evaluate, scaling_at};

@@ -26,10 +26,16 @@ pub enum Category {
     Storage,
     EdgeBandwidth,
     EdgeSites,
+    /// Engineer time to port the workload off CUDA.
+    Porting,
+    /// Upkeep of the port once it runs.
+    PortingMaintenance,
+    /// Demand served by the incumbent while the port is under way.
+    Bridge,
 }
 
 impl Category {
-    pub const ALL: [Category; 14] = [
+    pub const ALL: [Category; 17] = [
         Category::Hardware,
         Category::Installation,
         Category::Hosting,
@@ -44,6 +50,9 @@ impl Category {
         Category::Storage,
         Category::EdgeBandwidth,
         Category::EdgeSites,
+        Category::Porting,
+        Category::PortingMaintenance,
+        Category::Bridge,
     ];
 
     pub const COUNT: usize = Category::ALL.len();
@@ -65,6 +74,9 @@ impl Category {
             Category::Storage => "storage",
             Category::EdgeBandwidth => "edge_bandwidth",
             Category::EdgeSites => "edge_sites",
+            Category::Porting => "porting",
+            Category::PortingMaintenance => "porting_maintenance",
+            Category::Bridge => "bridge",
         }
     }
 
@@ -84,6 +96,9 @@ impl Category {
             Category::Storage => ("Storage", "存储"),
             Category::EdgeBandwidth => ("Edge bandwidth", "边缘带宽"),
             Category::EdgeSites => ("Edge sites", "边缘节点"),
+            Category::Porting => ("Porting off CUDA", "CUDA 迁移"),
+            Category::PortingMaintenance => ("Port upkeep", "迁移后维护"),
+            Category::Bridge => ("Incumbent during the port", "迁移期间沿用现有算力"),
         };
         match lang {
             crate::Lang::En => en,
@@ -167,6 +182,10 @@ pub struct OptionResult {
     pub latency_ms: Option<f64>,
     /// Things a reader must know about this figure.
     pub notes: Vec<Note>,
+    /// Porting off CUDA, when the option has it.
+    pub porting: Option<crate::porting::PortingResult>,
+    /// Supply-risk score, when the option states its supply facts.
+    pub supply: Option<crate::supply::SupplyScore>,
 }
 
 impl OptionResult {

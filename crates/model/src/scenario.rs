@@ -54,6 +54,15 @@ pub struct Scenario {
     pub storage: Option<StorageAssumptions>,
     #[serde(default)]
     pub edge: Option<EdgeAssumptions>,
+    /// The workload's porting facts, for options on non-CUDA accelerators.
+    #[serde(default)]
+    pub porting: Option<crate::porting::PortingAssumptions>,
+    /// Inputs known only as ranges (for `simulate` and `sensitivity`).
+    #[serde(default)]
+    pub uncertainty: Vec<crate::uncertainty::Uncertain>,
+    /// What `optimise` may combine, and the constraints it must meet.
+    #[serde(default)]
+    pub optimise: Option<crate::optimise::OptimiseSpec>,
     pub options: Vec<OptionSpec>,
 }
 
@@ -402,6 +411,22 @@ pub struct OptionSpec {
     /// text. Inputs without an entry are the user's assumptions.
     #[serde(default)]
     pub sources: BTreeMap<String, String>,
+    /// Porting this workload to the option's accelerator (non-CUDA).
+    #[serde(default)]
+    pub porting: Option<crate::porting::OptionPorting>,
+    /// Supply-risk facts of the option's accelerator and provider.
+    #[serde(default)]
+    pub supply: Option<crate::supply::Supply>,
+    /// Chinese domestic accelerator (for domestic-only constraints).
+    #[serde(default)]
+    pub domestic: Option<bool>,
+    /// Where the compute runs, ISO 3166 (for data-sovereignty constraints).
+    #[serde(default)]
+    pub provider_country: Option<String>,
+    /// Security features the provider offers: `bare_metal`,
+    /// `dedicated_gpu`, `encryption_in_transit`, or a certification name.
+    #[serde(default)]
+    pub security: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -35,7 +35,7 @@ impl InputError {
         InputError { path: path.into(), value: value.to_string(), rule }
     }
 
-    fn missing(path: impl Into<String>, rule: Rule) -> Self {
+    pub fn missing(path: impl Into<String>, rule: Rule) -> Self {
         InputError { path: path.into(), value: "(missing)".to_owned(), rule }
     }
 
@@ -103,6 +103,19 @@ pub enum Rule {
     RuleOverlap,
     /// An owned option's on-demand overflow with a single job.
     OverflowNeedsSharedDemand,
+    /// A path that names nothing in the scenario.
+    Path {
+        why: String,
+    },
+    /// A range end that makes another field invalid.
+    RangeBreaks {
+        field: String,
+        rule: Box<Rule>,
+    },
+    /// The optimiser names an option that lacks the pool it needs.
+    TemplateLacks {
+        pool: String,
+    },
 }
 
 impl Rule {
@@ -148,8 +161,8 @@ impl Rule {
             }
             Rule::MixNeedsBase => pick(
                 zh,
-                "a mix needs a base pool: [owned] or [reserved]",
-                "混合方案需要基础资源池：[owned] 或 [reserved]",
+                "a mix needs a base pool ([owned] or [reserved]), or both [on_demand] and [spot]",
+                "混合方案需要基础资源池（[owned] 或 [reserved]），或同时具备 [on_demand] 与 [spot]",
             ),
             Rule::MixOneBase => pick(
                 zh,
@@ -231,6 +244,27 @@ impl Rule {
                 "a buy option's on-demand overflow serves a profile or portfolio; a single job runs on the owned fleet",
                 "自购方案的按需溢出只用于需求曲线或任务组合；单个任务只在自有集群上运行",
             ),
+            Rule::Path { why } => {
+                if zh {
+                    format!("路径无效：{why}")
+                } else {
+                    format!("is not a path Suanli knows: {why}")
+                }
+            }
+            Rule::RangeBreaks { field, rule } => {
+                if zh {
+                    format!("该端点使 {field} 无效：{}", rule.describe(lang))
+                } else {
+                    format!("this end makes {field} invalid: {}", rule.describe(lang))
+                }
+            }
+            Rule::TemplateLacks { pool } => {
+                if zh {
+                    format!("所指方案没有 [{pool}] 资源池")
+                } else {
+                    format!("names an option without a [{pool}] pool")
+                }
+            }
             Rule::RuleOverlap => {
                 pick(zh, "spot_below must not exceed base_above + 1", "spot_below 不能大于 base_above + 1")
             }
@@ -371,6 +405,26 @@ impl Checker<'_> {
             if let Some(x) = e.latency_ms_features {
                 self.non_negative("edge.latency_ms_features", x);
             }
+        }
+        if let Some(p) = &s.porting {
+            self.currency("porting.currency", p.currency);
+            self.non_negative("porting.code_kloc", p.code_kloc);
+            self.non_negative("porting.custom_kernels", p.custom_kernels);
+            self.non_negative("porting.engineer_month_cost", p.engineer_month_cost);
+            self.positive("porting.engineers", p.engineers);
+            if let Some(b) = p.bridge_price_per_ref_gpu_hour {
+                self.non_negative("porting.bridge_price_per_ref_gpu_hour", b);
+            }
+            for (m, e) in &p.effort {
+                let b = format!("porting.effort.{}", format!("{m:?}").to_lowercase());
+                self.non_negative(&format!("{b}.months_per_kloc"), e.months_per_kloc);
+                self.non_negative(&format!("{b}.months_per_kernel"), e.months_per_kernel);
+                self.non_negative(&format!("{b}.validation_months"), e.validation_months);
+                self.non_negative(&format!("{b}.maintenance_share_per_year"), e.maintenance_share_per_year);
+            }
+        }
+        if let Some(opt) = &s.optimise {
+            crate::optimise::validate_spec(opt, s, &mut self.errors);
         }
         if s.options.is_empty() {
             self.push(InputError::missing("options", Rule::AtLeastOne));
@@ -574,6 +628,29 @@ impl Checker<'_> {
                 Rule::NeedsSection { section: "edge".into() },
             ));
         }
+        if o.porting.is_some() && self.scenario.porting.is_none() {
+            self.push(InputError::new(
+                format!("{base}.porting"),
+                "[set]",
+                Rule::NeedsSection { section: "porting".into() },
+            ));
+        }
+        if let Some(sup) = &o.supply {
+            let b = format!("{base}.supply");
+            if let Some([low, mode, high]) = sup.lead_time_months {
+                let path = format!("{b}.lead_time_months");
+                for x in [low, mode, high] {
+                    self.non_negative(&path, x);
+                }
+                if !(low <= mode && mode <= high) {
+                    self.push(InputError::new(path, format!("[{low}, {mode}, {high}]"), Rule::NotAscending));
+                }
+            }
+            self.share(&format!("{b}.export_change_probability"), sup.export_change_probability);
+            self.non_negative(&format!("{b}.export_change_delay_months"), sup.export_change_delay_months);
+            self.non_negative(&format!("{b}.export_change_extra_cost_share"), sup.export_change_extra_cost_share);
+            self.share(&format!("{b}.vendor_concentration"), sup.vendor_concentration);
+        }
         self.pools_for_kind(&base, o);
         if let Some(p) = &o.owned {
             self.owned(&format!("{base}.owned"), p);
@@ -679,6 +756,8 @@ impl Checker<'_> {
                     self.push(not_used("billing"));
                 }
                 match (o.owned.is_some(), o.reserved.is_some()) {
+                    // Without a base, a mix routes by priority between on demand and spot.
+                    (false, false) if o.on_demand.is_some() && o.spot.is_some() => {}
                     (false, false) => self.push(InputError::missing(format!("{base}.owned"), Rule::MixNeedsBase)),
                     (true, true) => self.push(InputError::new(format!("{base}.reserved"), "[set]", Rule::MixOneBase)),
                     _ => {}

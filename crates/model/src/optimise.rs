@@ -1,0 +1,584 @@
+//! The capacity-mix optimiser: how much base capacity (owned servers or a
+//! reserved commitment) to hold, with peaks on demand and low-priority
+//! work on spot, so that the demand is served at the lowest NPV under the
+//! constraints. The pools are taken from options of the scenario (the
+//! templates); the search is exhaustive over base sizes on a grid, so a
+//! tighter constraint can only remove candidates, never lower the cost.
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::*;
+use crate::uncertainty::{Param, SimulationConfig};
+use crate::validate::{InputError, Rule};
+use crate::{Lang, evaluate};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptimiseSpec {
+    /// Option whose `owned` or `reserved` pool is the base to size.
+    #[serde(default)]
+    pub base: Option<String>,
+    /// Option whose `on_demand` pool takes the peaks.
+    #[serde(default)]
+    pub on_demand: Option<String>,
+    /// Option whose `spot` pool takes low-priority work.
+    #[serde(default)]
+    pub spot: Option<String>,
+    #[serde(default)]
+    pub constraints: Constraints,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constraints {
+    /// Every pool must be available (lead time + porting) by this month.
+    #[serde(default)]
+    pub deadline_months: Option<f64>,
+    /// The chosen mix's P90 NPV must not exceed this (simulated with the
+    /// scenario's `[[uncertainty]]`).
+    #[serde(default)]
+    pub max_p90_npv: Option<f64>,
+    /// Every pool's supply-risk score must be at most this (pools without
+    /// supply facts cannot show that they meet it).
+    #[serde(default)]
+    pub max_supply_score: Option<f64>,
+    #[serde(default)]
+    pub domestic_only: bool,
+    /// Every pool must run in this country (ISO 3166), e.g. `CN`.
+    #[serde(default)]
+    pub provider_country: Option<String>,
+    /// Security features every pool must offer.
+    #[serde(default)]
+    pub required_security: Vec<String>,
+}
+
+/// Checks the spec against the scenario (called by `validate`).
+pub(crate) fn validate_spec(spec: &OptimiseSpec, s: &Scenario, errors: &mut Vec<InputError>) {
+    let mut check = |field: &str, id: &Option<String>, has: &dyn Fn(&OptionSpec) -> bool, pool: &str| {
+        if let Some(id) = id {
+            match s.options.iter().find(|o| &o.id == id) {
+                None => errors.push(InputError::new(
+                    format!("optimise.{field}"),
+                    format!("{id:?}"),
+                    Rule::Path { why: format!("no option has the id {id:?}") },
+                )),
+                Some(o) if !has(o) => errors.push(InputError::new(
+                    format!("optimise.{field}"),
+                    format!("{id:?}"),
+                    Rule::TemplateLacks { pool: pool.to_owned() },
+                )),
+                Some(_) => {}
+            }
+        }
+    };
+    check("base", &spec.base, &|o| o.owned.is_some() || o.reserved.is_some(), "owned|reserved");
+    check("on_demand", &spec.on_demand, &|o| o.on_demand.is_some(), "on_demand");
+    check("spot", &spec.spot, &|o| o.spot.is_some(), "spot");
+    if spec.base.is_none() && spec.on_demand.is_none() && spec.spot.is_none() {
+        errors.push(InputError::missing("optimise.on_demand", Rule::AtLeastOne));
+    }
+    if let Some(x) = spec.constraints.max_p90_npv
+        && !(x.is_finite() && x > 0.0)
+    {
+        errors.push(InputError::new("optimise.constraints.max_p90_npv", x, Rule::NotPositive));
+    }
+    if let Some(x) = spec.constraints.max_supply_score
+        && !(0.0..=100.0).contains(&x)
+    {
+        errors.push(InputError::new(
+            "optimise.constraints.max_supply_score",
+            x,
+            Rule::Between { min: 0.0, max: 100.0 },
+        ));
+    }
+    if matches!(s.demand, Demand::Job(_)) {
+        errors.push(InputError::new("optimise", "[set]", Rule::MixNeedsSharedDemand));
+    }
+}
+
+/// A constraint by name (for "which constraint binds").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstraintKey {
+    Deadline,
+    P90,
+    SupplyScore,
+    DomesticOnly,
+    ProviderCountry,
+    Security,
+}
+
+impl ConstraintKey {
+    pub fn label(self, lang: Lang) -> &'static str {
+        let zh = lang == Lang::Zh;
+        match (self, zh) {
+            (ConstraintKey::Deadline, false) => "deadline",
+            (ConstraintKey::Deadline, true) => "期限",
+            (ConstraintKey::P90, false) => "P90 cost budget",
+            (ConstraintKey::P90, true) => "P90 成本上限",
+            (ConstraintKey::SupplyScore, false) => "supply-risk cap",
+            (ConstraintKey::SupplyScore, true) => "供应风险上限",
+            (ConstraintKey::DomesticOnly, false) => "domestic accelerators only",
+            (ConstraintKey::DomesticOnly, true) => "仅限国产加速卡",
+            (ConstraintKey::ProviderCountry, false) => "data sovereignty (provider country)",
+            (ConstraintKey::ProviderCountry, true) => "数据主权（供应商所在国家）",
+            (ConstraintKey::Security, false) => "required security features",
+            (ConstraintKey::Security, true) => "必需的安全特性",
+        }
+    }
+
+    fn active(c: &Constraints) -> Vec<ConstraintKey> {
+        let mut v = Vec::new();
+        if c.deadline_months.is_some() {
+            v.push(ConstraintKey::Deadline);
+        }
+        if c.max_p90_npv.is_some() {
+            v.push(ConstraintKey::P90);
+        }
+        if c.max_supply_score.is_some() {
+            v.push(ConstraintKey::SupplyScore);
+        }
+        if c.domestic_only {
+            v.push(ConstraintKey::DomesticOnly);
+        }
+        if c.provider_country.is_some() {
+            v.push(ConstraintKey::ProviderCountry);
+        }
+        if !c.required_security.is_empty() {
+            v.push(ConstraintKey::Security);
+        }
+        v
+    }
+
+    fn remove(self, c: &Constraints) -> Constraints {
+        let mut c = c.clone();
+        match self {
+            ConstraintKey::Deadline => c.deadline_months = None,
+            ConstraintKey::P90 => c.max_p90_npv = None,
+            ConstraintKey::SupplyScore => c.max_supply_score = None,
+            ConstraintKey::DomesticOnly => c.domestic_only = false,
+            ConstraintKey::ProviderCountry => c.provider_country = None,
+            ConstraintKey::Security => c.required_security.clear(),
+        }
+        c
+    }
+}
+
+/// One evaluated mix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// Base pool: template id and size (servers for owned, accelerators for reserved).
+    pub base: Option<(String, u32)>,
+    pub on_demand: bool,
+    pub spot: bool,
+    pub option: OptionSpec,
+    pub total_nominal: f64,
+    pub total_npv: f64,
+    /// Spend by pool: base, on demand, spot (shares of the compute spend).
+    pub shares: [f64; 3],
+    pub p90_npv: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Chosen(Box<Optimised>),
+    /// No mix meets the constraints; the reason names them.
+    Infeasible {
+        reasons: Vec<(String, ConstraintKey)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Optimised {
+    pub chosen: Candidate,
+    /// The best pure strategies the same pools allow (all on demand, all
+    /// base sized to the peak, all spot) that meet the constraints.
+    pub pure: Vec<(String, Candidate)>,
+    /// Constraints whose removal would lower the cost.
+    pub binding: Vec<ConstraintKey>,
+    /// Templates the constraints excluded, and why.
+    pub excluded: Vec<(String, ConstraintKey)>,
+}
+
+/// Which templates survive the constraints.
+fn eligible(
+    s: &Scenario,
+    id: &Option<String>,
+    c: &Constraints,
+    excluded: &mut Vec<(String, ConstraintKey)>,
+) -> Option<usize> {
+    let index = s.options.iter().position(|o| Some(&o.id) == id.as_ref())?;
+    let o = &s.options[index];
+    let start = {
+        let lead = o.owned.as_ref().map_or(0.0, |p| {
+            o.supply.as_ref().and_then(|s| s.lead_time_months).map_or(f64::from(p.lead_time_months), |t| t[1])
+        });
+        let port = match (&s.porting, &o.porting) {
+            (Some(a), Some(p)) => crate::porting::porting(a, p, 1.0).delay_months.ceil(),
+            _ => 0.0,
+        };
+        lead.max(port)
+    };
+    let fails = [
+        (c.deadline_months.is_some_and(|d| start > d), ConstraintKey::Deadline),
+        (c.domestic_only && o.domestic != Some(true), ConstraintKey::DomesticOnly),
+        (
+            c.provider_country
+                .as_ref()
+                .is_some_and(|want| !o.provider_country.as_ref().is_some_and(|have| have.eq_ignore_ascii_case(want))),
+            ConstraintKey::ProviderCountry,
+        ),
+        (
+            c.required_security.iter().any(|need| !o.security.iter().any(|have| have.eq_ignore_ascii_case(need))),
+            ConstraintKey::Security,
+        ),
+        (
+            c.max_supply_score.is_some_and(|cap| {
+                o.supply
+                    .as_ref()
+                    .map(|sup| crate::supply::score(sup, o.spot.as_ref().map(|p| p.availability)).score)
+                    .is_none_or(|score| score > cap)
+            }),
+            ConstraintKey::SupplyScore,
+        ),
+    ];
+    match fails.iter().find(|(failed, _)| *failed) {
+        Some((_, key)) => {
+            excluded.push((o.id.clone(), *key));
+            None
+        }
+        None => Some(index),
+    }
+}
+
+/// Base sizes to try: every size up to the peak, thinned to about 200 steps.
+fn sizes(peak_accelerators: f64, per_unit: u32) -> Vec<u32> {
+    let max_units = (peak_accelerators / f64::from(per_unit.max(1))).ceil().max(1.0) as u32;
+    let step = (max_units / 200).max(1);
+    let mut v: Vec<u32> = (1..=max_units).step_by(step as usize).collect();
+    if v.last() != Some(&max_units) {
+        v.push(max_units);
+    }
+    v
+}
+
+/// A candidate's shape: base size (if any), with on demand, with spot.
+type Shape = (Option<u32>, bool, bool);
+
+/// Finds the cheapest mix by NPV under the constraints.
+pub fn optimise(s: &Scenario) -> Result<Outcome, Vec<InputError>> {
+    crate::validate(s)?;
+    let Some(spec) = s.optimise.clone() else {
+        return Err(vec![InputError::missing("optimise", Rule::NeedsSection { section: "optimise".into() })]);
+    };
+    let params =
+        if spec.constraints.max_p90_npv.is_some() { crate::uncertainty::validate_uncertainty(s)? } else { Vec::new() };
+    let outcome = search(s, &spec, &spec.constraints, &params);
+    let Outcome::Chosen(mut best) = outcome else { return Ok(outcome) };
+    for key in ConstraintKey::active(&spec.constraints) {
+        let looser = key.remove(&spec.constraints);
+        if let Outcome::Chosen(other) = search(s, &spec, &looser, &params)
+            && other.chosen.total_npv < best.chosen.total_npv - 1e-6 * best.chosen.total_npv.abs().max(1.0)
+        {
+            best.binding.push(key);
+        }
+    }
+    Ok(Outcome::Chosen(best))
+}
+
+fn search(
+    s: &Scenario,
+    spec: &OptimiseSpec,
+    c: &Constraints,
+    params: &[(Param, crate::random::Distribution)],
+) -> Outcome {
+    let mut excluded = Vec::new();
+    let base = eligible(s, &spec.base, c, &mut excluded);
+    let od = eligible(s, &spec.on_demand, c, &mut excluded);
+    let spot = eligible(s, &spec.spot, c, &mut excluded);
+
+    // Peak demand in accelerators of the base pool.
+    let prepared = crate::demand::prepare(s);
+    let peak_ref = match &prepared {
+        crate::demand::Prepared::Shared { months, .. } => months.iter().map(|m| m.peak()).fold(0.0, f64::max),
+        crate::demand::Prepared::Job { .. } => 0.0,
+    };
+
+    let mut shapes: Vec<Shape> = Vec::new();
+    let base_unit = base.map(|i| s.options[i].owned.as_ref().map_or(1, |p| p.accelerators_per_server.max(1)));
+    if let (Some(bi), Some(unit)) = (base, base_unit) {
+        let eff = s.options[bi].efficiency_ratio.unwrap_or(1.0).max(1e-9);
+        for size in sizes(peak_ref / eff, unit) {
+            for (with_od, with_spot) in [(true, true), (true, false), (false, true), (false, false)] {
+                if (with_od && od.is_none()) || (with_spot && spot.is_none()) {
+                    continue;
+                }
+                shapes.push((Some(size), with_od, with_spot));
+            }
+        }
+    }
+    for (with_od, with_spot) in [(true, false), (true, true), (false, true)] {
+        let available = (!with_od || od.is_some()) && (!with_spot || spot.is_some());
+        if available && (with_od || with_spot) {
+            shapes.push((None, with_od, with_spot));
+        }
+    }
+    let build = |(size, with_od, with_spot): Shape, n: usize| -> Option<OptionSpec> {
+        let mut o = OptionSpec {
+            id: format!("candidate-{n}"),
+            label: String::new(),
+            kind: OptionKind::Mix,
+            billing: None,
+            accelerator: None,
+            efficiency_ratio: None,
+            scaling_efficiency: None,
+            interconnect: None,
+            achieved_share: 1.0,
+            storage: StorageMode::None,
+            edge: EdgeMode::None,
+            offer_filter: None,
+            owned: None,
+            reserved: None,
+            on_demand: None,
+            spot: None,
+            sources: Default::default(),
+            porting: None,
+            supply: None,
+            domestic: None,
+            provider_country: None,
+            security: Vec::new(),
+        };
+        // Each pool keeps its template's efficiency.
+        let eff = |i: usize| s.options[i].efficiency_ratio;
+        if let (Some(size), Some(bi)) = (size, base) {
+            let t = &s.options[bi];
+            if let Some(mut p) = t.owned.clone() {
+                p.servers = size;
+                p.efficiency_ratio = p.efficiency_ratio.or(eff(bi));
+                o.owned = Some(p);
+            } else if let Some(mut p) = t.reserved.clone() {
+                p.accelerators = Some(size);
+                p.efficiency_ratio = p.efficiency_ratio.or(eff(bi));
+                o.reserved = Some(p);
+            }
+        }
+        if with_od {
+            let i = od?;
+            let mut p = s.options[i].on_demand.clone()?;
+            p.efficiency_ratio = p.efficiency_ratio.or(eff(i));
+            o.on_demand = Some(p);
+        }
+        if with_spot {
+            let i = spot?;
+            let mut p = s.options[i].spot.clone()?;
+            p.efficiency_ratio = p.efficiency_ratio.or(eff(i));
+            if p.availability < 1.0 && o.on_demand.is_none() {
+                return None;
+            }
+            o.spot = Some(p);
+        }
+        // A single pool is a plain buy or rent option; several make a mix.
+        match (o.owned.is_some(), o.reserved.is_some(), o.on_demand.is_some(), o.spot.is_some()) {
+            (true, false, false, false) => o.kind = OptionKind::Buy,
+            (false, true, false, false) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::Reserved)),
+            (false, false, true, false) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::OnDemand)),
+            (false, false, false, true) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::Spot)),
+            _ => {}
+        }
+        Some(o)
+    };
+    let mut built: Vec<(Shape, OptionSpec)> = Vec::new();
+    for (n, shape) in shapes.iter().enumerate() {
+        if let Some(o) = build(*shape, n) {
+            built.push((*shape, o));
+        }
+    }
+    let reasons = || excluded.iter().map(|(id, k)| (id.clone(), *k)).collect::<Vec<_>>();
+    if built.is_empty() {
+        return Outcome::Infeasible { reasons: reasons() };
+    }
+    let mut trial = s.clone();
+    trial.optimise = None;
+    trial.uncertainty.clear();
+    trial.options = built.iter().map(|(_, o)| o.clone()).collect();
+    let Ok(e) = evaluate(&trial) else { return Outcome::Infeasible { reasons: reasons() } };
+    let mut candidates: Vec<Candidate> = built
+        .into_iter()
+        .zip(e.options)
+        .filter(|(_, r)| r.ref_gpu_hours_unserved <= 1e-6 * r.ref_gpu_hours_served.max(1.0))
+        .map(|(((size, with_od, with_spot), option), r)| {
+            use crate::Category as C;
+            let base_spend = r.breakdown(C::Reserved)
+                + [
+                    C::Hardware,
+                    C::Installation,
+                    C::Hosting,
+                    C::Power,
+                    C::Staff,
+                    C::Maintenance,
+                    C::OtherOpex,
+                    C::ResidualValue,
+                ]
+                .iter()
+                .map(|c| r.breakdown(*c))
+                .sum::<f64>();
+            let spend = [base_spend, r.breakdown(C::OnDemand), r.breakdown(C::Spot)];
+            let total: f64 = spend.iter().sum::<f64>().max(1e-9);
+            Candidate {
+                base: size.zip(spec.base.clone()).map(|(n, id)| (id, n)),
+                on_demand: with_od,
+                spot: with_spot,
+                option,
+                total_nominal: r.total_nominal,
+                total_npv: r.total_npv,
+                shares: spend.map(|x| x / total),
+                p90_npv: None,
+            }
+        })
+        .collect();
+    candidates.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
+    if candidates.is_empty() {
+        return Outcome::Infeasible { reasons: reasons() };
+    }
+
+    // The P90 budget: check candidates from the cheapest up.
+    let chosen = match c.max_p90_npv {
+        None => Some(candidates[0].clone()),
+        Some(cap) => {
+            let mut found = None;
+            for cand in candidates.iter().take(25) {
+                let p90 = p90_npv(s, &spec.base, &spec.on_demand, &spec.spot, cand, params);
+                if p90 <= cap {
+                    let mut c = cand.clone();
+                    c.p90_npv = Some(p90);
+                    found = Some(c);
+                    break;
+                }
+            }
+            found
+        }
+    };
+    let Some(chosen) = chosen else {
+        let mut r = reasons();
+        r.push(("(all candidates)".to_owned(), ConstraintKey::P90));
+        return Outcome::Infeasible { reasons: r };
+    };
+    let pure_of = |name: &str, test: &dyn Fn(&Candidate) -> bool| {
+        candidates.iter().find(|c| test(c)).map(|c| (name.to_owned(), c.clone()))
+    };
+    let max_size = candidates.iter().filter_map(|c| c.base.as_ref().map(|b| b.1)).max();
+    let pure = [
+        pure_of("all_on_demand", &|c| c.base.is_none() && c.on_demand && !c.spot),
+        pure_of("all_base", &|c| c.base.as_ref().map(|b| b.1) == max_size && !c.on_demand && !c.spot),
+        pure_of("all_spot", &|c| c.base.is_none() && c.spot),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Outcome::Chosen(Box::new(Optimised { chosen, pure, binding: Vec::new(), excluded }))
+}
+
+/// P90 NPV of a candidate under the scenario's uncertainty, with the
+/// template pools' uncertain inputs carried over to the candidate.
+fn p90_npv(
+    s: &Scenario,
+    base: &Option<String>,
+    od: &Option<String>,
+    spot: &Option<String>,
+    cand: &Candidate,
+    params: &[(Param, crate::random::Distribution)],
+) -> f64 {
+    let mut one = s.clone();
+    one.optimise = None;
+    let mut option = cand.option.clone();
+    option.id = "candidate".into();
+    one.options = vec![option];
+    let template_of = |pool: &str| match pool {
+        "owned" | "reserved" => base,
+        "on_demand" => od,
+        _ => spot,
+    };
+    one.uncertainty = s
+        .uncertainty
+        .iter()
+        .zip(params)
+        .filter_map(|(u, (p, _))| match p {
+            Param::Pool { index, pool, field } if template_of(pool).as_ref() == Some(&s.options[*index].id) => {
+                let uses = match pool.as_str() {
+                    "owned" => cand.option.owned.is_some(),
+                    "reserved" => cand.option.reserved.is_some(),
+                    "on_demand" => cand.option.on_demand.is_some(),
+                    _ => cand.option.spot.is_some(),
+                };
+                uses.then(|| crate::uncertainty::Uncertain {
+                    path: format!("options.candidate.{pool}.{field}"),
+                    range: u.range,
+                    source: u.source.clone(),
+                })
+            }
+            Param::DemandScale | Param::DiscountRate | Param::Fx(_) => Some(u.clone()),
+            _ => None,
+        })
+        .collect();
+    let config = SimulationConfig { trials: 1000, seed: 0x5EED, threads: 1 };
+    crate::uncertainty::simulate(&one, config, &|_| {}).map_or(f64::INFINITY, |sim| sim.options[0].npv.p90)
+}
+
+/// The decision in words.
+pub fn explain(o: &Optimised, lang: Lang) -> Vec<String> {
+    let c = &o.chosen;
+    let zh = lang == Lang::Zh;
+    let pct = |x: f64| format!("{:.0} %", x * 100.0);
+    let mut lines = Vec::new();
+    match (&c.base, zh) {
+        (Some((id, n)), false) => lines.push(format!(
+            "Base: {n} {} from {id} carries the steady load ({} of spend).",
+            if c.option.owned.is_some() { "servers" } else { "reserved accelerators" },
+            pct(c.shares[0])
+        )),
+        (Some((id, n)), true) => lines.push(format!(
+            "基础负载：采用 {id} 的 {n} {}（占支出 {}）。",
+            if c.option.owned.is_some() { "台服务器" } else { "张预留加速卡" },
+            pct(c.shares[0])
+        )),
+        (None, false) => lines.push("No base capacity: holding any costs more than it saves.".into()),
+        (None, true) => lines.push("不保留基础容量：任何基础容量的成本都高于其节省。".into()),
+    }
+    if c.on_demand {
+        lines.push(if zh {
+            format!("波峰按需租用（占支出 {}）。", pct(c.shares[1]))
+        } else {
+            format!("Peaks above the base run on demand ({} of spend).", pct(c.shares[1]))
+        });
+    }
+    if c.spot {
+        lines.push(if zh {
+            format!("低优先级任务使用竞价实例（占支出 {}）。", pct(c.shares[2]))
+        } else {
+            format!("Low-priority work runs on spot ({} of spend).", pct(c.shares[2]))
+        });
+    }
+    for (name, p) in &o.pure {
+        let saving = 1.0 - c.total_npv / p.total_npv;
+        let label = match (name.as_str(), zh) {
+            ("all_on_demand", false) => "all on demand",
+            ("all_on_demand", true) => "全部按需",
+            ("all_base", false) => "all base capacity",
+            ("all_base", true) => "全部基础容量",
+            (_, false) => "all spot",
+            (_, true) => "全部竞价",
+        };
+        lines.push(if zh {
+            format!("与{label}相比，净现值低 {}。", pct(saving))
+        } else {
+            format!("Against {label}: NPV {} lower.", pct(saving))
+        });
+    }
+    for key in &o.binding {
+        lines.push(if zh {
+            format!("约束“{}”起作用：去掉它成本会更低。", key.label(lang))
+        } else {
+            format!("The {} binds: without it the cost would be lower.", key.label(lang))
+        });
+    }
+    lines
+}

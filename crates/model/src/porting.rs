@@ -1,0 +1,164 @@
+//! What leaving CUDA costs: engineer-months to port and validate a
+//! workload, the schedule delay, and the ongoing maintenance.
+//!
+//! The effort per unit of code and per custom kernel are ASSUMPTIONS, not
+//! data: no source in the fact sheets measures porting effort. They are
+//! stated here as defaults, reported as assumptions, and meant to be
+//! replaced by a team's own estimate (`[porting.effort.<maturity>]`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::money::Currency;
+
+/// How ready the accelerator's framework adapter (torch_npu, torch_musa …)
+/// is for this workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Maturity {
+    /// Runs the workload's models with few changes.
+    Mature,
+    /// Works for common models; custom operators need porting.
+    Beta,
+    /// Partial coverage; expect rewrites and debugging.
+    Early,
+}
+
+/// Engineer-months per unit of work at one maturity.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Effort {
+    pub months_per_kloc: f64,
+    pub months_per_kernel: f64,
+    pub validation_months: f64,
+    /// Yearly upkeep as a share of the porting cost.
+    pub maintenance_share_per_year: f64,
+}
+
+/// Suanli's default effort table: assumptions, labelled as such wherever
+/// they are used.
+pub fn default_effort(m: Maturity) -> Effort {
+    match m {
+        Maturity::Mature => Effort {
+            months_per_kloc: 0.05,
+            months_per_kernel: 0.5,
+            validation_months: 1.0,
+            maintenance_share_per_year: 0.10,
+        },
+        Maturity::Beta => Effort {
+            months_per_kloc: 0.15,
+            months_per_kernel: 1.0,
+            validation_months: 2.0,
+            maintenance_share_per_year: 0.20,
+        },
+        Maturity::Early => Effort {
+            months_per_kloc: 0.30,
+            months_per_kernel: 2.0,
+            validation_months: 4.0,
+            maintenance_share_per_year: 0.30,
+        },
+    }
+}
+
+/// The workload being ported (scenario level).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortingAssumptions {
+    /// Size of the training/inference code that touches the accelerator, thousand lines.
+    pub code_kloc: f64,
+    /// Custom CUDA kernels or operators that must be rewritten.
+    #[serde(default)]
+    pub custom_kernels: f64,
+    /// Fully loaded cost of one engineer for one month.
+    pub engineer_month_cost: f64,
+    /// Engineers working on the port at once (sets the delay).
+    #[serde(default = "one")]
+    pub engineers: f64,
+    #[serde(default)]
+    pub currency: Option<Currency>,
+    /// What serving demand costs while the port is under way (e.g. keep
+    /// renting the incumbent), per reference-GPU-hour. Without it, demand
+    /// during the delay is unserved.
+    #[serde(default)]
+    pub bridge_price_per_ref_gpu_hour: Option<f64>,
+    /// Overrides of the default effort table.
+    #[serde(default)]
+    pub effort: BTreeMap<Maturity, Effort>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// Porting of one option.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionPorting {
+    pub maturity: Maturity,
+    /// The framework adapter, e.g. `torch_npu` (reported).
+    #[serde(default)]
+    pub adapter: Option<String>,
+}
+
+/// What porting costs one option.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PortingResult {
+    pub maturity: Maturity,
+    pub adapter: Option<String>,
+    pub engineer_months: f64,
+    /// In the scenario currency.
+    pub cost: f64,
+    pub delay_months: f64,
+    pub maintenance_per_year: f64,
+    /// True when the effort came from Suanli's default table.
+    pub default_effort: bool,
+}
+
+/// Engineer-months = kLOC × months/kLOC + kernels × months/kernel + validation;
+/// delay = engineer-months ÷ engineers; cost = engineer-months × monthly cost.
+pub fn porting(a: &PortingAssumptions, o: &OptionPorting, fx: f64) -> PortingResult {
+    let (effort, default_effort) = match a.effort.get(&o.maturity) {
+        Some(e) => (*e, false),
+        None => (default_effort(o.maturity), true),
+    };
+    let engineer_months =
+        a.code_kloc * effort.months_per_kloc + a.custom_kernels * effort.months_per_kernel + effort.validation_months;
+    let cost = engineer_months * a.engineer_month_cost * fx;
+    PortingResult {
+        maturity: o.maturity,
+        adapter: o.adapter.clone(),
+        engineer_months,
+        cost,
+        delay_months: engineer_months / a.engineers.max(1e-9),
+        maintenance_per_year: cost * effort.maintenance_share_per_year,
+        default_effort,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_porting_case_by_hand() {
+        // 40 kLOC, 10 custom kernels, beta adapter: 40 × 0.15 = 6 + 10 × 1 = 10 + 2 validation
+        // = 18 engineer-months; 4 engineers → 4.5 months; at 50,000 a month → 900,000;
+        // upkeep 20 % a year = 180,000.
+        let a = PortingAssumptions {
+            code_kloc: 40.0,
+            custom_kernels: 10.0,
+            engineer_month_cost: 50_000.0,
+            engineers: 4.0,
+            currency: None,
+            bridge_price_per_ref_gpu_hour: None,
+            effort: BTreeMap::new(),
+        };
+        let r = porting(&a, &OptionPorting { maturity: Maturity::Beta, adapter: Some("torch_npu".into()) }, 1.0);
+        assert_eq!(r.engineer_months, 18.0);
+        assert_eq!(r.delay_months, 4.5);
+        assert_eq!(r.cost, 900_000.0);
+        assert!((r.maintenance_per_year - 180_000.0).abs() < 1e-9);
+        assert!(r.default_effort);
+    }
+}

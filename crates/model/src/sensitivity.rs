@@ -1,0 +1,129 @@
+//! Which inputs matter: a tornado (each uncertain input at its low and high
+//! end, the others at their base values) and the break-even between buying
+//! and renting in utilisation and in time.
+
+use crate::scenario::*;
+use crate::uncertainty::{scale_demand, validate_uncertainty};
+use crate::validate::InputError;
+use crate::{OptionKind, evaluate};
+
+/// One bar of the tornado.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bar {
+    pub path: String,
+    pub low: f64,
+    pub high: f64,
+    /// Per option: (id, total NPV at low, total NPV at high).
+    pub totals: Vec<(String, f64, f64)>,
+    /// The largest |high − low| over the options.
+    pub swing: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sensitivity {
+    /// Base NPV per option (every uncertain input at its base value).
+    pub base: Vec<(String, f64)>,
+    /// Largest swing first.
+    pub tornado: Vec<Bar>,
+    pub break_even: Vec<BreakEvenPoint>,
+}
+
+/// Where buying an owned option equals renting the cheapest rent option.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BreakEvenPoint {
+    pub buy: String,
+    pub rent: String,
+    /// Owned utilisation at which the two NPVs are equal; `None` when one
+    /// is cheaper at every utilisation up to full.
+    pub utilisation: Option<f64>,
+    /// Utilisation in the scenario as given.
+    pub current_utilisation: Option<f64>,
+    /// First month from which buying stays cumulatively cheaper.
+    pub month: Option<u32>,
+}
+
+fn npv_of(s: &Scenario) -> Result<Vec<(String, f64)>, Vec<InputError>> {
+    Ok(evaluate(s)?.options.into_iter().map(|o| (o.id, o.total_npv)).collect())
+}
+
+/// The tornado and the break-evens of a scenario.
+pub fn sensitivity(s: &Scenario) -> Result<Sensitivity, Vec<InputError>> {
+    crate::validate(s)?;
+    let params = validate_uncertainty(s)?;
+    let mut base_s = s.clone();
+    for (p, d) in &params {
+        p.set(&mut base_s, s, d.base());
+    }
+    let base = npv_of(&base_s)?;
+    let mut tornado = Vec::new();
+    for (u, (p, d)) in s.uncertainty.iter().zip(&params) {
+        let (low, high) = d.low_high();
+        let at = |v: f64| {
+            let mut t = base_s.clone();
+            p.set(&mut t, s, v);
+            npv_of(&t)
+        };
+        let (lo, hi) = (at(low)?, at(high)?);
+        let totals: Vec<(String, f64, f64)> =
+            lo.iter().zip(&hi).map(|((id, a), (_, b))| (id.clone(), *a, *b)).collect();
+        let swing = totals.iter().map(|(_, a, b)| (b - a).abs()).fold(0.0, f64::max);
+        tornado.push(Bar { path: u.path.clone(), low, high, totals, swing });
+    }
+    tornado.sort_by(|a, b| b.swing.total_cmp(&a.swing));
+    Ok(Sensitivity { base, tornado, break_even: break_even(&base_s)? })
+}
+
+/// For every buy option, against the cheapest rent option: the owned
+/// utilisation at which their NPVs are equal (demand scaled up or down),
+/// and the break-even month as the scenario stands.
+pub fn break_even(s: &Scenario) -> Result<Vec<BreakEvenPoint>, Vec<InputError>> {
+    let e = evaluate(s)?;
+    let Some(rent) =
+        e.options.iter().filter(|o| o.kind == OptionKind::Rent).min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
+    else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for buy in e.options.iter().filter(|o| o.kind == OptionKind::Buy) {
+        let pair: Vec<OptionSpec> = s.options.iter().filter(|o| o.id == buy.id || o.id == rent.id).cloned().collect();
+        let mut two = s.clone();
+        two.options = pair;
+        two.uncertainty.clear();
+        two.optimise = None;
+        // Difference buy − rent, and the owned utilisation, at demand × k.
+        let at = |k: f64| -> Option<(f64, f64)> {
+            let mut t = two.clone();
+            scale_demand(&mut t.demand, &two.demand, k);
+            let r = evaluate(&t).ok()?;
+            let b = r.option(&buy.id)?;
+            let rr = r.option(&rent.id)?;
+            Some((b.total_npv - rr.total_npv, b.owned_utilisation.unwrap_or(0.0)))
+        };
+        // The demand factor at which the owned fleet is full.
+        let current = buy.owned_utilisation.filter(|u| *u > 0.0);
+        let k_full = current.map_or(1.0, |u| 1.0 / u);
+        let utilisation = match (at(1e-6 * k_full), at(k_full)) {
+            (Some((d_low, _)), Some((d_high, _))) if d_low > 0.0 && d_high < 0.0 => {
+                // Bisection on the demand factor: buying gets cheaper relative to renting as demand grows.
+                let (mut lo, mut hi) = (1e-6 * k_full, k_full);
+                for _ in 0..60 {
+                    let mid = 0.5 * (lo + hi);
+                    match at(mid) {
+                        Some((d, _)) if d > 0.0 => lo = mid,
+                        _ => hi = mid,
+                    }
+                }
+                at(0.5 * (lo + hi)).map(|(_, u)| u)
+            }
+            _ => None,
+        };
+        out.push(BreakEvenPoint {
+            buy: buy.id.clone(),
+            rent: rent.id.clone(),
+            utilisation,
+            current_utilisation: buy.owned_utilisation,
+            month: crate::finance::break_even_month(&buy.cumulative(), &rent.cumulative()),
+        });
+    }
+    Ok(out)
+}

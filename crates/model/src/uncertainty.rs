@@ -1,0 +1,408 @@
+//! Inputs known only as ranges, and the Monte Carlo over them.
+//!
+//! `[[uncertainty]]` entries name a scenario input by path and give its
+//! distribution. A simulation draws every uncertain input (and each
+//! option's supply events) per trial and evaluates the scenario. Trials are
+//! cut into fixed chunks, each with its own random stream derived from the
+//! seed, and results are placed by trial index: the same seed gives the
+//! same numbers, bit for bit, whatever the number of threads.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::random::{Distribution, Rng};
+use crate::scenario::*;
+use crate::validate::{InputError, Rule};
+
+/// One uncertain input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Uncertain {
+    /// What it applies to: `options.ID.on_demand.price_per_accel_hour`,
+    /// `options.ID.owned.capex_per_server`, `options.ID.efficiency_ratio`,
+    /// `demand.scale`, `discount_rate_annual`, `fx.USD`, `porting.code_kloc` …
+    pub path: String,
+    pub range: Distribution,
+    #[serde(default)]
+    pub source: String,
+}
+
+/// A parsed path: where a sampled value goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Param {
+    DemandScale,
+    DiscountRate,
+    Fx(crate::Currency),
+    Porting(String),
+    Option { index: usize, field: String },
+    Pool { index: usize, pool: String, field: String },
+}
+
+/// Fields a path may name, per place.
+const OPTION_FIELDS: [&str; 3] = ["efficiency_ratio", "scaling_efficiency", "achieved_share"];
+const OWNED_FIELDS: [&str; 12] = [
+    "capex_per_server",
+    "network_storage_capex",
+    "installation",
+    "lead_time_months",
+    "server_kw",
+    "colocation_per_kw_month",
+    "pue",
+    "electricity_per_kwh",
+    "staff_per_year",
+    "maintenance_share_per_year",
+    "other_opex_per_year",
+    "market_residual_share",
+];
+const RENTAL_FIELDS: [&str; 4] = ["price_per_accel_hour", "upfront_share", "interruption_overhead", "availability"];
+const PORTING_FIELDS: [&str; 5] =
+    ["code_kloc", "custom_kernels", "engineer_month_cost", "engineers", "bridge_price_per_ref_gpu_hour"];
+
+impl Param {
+    /// Parses a path against a scenario; the error says what is allowed.
+    pub fn parse(path: &str, s: &Scenario) -> Result<Param, String> {
+        let parts: Vec<&str> = path.split('.').collect();
+        match parts.as_slice() {
+            ["demand", "scale"] => Ok(Param::DemandScale),
+            ["discount_rate_annual"] => Ok(Param::DiscountRate),
+            ["fx", code] => code.parse().map(Param::Fx).map_err(|_| format!("{code} is not a known currency")),
+            ["porting", field] if PORTING_FIELDS.contains(field) && s.porting.is_some() => {
+                Ok(Param::Porting((*field).to_owned()))
+            }
+            ["options", id, rest @ ..] => {
+                let index =
+                    s.options.iter().position(|o| o.id == *id).ok_or_else(|| format!("no option has the id {id:?}"))?;
+                let o = &s.options[index];
+                match rest {
+                    [field] if OPTION_FIELDS.contains(field) => Ok(Param::Option { index, field: (*field).to_owned() }),
+                    ["owned", field] if o.owned.is_some() && OWNED_FIELDS.contains(field) => {
+                        Ok(Param::Pool { index, pool: "owned".into(), field: (*field).to_owned() })
+                    }
+                    [pool @ ("on_demand" | "reserved" | "spot"), field] if RENTAL_FIELDS.contains(field) => {
+                        let present = match *pool {
+                            "on_demand" => o.on_demand.is_some() && *field == "price_per_accel_hour",
+                            "reserved" => {
+                                o.reserved.is_some() && matches!(*field, "price_per_accel_hour" | "upfront_share")
+                            }
+                            _ => o.spot.is_some() && *field != "upfront_share",
+                        };
+                        if present {
+                            Ok(Param::Pool { index, pool: (*pool).to_owned(), field: (*field).to_owned() })
+                        } else {
+                            Err(format!("option {id:?} has no {pool}.{field}"))
+                        }
+                    }
+                    _ => Err(format!(
+                        "option {id:?}: expected one of {}, owned.<{}>, on_demand|reserved|spot.<{}>",
+                        OPTION_FIELDS.join("|"),
+                        OWNED_FIELDS.join("|"),
+                        RENTAL_FIELDS.join("|")
+                    )),
+                }
+            }
+            _ => {
+                Err("expected demand.scale, discount_rate_annual, fx.CODE, porting.FIELD or options.ID.[POOL.]FIELD"
+                    .into())
+            }
+        }
+    }
+
+    /// Puts a value into a scenario (`demand.scale` multiplies the base demand).
+    pub fn set(&self, s: &mut Scenario, base: &Scenario, value: f64) {
+        match self {
+            Param::DemandScale => scale_demand(&mut s.demand, &base.demand, value),
+            Param::DiscountRate => s.discount_rate_annual = value,
+            Param::Fx(c) => {
+                s.fx.insert(*c, value);
+            }
+            Param::Porting(field) => {
+                if let Some(p) = s.porting.as_mut() {
+                    match field.as_str() {
+                        "code_kloc" => p.code_kloc = value,
+                        "custom_kernels" => p.custom_kernels = value,
+                        "engineer_month_cost" => p.engineer_month_cost = value,
+                        "engineers" => p.engineers = value,
+                        _ => p.bridge_price_per_ref_gpu_hour = Some(value),
+                    }
+                }
+            }
+            Param::Option { index, field } => {
+                let o = &mut s.options[*index];
+                match field.as_str() {
+                    "efficiency_ratio" => o.efficiency_ratio = Some(value),
+                    "scaling_efficiency" => o.scaling_efficiency = Some(value),
+                    _ => o.achieved_share = value,
+                }
+            }
+            Param::Pool { index, pool, field } => {
+                let o = &mut s.options[*index];
+                match (pool.as_str(), field.as_str()) {
+                    ("owned", f) => {
+                        if let Some(p) = o.owned.as_mut() {
+                            set_owned(p, f, value);
+                        }
+                    }
+                    ("on_demand", _) => {
+                        if let Some(p) = o.on_demand.as_mut() {
+                            p.price_per_accel_hour = Some(value);
+                        }
+                    }
+                    ("reserved", "upfront_share") => {
+                        if let Some(p) = o.reserved.as_mut() {
+                            p.upfront_share = value;
+                        }
+                    }
+                    ("reserved", _) => {
+                        if let Some(p) = o.reserved.as_mut() {
+                            p.price_per_accel_hour = Some(value);
+                        }
+                    }
+                    (_, f) => {
+                        if let Some(p) = o.spot.as_mut() {
+                            match f {
+                                "interruption_overhead" => p.interruption_overhead = value,
+                                "availability" => p.availability = value,
+                                _ => p.price_per_accel_hour = Some(value),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn set_owned(p: &mut OwnedPool, field: &str, value: f64) {
+    match field {
+        "capex_per_server" => p.capex_per_server = value,
+        "network_storage_capex" => p.network_storage_capex = value,
+        "installation" => p.installation = value,
+        "lead_time_months" => p.lead_time_months = value.round().max(0.0) as u32,
+        "server_kw" => p.server_kw = value,
+        "colocation_per_kw_month" => p.colocation_per_kw_month = value,
+        "pue" => p.pue = value,
+        "electricity_per_kwh" => p.electricity_per_kwh = value,
+        "staff_per_year" => p.staff_per_year = value,
+        "maintenance_share_per_year" => p.maintenance_share_per_year = value,
+        "other_opex_per_year" => p.other_opex_per_year = value,
+        _ => p.market_residual_share = value,
+    }
+}
+
+/// Demand × factor (the base demand, so factors never compound).
+pub fn scale_demand(d: &mut Demand, base: &Demand, k: f64) {
+    let scale_work = |dst: &mut Option<f64>, src: Option<f64>| *dst = src.map(|x| x * k);
+    match (d, base) {
+        (Demand::Job(j), Demand::Job(b)) => {
+            scale_work(&mut j.ref_gpu_hours, b.ref_gpu_hours);
+            scale_work(&mut j.tokens, b.tokens);
+        }
+        (Demand::Profile(p), Demand::Profile(b)) => {
+            p.monthly_ref_gpus = b.monthly_ref_gpus.iter().map(|x| x * k).collect();
+            p.hourly_ref_gpus = b.hourly_ref_gpus.iter().map(|x| x * k).collect();
+        }
+        (Demand::Portfolio(p), Demand::Portfolio(b)) => {
+            for (j, bj) in p.jobs.iter_mut().zip(&b.jobs) {
+                scale_work(&mut j.ref_gpu_hours, bj.ref_gpu_hours);
+                scale_work(&mut j.tokens, bj.tokens);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Checks the `[[uncertainty]]` entries: paths resolve, distributions are
+/// sound, and the range ends keep the scenario valid.
+pub fn validate_uncertainty(s: &Scenario) -> Result<Vec<(Param, Distribution)>, Vec<InputError>> {
+    let mut errors = Vec::new();
+    let mut params = Vec::new();
+    for (i, u) in s.uncertainty.iter().enumerate() {
+        let base = format!("uncertainty[{i}]");
+        match Param::parse(&u.path, s) {
+            Err(why) => {
+                errors.push(InputError::new(format!("{base}.path"), format!("{:?}", u.path), Rule::Path { why }))
+            }
+            Ok(p) => {
+                if let Some((field, value, rule)) = u.range.problem() {
+                    errors.push(InputError::new(format!("{base}.range.{field}"), value, rule));
+                    continue;
+                }
+                // Both ends must give a valid scenario.
+                let (low, high) = u.range.low_high();
+                for end in [low, high] {
+                    let mut trial = s.clone();
+                    p.set(&mut trial, s, end);
+                    if let Err(mut e) = crate::validate(&trial) {
+                        let first = e.remove(0);
+                        errors.push(InputError::new(
+                            format!("{base}.range"),
+                            end,
+                            Rule::RangeBreaks { field: first.path, rule: Box::new(first.rule) },
+                        ));
+                        break;
+                    }
+                }
+                params.push((p, u.range));
+            }
+        }
+    }
+    if errors.is_empty() { Ok(params) } else { Err(errors) }
+}
+
+/// How many trials, from which seed, on how many threads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimulationConfig {
+    pub trials: u32,
+    pub seed: u64,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    pub threads: usize,
+}
+
+/// Percentiles and odds of one option.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionRange {
+    pub id: String,
+    pub label: String,
+    pub nominal: Percentiles,
+    pub npv: Percentiles,
+    /// Share of trials in which this option has the lowest NPV.
+    pub probability_cheapest: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Percentiles {
+    pub p10: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub mean: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Simulation {
+    pub trials: u32,
+    pub seed: u64,
+    pub options: Vec<OptionRange>,
+}
+
+/// Trials per chunk: the unit of work and of random streams.
+const CHUNK: usize = 256;
+
+/// Runs the Monte Carlo. `progress(done)` is called as chunks finish.
+pub fn simulate(
+    s: &Scenario,
+    config: SimulationConfig,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Simulation, Vec<InputError>> {
+    if config.trials == 0 {
+        return Err(vec![InputError::new("trials", 0, Rule::NotPositive)]);
+    }
+    crate::validate(s)?;
+    let params = validate_uncertainty(s)?;
+    let n = s.options.len();
+    let trials = config.trials as usize;
+    let chunks = trials.div_ceil(CHUNK);
+    // One row per trial: nominal then NPV per option.
+    let results: Mutex<Vec<Vec<f64>>> = Mutex::new(vec![Vec::new(); chunks]);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let threads = match config.threads {
+        0 => std::thread::available_parallelism().map_or(1, |p| p.get()),
+        t => t,
+    }
+    .clamp(1, chunks);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut trial = s.clone();
+                loop {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c >= chunks {
+                        break;
+                    }
+                    let mut rng = Rng::stream(config.seed, c as u64);
+                    let count = CHUNK.min(trials - c * CHUNK);
+                    let mut rows = Vec::with_capacity(count * 2 * n);
+                    for _ in 0..count {
+                        rows.extend(run_trial(s, &mut trial, &params, &mut rng));
+                    }
+                    if let Ok(mut r) = results.lock() {
+                        r[c] = rows;
+                    }
+                    let finished = done.fetch_add(count, Ordering::Relaxed) + count;
+                    progress(finished as u32);
+                }
+            });
+        }
+    });
+    let rows: Vec<f64> = results.into_inner().unwrap_or_default().into_iter().flatten().collect();
+    Ok(summarise(s, config, &rows))
+}
+
+/// One trial: draw, evaluate, apply supply events. Returns nominal then NPV per option.
+fn run_trial(base: &Scenario, trial: &mut Scenario, params: &[(Param, Distribution)], rng: &mut Rng) -> Vec<f64> {
+    for (p, d) in params {
+        p.set(trial, base, d.sample(rng));
+    }
+    // Supply: lead times drawn for owned fleets, export-rule events per option.
+    let mut extra = vec![0.0; trial.options.len()];
+    for (i, o) in trial.options.iter_mut().enumerate() {
+        let Some(sup) = base.options[i].supply.as_ref() else { continue };
+        if let (Some([low, mode, high]), Some(owned)) = (sup.lead_time_months, o.owned.as_mut()) {
+            let lt = Distribution::Triangular { low, mode, high }.sample(rng);
+            owned.lead_time_months = lt.round().max(0.0) as u32;
+        }
+        let event = Distribution::Bernoulli { probability: sup.export_change_probability }.sample(rng);
+        extra[i] = event * sup.export_change_extra_cost_share;
+    }
+    let n = trial.options.len();
+    let mut out = vec![f64::NAN; 2 * n];
+    if let Ok(e) = crate::evaluate::evaluate_unchecked(trial) {
+        for (i, o) in e.options.iter().enumerate() {
+            out[i] = o.total_nominal * (1.0 + extra[i]);
+            out[n + i] = o.total_npv * (1.0 + extra[i]);
+        }
+    }
+    out
+}
+
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    // Nearest rank on the sorted sample.
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn percentiles(mut values: Vec<f64>) -> Percentiles {
+    values.sort_by(f64::total_cmp);
+    let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
+    Percentiles { p10: percentile(&values, 0.10), p50: percentile(&values, 0.50), p90: percentile(&values, 0.90), mean }
+}
+
+fn summarise(s: &Scenario, config: SimulationConfig, rows: &[f64]) -> Simulation {
+    let n = s.options.len();
+    let trials = rows.len() / (2 * n).max(1);
+    let mut cheapest = vec![0usize; n];
+    for t in 0..trials {
+        let row = &rows[t * 2 * n..(t + 1) * 2 * n];
+        if let Some((i, _)) = row[n..].iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)) {
+            cheapest[i] += 1;
+        }
+    }
+    let options = s
+        .options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| OptionRange {
+            id: o.id.clone(),
+            label: if o.label.is_empty() { o.id.clone() } else { o.label.clone() },
+            nominal: percentiles((0..trials).map(|t| rows[t * 2 * n + i]).collect()),
+            npv: percentiles((0..trials).map(|t| rows[t * 2 * n + n + i]).collect()),
+            probability_cheapest: cheapest[i] as f64 / trials.max(1) as f64,
+        })
+        .collect();
+    Simulation { trials: config.trials, seed: config.seed, options }
+}
