@@ -5,6 +5,7 @@
 //! a [`Scenario`], and where results are shaped for transport (JSON); the
 //! engine below it knows none of that.
 
+pub mod analytics;
 pub mod catalog;
 mod error;
 mod files;
@@ -44,6 +45,14 @@ pub fn evaluate_file(path: &Path) -> Result<(Scenario, Evaluation), Error> {
 
 /// As [`evaluate_file`], with the database path and the resolution notes.
 pub fn evaluate_file_with(path: &Path, db: Option<&Path>) -> Result<(Scenario, Evaluation, Vec<String>), Error> {
+    let (scenario, notes) = load_resolved(path, db)?;
+    let evaluation = evaluate(&scenario)?;
+    Ok((scenario, evaluation, notes))
+}
+
+/// Reads a scenario file, resolves its catalogue references (opening the
+/// database only when it names any) and checks every rule, ranges included.
+pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Scenario, Vec<String>), Error> {
     let text =
         std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
     let mut scenario = scenario_file::parse_scenario_unvalidated(&text)?;
@@ -53,8 +62,8 @@ pub fn evaluate_file_with(path: &Path, db: Option<&Path>) -> Result<(Scenario, E
         notes = resolve_offers(&mut scenario, &catalog)?;
     }
     suanli_model::validate(&scenario).map_err(Error::Invalid)?;
-    let evaluation = evaluate(&scenario)?;
-    Ok((scenario, evaluation, notes))
+    suanli_model::uncertainty::validate_uncertainty(&scenario).map_err(Error::Invalid)?;
+    Ok((scenario, notes))
 }
 
 /// The machine-readable form of an evaluation (rounded by the one rule).

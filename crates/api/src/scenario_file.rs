@@ -9,6 +9,7 @@ use crate::Error;
 pub fn parse_scenario(text: &str) -> Result<Scenario, Error> {
     let scenario = parse_scenario_unvalidated(text)?;
     validate(&scenario).map_err(Error::Invalid)?;
+    suanli_model::uncertainty::validate_uncertainty(&scenario).map_err(Error::Invalid)?;
     Ok(scenario)
 }
 

@@ -3,6 +3,7 @@
 //! Every subcommand is a thin layer over one `suanli_api` function; this
 //! file only parses arguments, picks the language and prints.
 
+mod analytics_cmd;
 mod catalog_cmd;
 mod table;
 
@@ -61,6 +62,35 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Monte Carlo over the scenario's [[uncertainty]] ranges: P10/P50/P90 and odds. 蒙特卡洛模拟。
+    #[command(long_about = "Monte Carlo over the scenario's [[uncertainty]] ranges and supply events: P10/P50/P90 of \
+                            each option's NPV and the probability that it is the cheapest, beside its effective price, \
+                            porting cost and supply-risk score. The same seed gives the same figures on any machine.\n\
+                            按场景中的 [[uncertainty]] 区间与供应事件做蒙特卡洛模拟：各方案净现值的 P10/P50/P90 \
+                            与成为最低成本方案的概率。相同种子在任何机器上结果一致。")]
+    Simulate {
+        scenario: PathBuf,
+        /// Number of trials. 模拟次数。
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+        trials: u32,
+        /// Random seed. 随机种子。
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Tornado of the uncertain inputs and buy-vs-rent break-evens. 敏感性分析与盈亏平衡。
+    Sensitivity {
+        scenario: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// The cheapest mix of base, on-demand and spot under the [optimise] constraints. 容量组合优化。
+    Optimise {
+        scenario: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// The catalogue: accelerators, providers, offers, efficiency ratios. 算力目录。
     #[command(long_about = "The catalogue: accelerators (NVIDIA and Chinese domestic), providers, offers and \
                             benchmark-efficiency ratios, every figure with its source, as-of date and confidence. \
@@ -112,6 +142,30 @@ fn main() -> ExitCode {
         },
         Command::Pricebook { command } => {
             match open().and_then(|mut c| catalog_cmd::pricebook(command, &mut c, lang)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Simulate { scenario, trials, seed, format } => {
+            match suanli_api::load_resolved(&scenario, cli.db.as_deref())
+                .and_then(|(s, _)| analytics_cmd::simulate(&s, trials, seed, format, lang))
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Sensitivity { scenario, format } => {
+            match suanli_api::load_resolved(&scenario, cli.db.as_deref())
+                .and_then(|(s, _)| analytics_cmd::sensitivity(&s, format, lang))
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Optimise { scenario, format } => {
+            match suanli_api::load_resolved(&scenario, cli.db.as_deref())
+                .and_then(|(s, _)| analytics_cmd::optimise(&s, format, lang))
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(e),
             }

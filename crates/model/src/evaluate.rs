@@ -162,7 +162,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
     }
     add_storage_and_edge(ctx, o, &mut run);
 
-    let total_nominal = run.flows.iter().map(MonthFlows::total).sum();
+    let total_nominal: f64 = run.flows.iter().map(MonthFlows::total).sum();
     let total_npv = run.flows.iter().zip(&ctx.discount).map(|(f, d)| f.total() * d).sum();
     let compute: f64 = run.flows.iter().map(MonthFlows::compute_total).sum();
     if run.unserved > 1e-6 {
@@ -184,7 +184,9 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         ref_gpu_hours_served: run.served,
         ref_gpu_hours_unserved: run.unserved,
         accelerator_hours: run.accelerator_hours,
-        effective_price_per_ref_gpu_hour: (run.served > 0.0).then(|| compute / run.served),
+        effective_price_per_ref_gpu_hour: (run.served - run.bridged > 0.0)
+            .then(|| compute / (run.served - run.bridged)),
+        all_in_per_ref_gpu_hour: (run.served > 0.0).then(|| total_nominal / run.served),
         owned_utilisation: run.owned_utilisation,
         time_to_complete_months: run.time_to_complete,
         completes_within_horizon: run.completes,
@@ -213,6 +215,8 @@ fn add_porting(ctx: &Context<'_>, p: &crate::porting::PortingResult, start: usiz
 struct Run {
     flows: Vec<MonthFlows>,
     served: f64,
+    /// Of `served`, the hours the incumbent carried during a port.
+    bridged: f64,
     unserved: f64,
     accelerator_hours: f64,
     owned_utilisation: Option<f64>,
@@ -227,6 +231,7 @@ impl Run {
         Run {
             flows: vec![MonthFlows::default(); horizon],
             served: 0.0,
+            bridged: 0.0,
             unserved: 0.0,
             accelerator_hours: 0.0,
             owned_utilisation: None,
@@ -407,6 +412,7 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
             match bridge {
                 Some(price) => {
                     run.served += hours;
+                    run.bridged += hours;
                     run.flows[m].add(Category::Bridge, hours * price);
                 }
                 None => run.unserved += hours,

@@ -106,10 +106,21 @@ impl Category {
         }
     }
 
-    /// Storage and edge lines are not compute: the effective price per
-    /// reference-GPU-hour leaves them out.
+    /// What the effective price per reference-GPU-hour counts: compute on
+    /// the option's own accelerators. Storage and edge lines are not
+    /// compute; porting, its upkeep and the incumbent bridging the port are
+    /// shown beside the effective price ("before porting cost", as the
+    /// domain brief puts it), and in the all-in cost.
     pub fn is_compute(self) -> bool {
-        !matches!(self, Category::Storage | Category::EdgeBandwidth | Category::EdgeSites)
+        !matches!(
+            self,
+            Category::Storage
+                | Category::EdgeBandwidth
+                | Category::EdgeSites
+                | Category::Porting
+                | Category::PortingMaintenance
+                | Category::Bridge
+        )
     }
 
     fn index(self) -> usize {
@@ -168,8 +179,12 @@ pub struct OptionResult {
     pub ref_gpu_hours_unserved: f64,
     /// Accelerator-hours run, interruption waste included.
     pub accelerator_hours: f64,
-    /// Compute cost ÷ useful reference-GPU-hours; `None` when no work was served.
+    /// Compute cost on the option's own accelerators ÷ the useful
+    /// reference-GPU-hours they delivered; `None` when they delivered none.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
+    /// Everything (porting, bridge, storage, edge included) ÷ all useful
+    /// reference-GPU-hours served.
+    pub all_in_per_ref_gpu_hour: Option<f64>,
     /// Busy share of owned accelerator-hours after delivery.
     pub owned_utilisation: Option<f64>,
     /// Months from today until a job's result, lead time included

@@ -3,6 +3,7 @@
 // Tests may panic: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod analytics;
 mod bad_input;
 mod golden;
 mod mechanics;
