@@ -59,6 +59,88 @@ points = [[8, 1.0], [200, 0.92]]
     toml::from_str(&text).unwrap_or_else(|e| panic!("bench scenario: {e}"))
 }
 
+/// A scenario for the Monte Carlo: 10 options, 36 months, five ranges.
+fn uncertain(options: usize) -> Scenario {
+    let mut s = scenario(options, 36);
+    let text = r#"
+[[uncertainty]]
+path = "options.o1.on_demand.price_per_accel_hour"
+range = { dist = "triangular", low = 3.5, mode = 4.1, high = 5.0 }
+[[uncertainty]]
+path = "options.o0.owned.capex_per_server"
+range = { dist = "pert", low = 1300000, mode = 1500000, high = 1900000 }
+[[uncertainty]]
+path = "options.o3.spot.availability"
+range = { dist = "uniform", low = 0.7, high = 1.0 }
+[[uncertainty]]
+path = "demand.scale"
+range = { dist = "lognormal", median = 1.0, p90 = 1.3 }
+[[uncertainty]]
+path = "fx.USD"
+range = { dist = "triangular", low = 6.9, mode = 7.1106, high = 7.4 }
+"#;
+    #[derive(serde::Deserialize)]
+    struct Ranges {
+        uncertainty: Vec<suanli_model::uncertainty::Uncertain>,
+    }
+    let r: Ranges = toml::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+    s.uncertainty = r.uncertainty;
+    s
+}
+
+/// A year of hourly demand with daily and seasonal peaks, and three templates.
+fn hourly_year() -> Scenario {
+    let hours: Vec<String> = (0..8760)
+        .map(|h| {
+            let day = (h % 24) as f64;
+            let season = 1.0 + 0.4 * ((h / 730) as f64 / 12.0 * std::f64::consts::TAU).sin();
+            let daily = if (8.0..20.0).contains(&day) { 1.5 } else { 0.6 };
+            format!("{:.2}", 64.0 * season * daily)
+        })
+        .collect();
+    let text = format!(
+        r#"
+name = "hourly"
+horizon_months = 12
+currency = "USD"
+discount_rate_annual = 0.08
+[demand]
+kind = "profile"
+hourly_ref_gpus = [{}]
+low_priority_share = 0.2
+[optimise]
+base = "reserved"
+on_demand = "od"
+spot = "spot"
+[[options]]
+id = "od"
+kind = "rent"
+billing = "on_demand"
+[options.on_demand]
+price_per_accel_hour = 5.0
+[[options]]
+id = "reserved"
+kind = "rent"
+billing = "reserved"
+[options.reserved]
+term_months = 12
+price_per_accel_hour = 2.0
+[[options]]
+id = "spot"
+kind = "rent"
+billing = "spot"
+[options.spot]
+price_per_accel_hour = 1.5
+interruption_overhead = 0.1
+availability = 0.9
+[options.on_demand]
+price_per_accel_hour = 5.0
+"#,
+        hours.join(",")
+    );
+    toml::from_str(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn bench(c: &mut Criterion) {
     let s = scenario(200, 60);
     assert!(evaluate(&s).is_ok());
@@ -67,5 +149,20 @@ fn bench(c: &mut Criterion) {
     c.bench_function("evaluate 10 options × 36 months", |b| b.iter(|| evaluate(black_box(&small))));
 }
 
-criterion_group!(benches, bench);
+fn analytics(c: &mut Criterion) {
+    use suanli_model::uncertainty::{SimulationConfig, simulate};
+    let s = uncertain(10);
+    let mut group = c.benchmark_group("analytics");
+    group.sample_size(10);
+    group.bench_function("100,000 Monte Carlo trials, 10 options × 36 months", |b| {
+        b.iter(|| simulate(black_box(&s), SimulationConfig { trials: 100_000, seed: 1, threads: 0 }, &|_| {}))
+    });
+    let year = hourly_year();
+    group.bench_function("optimiser on a year of hourly demand", |b| {
+        b.iter(|| suanli_model::optimise::optimise(black_box(&year)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, analytics);
 criterion_main!(benches);

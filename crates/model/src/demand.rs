@@ -46,9 +46,31 @@ pub struct MonthDemand {
     pub slices: Vec<f64>,
     /// Shares of urgent, normal and low-priority work (sum 1, or all 0).
     pub shares: [f64; 3],
+    /// The slices in ascending order and their running sums, so that
+    /// Σ min(slice × c, capacity) takes a binary search, not a pass.
+    sorted: Vec<f64>,
+    prefix: Vec<f64>,
 }
 
 impl MonthDemand {
+    pub fn new(slice_hours: f64, slices: Vec<f64>, shares: [f64; 3]) -> MonthDemand {
+        let mut sorted = slices.clone();
+        sorted.sort_by(f64::total_cmp);
+        let mut prefix = Vec::with_capacity(sorted.len() + 1);
+        prefix.push(0.0);
+        for x in &sorted {
+            prefix.push(prefix[prefix.len() - 1] + x);
+        }
+        MonthDemand { slice_hours, slices, shares, sorted, prefix }
+    }
+
+    /// Σ over slices of min(slice × c, capacity), for c > 0.
+    pub fn capped_sum(&self, c: f64, capacity: f64) -> f64 {
+        let threshold = capacity / c;
+        let j = self.sorted.partition_point(|x| *x <= threshold);
+        c * self.prefix[j] + capacity * (self.sorted.len() - j) as f64
+    }
+
     pub fn share(&self, tier: Tier) -> f64 {
         match tier {
             Tier::Urgent => self.shares[0],
@@ -99,10 +121,9 @@ fn profile_months(p: &Profile, horizon: usize) -> Vec<MonthDemand> {
     if !p.hourly_ref_gpus.is_empty() {
         let hourly = &p.hourly_ref_gpus;
         return (0..horizon)
-            .map(|m| MonthDemand {
-                slice_hours: 1.0,
-                slices: (0..hours_per_month).map(|h| hourly[(m * hours_per_month + h) % hourly.len()]).collect(),
-                shares,
+            .map(|m| {
+                let slices = (0..hours_per_month).map(|h| hourly[(m * hours_per_month + h) % hourly.len()]).collect();
+                MonthDemand::new(1.0, slices, shares)
             })
             .collect();
     }
@@ -115,11 +136,7 @@ fn profile_months(p: &Profile, horizon: usize) -> Vec<MonthDemand> {
     (0..horizon)
         .map(|m| {
             let level = p.monthly_ref_gpus[m % p.monthly_ref_gpus.len()];
-            MonthDemand {
-                slice_hours: HOURS_PER_MONTH / shape.len() as f64,
-                slices: shape.iter().map(|w| level * w).collect(),
-                shares,
-            }
+            MonthDemand::new(HOURS_PER_MONTH / shape.len() as f64, shape.iter().map(|w| level * w).collect(), shares)
         })
         .collect()
 }
@@ -148,7 +165,24 @@ fn portfolio_months(pf: &Portfolio, rule: &SchedulingRule, horizon: usize) -> Ve
         .map(|t| {
             let total: f64 = t.iter().sum();
             let shares = if total > 0.0 { t.map(|x| x / total) } else { [0.0; 3] };
-            MonthDemand { slice_hours: HOURS_PER_MONTH, slices: vec![total], shares }
+            MonthDemand::new(HOURS_PER_MONTH, vec![total], shares)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_sum_equals_the_pass_over_slices() {
+        let slices = vec![3.0, 0.5, 7.25, 2.0, 9.0, 0.0, 4.4];
+        let m = MonthDemand::new(1.0, slices.clone(), [1.0, 0.0, 0.0]);
+        for c in [0.1, 0.5, 1.0, 2.5] {
+            for capacity in [0.0, 1.0, 3.3, 8.0, 100.0] {
+                let pass: f64 = slices.iter().map(|x| (x * c).min(capacity)).sum();
+                assert!((m.capped_sum(c, capacity) - pass).abs() < 1e-12, "c {c}, capacity {capacity}");
+            }
+        }
+    }
 }

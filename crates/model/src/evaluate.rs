@@ -21,17 +21,29 @@ pub fn evaluate(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
 /// Evaluates a scenario already known to be valid (simulation trials,
 /// whose ranges were checked at both ends).
 pub(crate) fn evaluate_unchecked(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
-    let ctx = Context::new(s);
-    let prepared = demand::prepare(s);
-    let mut options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, &prepared, o)).collect();
-    finance::attach_break_even(&mut options);
-    Ok(Evaluation {
+    let mut e = evaluate_totals(s);
+    finance::attach_break_even(&mut e.options);
+    Ok(e)
+}
+
+/// Everything but break-even (which compares options pairwise): what a
+/// simulation trial needs.
+pub(crate) fn evaluate_totals(s: &Scenario) -> Evaluation {
+    evaluate_prepared(s, &demand::prepare(s), 1.0)
+}
+
+/// As [`evaluate_totals`], with the demand already prepared and scaled by
+/// `demand_scale` (a simulation prepares it once for all trials).
+pub(crate) fn evaluate_prepared(s: &Scenario, prepared: &demand::Prepared, demand_scale: f64) -> Evaluation {
+    let ctx = Context::new(s, demand_scale);
+    let options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, prepared, o)).collect();
+    Evaluation {
         scenario_name: s.name.clone(),
         currency: s.currency,
         horizon_months: s.horizon_months,
-        demand_ref_gpu_hours: prepared.total_ref_gpu_hours(),
+        demand_ref_gpu_hours: prepared.total_ref_gpu_hours() * demand_scale,
         options,
-    })
+    }
 }
 
 /// Scenario-wide facts every option needs.
@@ -39,12 +51,14 @@ struct Context<'a> {
     s: &'a Scenario,
     horizon: usize,
     discount: Vec<f64>,
+    /// Demand × this (a simulation's `demand.scale`; 1 otherwise).
+    demand_scale: f64,
 }
 
 impl<'a> Context<'a> {
-    fn new(s: &'a Scenario) -> Self {
+    fn new(s: &'a Scenario, demand_scale: f64) -> Self {
         let horizon = s.horizon_months as usize;
-        Context { s, horizon, discount: finance::discount_factors(s.discount_rate_annual, horizon) }
+        Context { s, horizon, discount: finance::discount_factors(s.discount_rate_annual, horizon), demand_scale }
     }
 
     /// Scenario-currency units per unit of `c`.
@@ -154,7 +168,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
     // (delay rounded up to whole months).
     let start = porting.as_ref().map_or(0, |p| p.delay_months.ceil() as usize);
     let mut run = match prepared {
-        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work, start),
+        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work * ctx.demand_scale, start),
         demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start),
     };
     if let Some(p) = &porting {
@@ -395,7 +409,11 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
     let reserved_size = pools.reserved.as_ref().map(|(r, rp)| {
         r.accelerators.unwrap_or_else(|| {
             // Sized to the peak of the whole demand.
-            let peak = months.iter().enumerate().map(|(m, d)| d.peak() / reserved_eff_at(*rp, m)).fold(0.0, f64::max);
+            let peak = months
+                .iter()
+                .enumerate()
+                .map(|(m, d)| d.peak() * ctx.demand_scale / reserved_eff_at(*rp, m))
+                .fold(0.0, f64::max);
             (peak - 1e-9).ceil().max(1.0) as u32
         })
     });
@@ -404,11 +422,12 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
     let bridge = ctx.s.porting.as_ref().and_then(|p| p.bridge_price_per_ref_gpu_hour.map(|b| b * ctx.fx(p.currency)));
 
     let mut owned_used = vec![0.0; horizon];
+    let mut free = Vec::new();
     let has_base = pools.owned.is_some() || pools.reserved.is_some();
     for (m, month) in months.iter().enumerate() {
         if m < ported_from {
             // Not ported yet: the incumbent carries the demand, or nobody does.
-            let hours = month.ref_gpu_hours();
+            let hours = month.ref_gpu_hours() * ctx.demand_scale;
             match bridge {
                 Some(price) => {
                     run.served += hours;
@@ -433,7 +452,9 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
                 spot_availability: pools.spot.as_ref().map(|(s, _)| s.availability),
                 fill_idle_base: rule.fill_idle_base,
                 by_priority: o.kind == OptionKind::Mix,
+                scale: ctx.demand_scale,
             },
+            &mut free,
         );
         run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
         run.unserved += routed.unserved;
@@ -476,6 +497,8 @@ struct Routing {
     /// Only a mix routes by priority; a buy or rent option sends all work
     /// to its own pool first and the rest to its on-demand fallback.
     by_priority: bool,
+    /// Demand × this.
+    scale: f64,
 }
 
 /// Reference-GPU-hours that each pool took in one month.
@@ -496,6 +519,25 @@ enum Pool {
     Spot,
 }
 
+/// Whether some of a tier's work can reach the base pool: the pools
+/// before it in the chain do not absorb all of it.
+fn reaches_base(tier: Tier, r: &Routing) -> bool {
+    if r.base_capacity_ref.is_none() {
+        return false;
+    }
+    for pool in chain(tier, r) {
+        match pool {
+            Pool::Base => return true,
+            Pool::OnDemand if r.on_demand => return false,
+            Pool::Spot if r.spot_availability.is_some() && (r.on_demand || r.spot_availability == Some(1.0)) => {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Where each tier's work goes, in order (the article's rule; with
 /// `fill_idle_base`, idle base capacity comes first for every tier).
 /// Without priority routing, every tier takes the option's own pool first.
@@ -512,44 +554,74 @@ fn chain(tier: Tier, r: &Routing) -> [Pool; 3] {
     }
 }
 
-fn route(month: &MonthDemand, r: Routing) -> Routed {
+/// Routes one month. Only the base pool has limited capacity, so only it
+/// needs the month's time slices (each slice takes up to the capacity
+/// left in it); on demand and spot are linear, so they work on the tier's
+/// total. `free` is scratch space for the base's capacity per slice.
+fn route(month: &MonthDemand, r: Routing, free: &mut Vec<f64>) -> Routed {
     let mut out = Routed::default();
-    let chains = [Tier::Urgent, Tier::Normal, Tier::Low].map(|t| (t, chain(t, &r)));
-    for &slice in &month.slices {
-        let mut free = r.base_capacity_ref.unwrap_or(0.0);
-        for (tier, pools) in &chains {
-            let mut amount = slice * month.share(*tier);
-            for pool in pools {
-                if amount <= 0.0 {
-                    break;
+    let total: f64 = month.slices.iter().sum();
+    // Without priority routing every tier has the same chain: route them as one.
+    // Scaling the demand scales every tier's share of the slices.
+    let tiers: &[(Tier, f64)] = &if r.by_priority {
+        [Tier::Urgent, Tier::Normal, Tier::Low].map(|t| (t, month.share(t) * r.scale))
+    } else {
+        [(Tier::Urgent, month.shares.iter().sum::<f64>() * r.scale), (Tier::Normal, 0.0), (Tier::Low, 0.0)]
+    };
+    // When a single tier reaches the base, the capacity of every slice is
+    // still whole when it does: a closed form replaces the pass over slices.
+    let reaching_base = tiers.iter().filter(|(t, share)| *share > 0.0 && reaches_base(*t, &r)).count();
+    let closed_form = reaching_base <= 1;
+    if let (Some(capacity), false) = (r.base_capacity_ref, closed_form) {
+        free.clear();
+        free.resize(month.slices.len(), capacity);
+    }
+    for &(tier, share) in tiers {
+        let amount = total * share;
+        if amount <= 0.0 {
+            continue;
+        }
+        // Share of this tier's work not yet placed. Pools before the base
+        // are linear, so what reaches it is the same fraction of every slice.
+        let mut fraction = 1.0;
+        for pool in chain(tier, &r) {
+            if fraction <= 0.0 {
+                break;
+            }
+            match pool {
+                Pool::Base if r.base_capacity_ref.is_some() => {
+                    let taken = if closed_form {
+                        month.capped_sum(share * fraction, r.base_capacity_ref.unwrap_or(0.0))
+                    } else {
+                        let mut taken = 0.0;
+                        for (room, slice) in free.iter_mut().zip(&month.slices) {
+                            let take = (slice * share * fraction).min(*room);
+                            *room -= take;
+                            taken += take;
+                        }
+                        taken
+                    };
+                    out.base += taken;
+                    fraction = ((amount * fraction - taken) / amount).max(0.0);
                 }
-                match pool {
-                    Pool::Base if r.base_capacity_ref.is_some() => {
-                        let take = amount.min(free);
-                        free -= take;
-                        out.base += take;
-                        amount -= take;
-                    }
-                    Pool::OnDemand if r.on_demand => {
-                        out.on_demand += amount;
-                        amount = 0.0;
-                    }
-                    Pool::Spot => {
-                        if let Some(a) = r.spot_availability {
-                            let take = amount * a;
-                            out.spot += take;
-                            amount -= take;
-                            if r.on_demand {
-                                out.fallback += amount;
-                                amount = 0.0;
-                            }
+                Pool::OnDemand if r.on_demand => {
+                    out.on_demand += amount * fraction;
+                    fraction = 0.0;
+                }
+                Pool::Spot => {
+                    if let Some(a) = r.spot_availability {
+                        out.spot += amount * fraction * a;
+                        fraction *= 1.0 - a;
+                        if r.on_demand {
+                            out.fallback += amount * fraction;
+                            fraction = 0.0;
                         }
                     }
-                    _ => {}
                 }
+                _ => {}
             }
-            out.unserved += amount.max(0.0);
         }
+        out.unserved += amount * fraction;
     }
     let h = month.slice_hours;
     Routed {

@@ -316,6 +316,7 @@ pub fn simulate(
         for _ in 0..threads {
             scope.spawn(|| {
                 let mut trial = s.clone();
+                let base_demand = crate::demand::prepare(s);
                 loop {
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c >= chunks {
@@ -325,7 +326,7 @@ pub fn simulate(
                     let count = CHUNK.min(trials - c * CHUNK);
                     let mut rows = Vec::with_capacity(count * 2 * n);
                     for _ in 0..count {
-                        rows.extend(run_trial(s, &mut trial, &params, &mut rng));
+                        rows.extend(run_trial(s, &mut trial, &base_demand, &params, &mut rng));
                     }
                     if let Ok(mut r) = results.lock() {
                         r[c] = rows;
@@ -341,9 +342,21 @@ pub fn simulate(
 }
 
 /// One trial: draw, evaluate, apply supply events. Returns nominal then NPV per option.
-fn run_trial(base: &Scenario, trial: &mut Scenario, params: &[(Param, Distribution)], rng: &mut Rng) -> Vec<f64> {
+fn run_trial(
+    base: &Scenario,
+    trial: &mut Scenario,
+    base_demand: &crate::demand::Prepared,
+    params: &[(Param, Distribution)],
+    rng: &mut Rng,
+) -> Vec<f64> {
+    let mut demand_scale = None;
     for (p, d) in params {
-        p.set(trial, base, d.sample(rng));
+        let value = d.sample(rng);
+        match p {
+            // The prepared demand is scaled instead of prepared again.
+            Param::DemandScale => demand_scale = Some(value),
+            _ => p.set(trial, base, value),
+        }
     }
     // Supply: lead times drawn for owned fleets, export-rule events per option.
     let mut extra = vec![0.0; trial.options.len()];
@@ -358,11 +371,10 @@ fn run_trial(base: &Scenario, trial: &mut Scenario, params: &[(Param, Distributi
     }
     let n = trial.options.len();
     let mut out = vec![f64::NAN; 2 * n];
-    if let Ok(e) = crate::evaluate::evaluate_unchecked(trial) {
-        for (i, o) in e.options.iter().enumerate() {
-            out[i] = o.total_nominal * (1.0 + extra[i]);
-            out[n + i] = o.total_npv * (1.0 + extra[i]);
-        }
+    let e = crate::evaluate::evaluate_prepared(trial, base_demand, demand_scale.unwrap_or(1.0));
+    for (i, o) in e.options.iter().enumerate() {
+        out[i] = o.total_nominal * (1.0 + extra[i]);
+        out[n + i] = o.total_npv * (1.0 + extra[i]);
     }
     out
 }

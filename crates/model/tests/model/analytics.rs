@@ -318,3 +318,20 @@ fn infeasible_constraints_say_why() {
         Outcome::Chosen(_) => panic!("no pool is domestic"),
     }
 }
+
+#[test]
+fn a_sampled_demand_scale_equals_scaling_the_demand() {
+    // A range that is a point: every trial is the scenario with 1.5 × the demand.
+    let text = DOMESTIC.replace(
+        r#"range = { dist = "lognormal", median = 1.0, p90 = 1.3 }"#,
+        r#"range = { dist = "triangular", low = 1.5, mode = 1.5, high = 1.5 }"#,
+    );
+    let text = text
+        .replace("low = 0.28, mode = 0.32, high = 0.40", "low = 0.32, mode = 0.32, high = 0.32")
+        .replace("low = 0.55, mode = 0.68, high = 0.80", "low = 0.68, mode = 0.68, high = 0.68");
+    let sim = simulate(&parse(&text), SimulationConfig { trials: 10, seed: 1, threads: 1 }, &|_| {}).unwrap();
+    let scaled = eval(&DOMESTIC.replace("monthly_ref_gpus = [100]", "monthly_ref_gpus = [150]"));
+    for (r, o) in sim.options.iter().zip(&scaled.options) {
+        assert_close(r.npv.p50, o.total_npv, 1e-9);
+    }
+}
