@@ -35,6 +35,9 @@ pub enum Error {
     /// A catalogue pack failed verification.
     #[error("{0}")]
     Pack(#[from] suanli_catalog::pack::PackError),
+    /// Deployment artefacts could not be built for the option.
+    #[error("{0}")]
+    Deploy(#[from] suanli_report::DeployError),
     /// A scenario's reference to the catalogue did not resolve.
     #[error("{path} = {value}: {problem}")]
     Reference { path: String, value: String, problem: String },
@@ -53,6 +56,7 @@ impl Error {
             Error::Catalog(_) => "catalog",
             Error::Pack(_) => "pack",
             Error::Reference { .. } => "reference",
+            Error::Deploy(_) => "deploy",
         }
     }
 
@@ -110,6 +114,29 @@ impl Error {
                     format!("目录包未通过校验，未作任何改动：{e}")
                 } else {
                     format!("the catalogue pack was refused and nothing was changed: {e}")
+                }
+            }
+            Error::Deploy(e) => {
+                if zh {
+                    let why = match e {
+                        suanli_report::DeployError::NoSuchOption(id) => format!("场景中没有方案 {id:?}"),
+                        suanli_report::DeployError::UnknownResource(a) => format!(
+                            "不知道加速卡 {a:?} 的设备插件资源名；请用 --resource-name 指定集群设备插件注册的名称"
+                        ),
+                        suanli_report::DeployError::NoImage(a) => {
+                            format!("不知道 {a} 的固定镜像；请用 --image 指定集群使用的运行时镜像")
+                        }
+                        suanli_report::DeployError::Budget(b) => format!("预算必须大于 0，而不是 {b}"),
+                        suanli_report::DeployError::NoUsage => {
+                            "该方案没有使用任何加速卡时，无法监控每卡时价格".to_owned()
+                        }
+                        suanli_report::DeployError::Name { field, value } => {
+                            format!("{field} = {value:?} 无法转换为合法的 Kubernetes 名称")
+                        }
+                    };
+                    format!("无法生成部署文件：{why}")
+                } else {
+                    format!("cannot build the deployment files: {e}")
                 }
             }
             Error::Reference { path, value, problem } => {

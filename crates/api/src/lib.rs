@@ -7,6 +7,7 @@
 
 pub mod analytics;
 pub mod catalog;
+pub mod deploy;
 mod error;
 mod files;
 pub mod json;

@@ -91,6 +91,38 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Kubernetes Job, Prometheus rules (with tests) and a Grafana dashboard for one option. 生成部署与成本监控文件。
+    #[command(
+        long_about = "Writes into DIR the chosen option's Kubernetes Job (the device plugin's resource, a pinned \
+                            image, limits, node selector, RDMA mounts for multi-node jobs), Prometheus alerting rules \
+                            built from the plan's price per accelerator-hour and budget (with a promtool unit test), a \
+                            Grafana dashboard, and a README.\n\
+                            在 DIR 中生成所选方案的 Kubernetes Job、按计划单价与预算生成的 Prometheus 告警规则（含 promtool \
+                            单元测试）、Grafana 看板和说明。"
+    )]
+    Deploy {
+        scenario: PathBuf,
+        /// Option id. 方案标识。
+        #[arg(long)]
+        option: String,
+        /// Output directory. 输出目录。
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        namespace: Option<String>,
+        /// Container image (required where no pinned image is known). 容器镜像。
+        #[arg(long)]
+        image: Option<String>,
+        /// Device-plugin resource name, for accelerators without a known one. 设备插件资源名。
+        #[arg(long)]
+        resource_name: Option<String>,
+        /// Monthly budget for the alerts (default: the plan's average month). 月度预算。
+        #[arg(long)]
+        budget_per_month: Option<f64>,
+        /// Project label. 项目标签。
+        #[arg(long)]
+        project: Option<String>,
+    },
     /// The catalogue: accelerators, providers, offers, efficiency ratios. 算力目录。
     #[command(long_about = "The catalogue: accelerators (NVIDIA and Chinese domestic), providers, offers and \
                             benchmark-efficiency ratios, every figure with its source, as-of date and confidence. \
@@ -167,6 +199,21 @@ fn main() -> ExitCode {
                 .and_then(|(s, _)| analytics_cmd::optimise(&s, format, lang))
             {
                 Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Deploy { scenario, option, out, namespace, image, resource_name, budget_per_month, project } => {
+            let settings = suanli_api::deploy::Settings { namespace, image, resource_name, budget_per_month, project };
+            match suanli_api::deploy::deploy(&scenario, cli.db.as_deref(), &option, &settings, &out) {
+                Ok((files, notes)) => {
+                    for f in files {
+                        println!("{}", f.display());
+                    }
+                    for n in notes {
+                        eprintln!("{n}");
+                    }
+                    ExitCode::SUCCESS
+                }
                 Err(e) => fail(e),
             }
         }

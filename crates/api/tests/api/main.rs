@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod deploy;
 mod update;
 
 use suanli_api::{Error, Lang, parse_scenario};

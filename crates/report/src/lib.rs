@@ -1,0 +1,11 @@
+//! What leaves Suanli, built from computed results: today the deployment
+//! and cost-monitoring artefacts of a chosen option (Kubernetes Job,
+//! Prometheus alerting rules with their unit tests, a Grafana dashboard).
+//!
+//! Pure: every function takes the scenario, its evaluation and settings,
+//! and returns file contents; the API crate writes them.
+
+pub mod deploy;
+mod yaml;
+
+pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
