@@ -38,6 +38,9 @@ pub enum Error {
     /// Deployment artefacts could not be built for the option.
     #[error("{0}")]
     Deploy(#[from] suanli_report::DeployError),
+    /// The proposal or export could not be built.
+    #[error("{0}")]
+    Report(String),
     /// A scenario's reference to the catalogue did not resolve.
     #[error("{path} = {value}: {problem}")]
     Reference { path: String, value: String, problem: String },
@@ -57,6 +60,7 @@ impl Error {
             Error::Pack(_) => "pack",
             Error::Reference { .. } => "reference",
             Error::Deploy(_) => "deploy",
+            Error::Report(_) => "report",
         }
     }
 
@@ -114,6 +118,13 @@ impl Error {
                     format!("目录包未通过校验，未作任何改动：{e}")
                 } else {
                     format!("the catalogue pack was refused and nothing was changed: {e}")
+                }
+            }
+            Error::Report(e) => {
+                if zh {
+                    format!("无法生成报告：{e}")
+                } else {
+                    format!("cannot build the report: {e}")
                 }
             }
             Error::Deploy(e) => {

@@ -11,6 +11,7 @@ pub mod deploy;
 mod error;
 mod files;
 pub mod json;
+pub mod proposal;
 mod resolve;
 mod scenario_file;
 

@@ -123,6 +123,41 @@ enum Command {
         #[arg(long)]
         project: Option<String>,
     },
+    /// A proposal PDF for a client's board, in Chinese or English. 生成方案建议书（PDF）。
+    #[command(
+        long_about = "Writes a proposal PDF: cover, contents, executive summary with the recommendation and the \
+                            three numbers that matter, the options compared, cumulative-cost and breakdown charts, \
+                            P10–P90 ranges and a sensitivity tornado (when the scenario has ranges), porting and supply \
+                            risk, and an appendix tracing every input to its source or marking it as an assumption. \
+                            The same inputs (give --date) produce the same bytes.\n\
+                            生成 PDF 方案建议书：封面、目录、摘要（建议与三个关键数字）、方案比较、累计成本与构成图、\
+                            区间与敏感性（如场景含区间）、迁移与供应风险，以及列出每项输入来源的附录。"
+    )]
+    Proposal {
+        scenario: PathBuf,
+        /// Output PDF (the language is --lang). 输出 PDF 文件（语言由 --lang 指定）。
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value = "")]
+        client: String,
+        #[arg(long, default_value = "")]
+        author: String,
+        #[arg(long, default_value = "")]
+        firm: String,
+        /// Date printed on the proposal (default: today). 建议书日期。
+        #[arg(long)]
+        date: Option<String>,
+    },
+    /// A spreadsheet (XLSX) and/or CSV files of the comparison, breakdown, monthly cash flows and inputs. 导出电子表格。
+    Export {
+        scenario: PathBuf,
+        /// XLSX file to write. 输出 XLSX 文件。
+        #[arg(long, required_unless_present = "csv")]
+        xlsx: Option<PathBuf>,
+        /// Directory for CSV files. 输出 CSV 的目录。
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// The catalogue: accelerators, providers, offers, efficiency ratios. 算力目录。
     #[command(long_about = "The catalogue: accelerators (NVIDIA and Chinese domestic), providers, offers and \
                             benchmark-efficiency ratios, every figure with its source, as-of date and confidence. \
@@ -211,6 +246,28 @@ fn main() -> ExitCode {
                     }
                     for n in notes {
                         eprintln!("{n}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e),
+            }
+        }
+        Command::Proposal { scenario, out, client, author, firm, date } => {
+            let date = date.unwrap_or_else(|| suanli_api::now_utc().chars().take(10).collect());
+            let meta = suanli_api::proposal::ProposalMeta { client, author, firm, date };
+            match suanli_api::proposal::proposal(&scenario, cli.db.as_deref(), lang, &meta, &out) {
+                Ok(size) => {
+                    println!("{} ({size} bytes)", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e),
+            }
+        }
+        Command::Export { scenario, xlsx, csv } => {
+            match suanli_api::proposal::export(&scenario, cli.db.as_deref(), lang, xlsx.as_deref(), csv.as_deref()) {
+                Ok(files) => {
+                    for f in files {
+                        println!("{}", f.display());
                     }
                     ExitCode::SUCCESS
                 }

@@ -5,7 +5,11 @@
 //! Pure: every function takes the scenario, its evaluation and settings,
 //! and returns file contents; the API crate writes them.
 
+mod assumptions;
 pub mod deploy;
+mod pdf;
+pub mod proposal;
+pub mod sheet;
 mod yaml;
 
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};

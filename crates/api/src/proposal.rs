@@ -1,0 +1,80 @@
+//! `suanli proposal` and `suanli export`: the PDF a board reads and the
+//! spreadsheet a purchasing team works in, from the same computed results.
+
+use std::path::Path;
+
+pub use suanli_report::proposal::ProposalMeta;
+use suanli_report::proposal::{ProposalInput, proposal_pdf};
+
+use crate::files::write_atomic;
+use crate::{Error, Lang};
+
+/// Trials for the ranges in a proposal (fixed seed: the same proposal twice).
+pub const PROPOSAL_TRIALS: u32 = 10_000;
+pub const PROPOSAL_SEED: u64 = 1;
+
+/// Builds the proposal PDF's bytes for a scenario file.
+pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
+    let (s, _) = crate::load_resolved(scenario, db)?;
+    let e = crate::evaluate(&s)?;
+    let (simulation, sensitivity) = if s.uncertainty.is_empty() {
+        (None, None)
+    } else {
+        let config =
+            suanli_model::uncertainty::SimulationConfig { trials: PROPOSAL_TRIALS, seed: PROPOSAL_SEED, threads: 0 };
+        let sim = suanli_model::uncertainty::simulate(&s, config, &|_| {}).map_err(Error::Invalid)?;
+        let sens = suanli_model::sensitivity::sensitivity(&s).map_err(Error::Invalid)?;
+        (Some(sim), Some(sens))
+    };
+    let input = ProposalInput {
+        scenario: &s,
+        evaluation: &e,
+        simulation: simulation.as_ref(),
+        sensitivity: sensitivity.as_ref(),
+        meta,
+        lang,
+    };
+    proposal_pdf(&input).map_err(Error::Report)
+}
+
+/// Writes the proposal PDF to `out` (whole or not at all); returns its size.
+pub fn proposal(
+    scenario: &Path,
+    db: Option<&Path>,
+    lang: Lang,
+    meta: &ProposalMeta,
+    out: &Path,
+) -> Result<usize, Error> {
+    let bytes = proposal_bytes(scenario, db, lang, meta)?;
+    write_atomic(out, &bytes)?;
+    Ok(bytes.len())
+}
+
+/// Writes the spreadsheet (`xlsx`) and/or CSV files (into `csv_dir`) for a
+/// scenario file; each file whole or not at all. Returns the paths written.
+pub fn export(
+    scenario: &Path,
+    db: Option<&Path>,
+    lang: Lang,
+    xlsx: Option<&Path>,
+    csv_dir: Option<&Path>,
+) -> Result<Vec<std::path::PathBuf>, Error> {
+    let (s, _) = crate::load_resolved(scenario, db)?;
+    let e = crate::evaluate(&s)?;
+    let tables = suanli_report::sheet::tables(&s, &e, lang);
+    let mut written = Vec::new();
+    if let Some(path) = xlsx {
+        let bytes = suanli_report::sheet::xlsx(&tables, lang).map_err(|e| Error::Report(e.to_string()))?;
+        write_atomic(path, &bytes)?;
+        written.push(path.to_path_buf());
+    }
+    if let Some(dir) = csv_dir {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.display().to_string(), source })?;
+        for (name, text) in suanli_report::sheet::csv(&tables) {
+            let path = dir.join(name);
+            write_atomic(&path, text.as_bytes())?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}

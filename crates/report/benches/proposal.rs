@@ -1,0 +1,40 @@
+//! How long a proposal takes to build, with ranges and a tornado (the
+//! domestic-card case: 10+ pages, four charts).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use suanli_model::uncertainty::{SimulationConfig, simulate};
+use suanli_model::{Lang, Scenario, evaluate};
+use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_pdf};
+
+fn bench(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/domestic-card-full.toml");
+    let s: Scenario = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let e = evaluate(&s).unwrap();
+    let sim = simulate(&s, SimulationConfig { trials: 10_000, seed: 1, threads: 0 }, &|_| {}).unwrap();
+    let sens = suanli_model::sensitivity::sensitivity(&s).unwrap();
+    let meta = ProposalMeta {
+        client: "Example".into(),
+        author: "Li Wei".into(),
+        firm: "Suanli".into(),
+        date: "2026-11-30".into(),
+    };
+    let input = ProposalInput {
+        scenario: &s,
+        evaluation: &e,
+        simulation: Some(&sim),
+        sensitivity: Some(&sens),
+        meta: &meta,
+        lang: Lang::Zh,
+    };
+    let bytes = proposal_pdf(&input).unwrap();
+    eprintln!("proposal: {} bytes", bytes.len());
+    let mut group = c.benchmark_group("proposal");
+    group.sample_size(10);
+    group.bench_function("domestic-card proposal, zh, with ranges and tornado", |b| b.iter(|| proposal_pdf(&input)));
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,369 @@
+//! A small page-layout layer over printpdf: text in one embedded CJK font
+//! (regular and bold), wrapping by measured glyph widths, rectangles and
+//! lines, page breaks, running headers and page numbers.
+//!
+//! Every position is in points from the top-left corner; printpdf's origin
+//! is bottom-left, so `y` is flipped once, here.
+
+use printpdf::{
+    Color, FontId, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFont, PdfFontHandle, PdfPage,
+    PdfSaveOptions, Point, Pt, Rect, Rgb, TextItem, WindingOrder,
+};
+
+/// A4 portrait.
+pub const PAGE_W: f32 = 595.28;
+pub const PAGE_H: f32 = 841.89;
+pub const MARGIN_X: f32 = 56.0;
+pub const TOP: f32 = 72.0;
+pub const BOTTOM: f32 = 64.0;
+pub const CONTENT_W: f32 = PAGE_W - 2.0 * MARGIN_X;
+
+static REGULAR: &[u8] = include_bytes!("../../../data/fonts/NotoSansSC-Regular-GB2312.otf");
+static BOLD: &[u8] = include_bytes!("../../../data/fonts/NotoSansSC-Bold-GB2312.otf");
+
+/// An RGB colour from 0–255 components.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rgb8(pub u8, pub u8, pub u8);
+
+impl Rgb8 {
+    fn color(self) -> Color {
+        Color::Rgb(Rgb::new(f32::from(self.0) / 255.0, f32::from(self.1) / 255.0, f32::from(self.2) / 255.0, None))
+    }
+}
+
+pub const INK: Rgb8 = Rgb8(33, 37, 41);
+pub const MUTED: Rgb8 = Rgb8(108, 117, 125);
+pub const RULE: Rgb8 = Rgb8(206, 212, 218);
+pub const ACCENT: Rgb8 = Rgb8(31, 78, 121);
+
+pub struct Canvas {
+    regular: ParsedFont,
+    bold: ParsedFont,
+    pub pages: Vec<Vec<Op>>,
+    /// Cursor: distance from the top of the current page.
+    pub y: f32,
+}
+
+fn font_id(bold: bool) -> FontId {
+    // Fixed ids keep the output byte-identical from run to run.
+    // Six capitals: PDF readers take them as the subset tag (pdffonts shows sub = yes).
+    FontId(if bold { "SLBOLD".to_owned() } else { "SLREGU".to_owned() })
+}
+
+impl Canvas {
+    pub fn new() -> Result<Canvas, String> {
+        let mut warnings = Vec::new();
+        let regular = ParsedFont::from_bytes(REGULAR, 0, &mut warnings).ok_or("the embedded font cannot be read")?;
+        let bold = ParsedFont::from_bytes(BOLD, 0, &mut warnings).ok_or("the embedded bold font cannot be read")?;
+        Ok(Canvas { regular, bold, pages: Vec::new(), y: TOP })
+    }
+
+    fn font(&self, bold: bool) -> &ParsedFont {
+        if bold { &self.bold } else { &self.regular }
+    }
+
+    /// Replaces characters the font has no glyph for, so nothing renders as a hole.
+    pub fn printable(&self, s: &str) -> String {
+        s.chars()
+            .map(|c| match c {
+                '\t' | '\n' | '\r' => ' ',
+                c if c.is_control()
+                    || ('\u{200B}'..='\u{202E}').contains(&c)
+                    || ('\u{2066}'..='\u{2069}').contains(&c) =>
+                {
+                    '\u{FEFF}'
+                }
+                c if self.regular.lookup_glyph_index(c as u32).is_some() => c,
+                _ => '?',
+            })
+            .filter(|c| *c != '\u{FEFF}')
+            .collect()
+    }
+
+    pub fn width(&self, s: &str, size: f32, bold: bool) -> f32 {
+        let f = self.font(bold);
+        let em = f32::from(f.font_metrics.units_per_em.max(1));
+        s.chars()
+            .map(|c| {
+                f.lookup_glyph_index(c as u32)
+                    .and_then(|g| f.get_glyph_width_internal(g))
+                    .map_or(size * 0.6, |w| w as f32 / em * size)
+            })
+            .sum()
+    }
+
+    /// Lines of at most `max` points: breaks at spaces, or between any two
+    /// characters when a word (or Chinese text) is longer than the line.
+    pub fn wrap(&self, s: &str, size: f32, bold: bool, max: f32) -> Vec<String> {
+        let s = self.printable(s);
+        let mut lines = Vec::new();
+        let mut line = String::new();
+        for word in s.split_inclusive(' ') {
+            let candidate = format!("{line}{word}");
+            if self.width(candidate.trim_end(), size, bold) <= max {
+                line = candidate;
+                continue;
+            }
+            if !line.trim().is_empty() {
+                lines.push(line.trim_end().to_owned());
+                line = String::new();
+            }
+            for ch in word.chars() {
+                let candidate = format!("{line}{ch}");
+                if self.width(candidate.trim_end(), size, bold) > max && !line.is_empty() {
+                    lines.push(line.trim_end().to_owned());
+                    line = ch.to_string();
+                } else {
+                    line = candidate;
+                }
+            }
+        }
+        if !line.trim().is_empty() {
+            lines.push(line.trim_end().to_owned());
+        }
+        lines
+    }
+
+    pub fn new_page(&mut self) {
+        self.pages.push(Vec::new());
+        self.y = TOP;
+    }
+
+    fn ops(&mut self) -> &mut Vec<Op> {
+        if self.pages.is_empty() {
+            self.pages.push(Vec::new());
+        }
+        let last = self.pages.len() - 1;
+        &mut self.pages[last]
+    }
+
+    /// Starts a new page unless `height` more points fit.
+    pub fn ensure(&mut self, height: f32) {
+        if self.pages.is_empty() || self.y + height > PAGE_H - BOTTOM {
+            self.new_page();
+        }
+    }
+
+    /// Text with its baseline at `y` (from the top), one absolute text section.
+    pub fn text_at(&mut self, x: f32, y: f32, size: f32, bold: bool, color: Rgb8, s: &str) {
+        let s = self.printable(s);
+        let ops = self.ops();
+        ops.push(Op::StartTextSection);
+        ops.push(Op::SetFont { font: PdfFontHandle::External(font_id(bold)), size: Pt(size) });
+        ops.push(Op::SetFillColor { col: color.color() });
+        ops.push(Op::SetTextCursor { pos: Point { x: Pt(x), y: Pt(PAGE_H - y) } });
+        ops.push(Op::ShowText { items: vec![TextItem::Text(s)] });
+        ops.push(Op::EndTextSection);
+    }
+
+    /// Right-aligned text ending at `right`.
+    pub fn text_right(&mut self, right: f32, y: f32, size: f32, bold: bool, color: Rgb8, s: &str) {
+        let w = self.width(&self.printable(s), size, bold);
+        self.text_at(right - w, y, size, bold, color, s);
+    }
+
+    /// A wrapped paragraph at the cursor; breaks pages as needed.
+    pub fn paragraph(&mut self, s: &str, size: f32, bold: bool, color: Rgb8) {
+        let lead = size * 1.5;
+        for line in self.wrap(s, size, bold, CONTENT_W) {
+            self.ensure(lead);
+            self.y += lead;
+            self.text_at(MARGIN_X, self.y, size, bold, color, &line);
+        }
+    }
+
+    pub fn heading(&mut self, s: &str) {
+        self.ensure(60.0);
+        self.y += 28.0;
+        self.text_at(MARGIN_X, self.y, 16.0, true, ACCENT, s);
+        self.y += 6.0;
+        self.line(&[(MARGIN_X, self.y), (PAGE_W - MARGIN_X, self.y)], ACCENT, 0.8);
+        self.y += 4.0;
+    }
+
+    pub fn space(&mut self, pt: f32) {
+        self.y += pt;
+    }
+
+    pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, fill: Rgb8) {
+        let ops = self.ops();
+        ops.push(Op::SaveGraphicsState);
+        ops.push(Op::SetFillColor { col: fill.color() });
+        ops.push(Op::DrawRectangle {
+            rectangle: Rect {
+                x: Pt(x),
+                y: Pt(PAGE_H - y - h),
+                width: Pt(w),
+                height: Pt(h),
+                mode: Some(PaintMode::Fill),
+                winding_order: Some(WindingOrder::NonZero),
+            },
+        });
+        ops.push(Op::RestoreGraphicsState);
+    }
+
+    pub fn line(&mut self, points: &[(f32, f32)], color: Rgb8, thickness: f32) {
+        let ops = self.ops();
+        ops.push(Op::SaveGraphicsState);
+        ops.push(Op::SetOutlineColor { col: color.color() });
+        ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
+        ops.push(Op::DrawLine {
+            line: Line {
+                points: points
+                    .iter()
+                    .map(|(x, y)| LinePoint { p: Point { x: Pt(*x), y: Pt(PAGE_H - y) }, bezier: false })
+                    .collect(),
+                is_closed: false,
+            },
+        });
+        ops.push(Op::RestoreGraphicsState);
+    }
+
+    /// A table: header row, then rows; columns from index `right_from` are
+    /// right-aligned. Cells wrap; the header repeats on every new page.
+    pub fn table(&mut self, widths: &[f32], header: &[String], rows: &[Vec<String>], right_from: usize) {
+        let size = 8.5;
+        let lead = size * 1.35;
+        let total: f32 = widths.iter().sum();
+        let layout = |c: &Canvas, cells: &[String], bold: bool| -> (Vec<Vec<String>>, f32) {
+            let wrapped: Vec<Vec<String>> =
+                cells.iter().zip(widths).map(|(cell, w)| c.wrap(cell, size, bold, w - 6.0)).collect();
+            let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).max(1);
+            (wrapped, lines as f32 * lead + 6.0)
+        };
+        let draw = |c: &mut Canvas, wrapped: &[Vec<String>], height: f32, bold: bool, shade: bool| {
+            if shade {
+                c.rect(MARGIN_X, c.y, total, height, Rgb8(241, 243, 245));
+            }
+            let mut x = MARGIN_X;
+            for (i, (cell_lines, w)) in wrapped.iter().zip(widths).enumerate() {
+                for (j, l) in cell_lines.iter().enumerate() {
+                    let y = c.y + 1.0 + (j as f32 + 1.0) * lead;
+                    if i >= right_from {
+                        c.text_right(x + w - 3.0, y, size, bold, INK, l);
+                    } else {
+                        c.text_at(x + 3.0, y, size, bold, INK, l);
+                    }
+                }
+                x += w;
+            }
+            c.y += height;
+            c.line(&[(MARGIN_X, c.y), (MARGIN_X + total, c.y)], RULE, 0.5);
+        };
+        let (head, head_height) = layout(self, header, true);
+        self.ensure(head_height + 3.0 * lead);
+        draw(self, &head, head_height, true, true);
+        for (i, row) in rows.iter().enumerate() {
+            let (cells, height) = layout(self, row, false);
+            if self.y + height > PAGE_H - BOTTOM {
+                self.new_page();
+                self.y = 60.0;
+                draw(self, &head, head_height, true, true);
+            }
+            draw(self, &cells, height, false, i % 2 == 1);
+        }
+    }
+
+    /// Draws onto an earlier page (contents, headers), then returns to the last.
+    pub fn draw_on(&mut self, index: usize, f: impl FnOnce(&mut Canvas)) {
+        let page = std::mem::take(&mut self.pages[index]);
+        let (saved_y, last) = (self.y, self.pages.len());
+        self.pages.push(page);
+        f(self);
+        let page = self.pages.pop().unwrap_or_default();
+        self.pages.truncate(last);
+        self.pages[index] = page;
+        self.y = saved_y;
+    }
+
+    /// Adds the running header and "page n / N" to every page but the cover.
+    pub fn finish(&mut self, header: &str, page_label: &dyn Fn(usize, usize) -> String) {
+        let total = self.pages.len();
+        for i in 1..total {
+            let label = page_label(i + 1, total);
+            self.draw_on(i, |c| {
+                c.text_at(MARGIN_X, 40.0, 8.0, false, MUTED, header);
+                c.line(&[(MARGIN_X, 46.0), (PAGE_W - MARGIN_X, 46.0)], RULE, 0.5);
+                c.text_right(PAGE_W - MARGIN_X, PAGE_H - 32.0, 8.0, false, MUTED, &label);
+            });
+        }
+    }
+
+    /// The PDF's bytes: fonts embedded as subsets, metadata from the inputs only.
+    pub fn save(self, title: &str, author: &str, date: &str) -> Vec<u8> {
+        let mut doc = PdfDocument::new(title);
+        // The document's dates are the proposal's date (an input), never the clock.
+        if let Some(when) = unix_day(date).and_then(|secs| printpdf::OffsetDateTime::from_unix_timestamp(secs).ok()) {
+            doc.metadata.info.creation_date = when;
+            doc.metadata.info.modification_date = when;
+            doc.metadata.info.metadata_date = when;
+        }
+        doc.metadata.info.author = author.to_owned();
+        doc.metadata.info.creator = "Suanli".to_owned();
+        doc.metadata.info.producer = "Suanli (printpdf)".to_owned();
+        doc.resources.fonts.map.insert(font_id(false), PdfFont::new(self.regular.clone()));
+        doc.resources.fonts.map.insert(font_id(true), PdfFont::new(self.bold.clone()));
+        let pages = self.pages.into_iter().map(|ops| PdfPage::new(Mm(210.0), Mm(297.0), ops)).collect();
+        let options = PdfSaveOptions { subset_fonts: true, ..Default::default() };
+        stable_id(doc.with_pages(pages).save(&options, &mut Vec::new()))
+    }
+}
+
+/// printpdf writes a random file identifier (`/ID[(…)(…)]`, two 32-letter
+/// strings). Replace it, in place and at the same length so no offset
+/// moves, by letters derived from the rest of the file: the same content
+/// gets the same identifier, and the same inputs the same bytes.
+fn stable_id(mut pdf: Vec<u8>) -> Vec<u8> {
+    let Some(at) = pdf.windows(5).rposition(|w| w == b"/ID[(") else { return pdf };
+    let (a, b) = (at + 5, at + 5 + 32 + 2);
+    if pdf.len() < b + 33 || pdf[a + 32] != b')' || pdf[b - 1] != b'(' || pdf[b + 32] != b')' {
+        return pdf;
+    }
+    // FNV-1a over everything but the identifier itself.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for (i, byte) in pdf.iter().enumerate() {
+        if !(a..b + 32).contains(&i) {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    let mut letters = [b'A'; 64];
+    for (i, l) in letters.iter_mut().enumerate() {
+        hash ^= hash << 13;
+        hash ^= hash >> 7;
+        hash ^= hash << 17;
+        *l = b'A' + ((hash >> (i % 8)) % 26) as u8;
+    }
+    pdf[a..a + 32].copy_from_slice(&letters[..32]);
+    pdf[b..b + 32].copy_from_slice(&letters[32..]);
+    pdf
+}
+
+/// Seconds since 1970 at midnight UTC of a `YYYY-MM-DD` date.
+fn unix_day(date: &str) -> Option<i64> {
+    let mut parts = date.trim().split('-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: i64 = parts.next()?.parse().ok()?;
+    let d: i64 = parts.next()?.get(..2)?.parse().ok()?;
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days from civil (Howard Hinnant).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some((era * 146_097 + doe - 719_468) * 86_400)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_become_unix_days() {
+        assert_eq!(super::unix_day("1970-01-01"), Some(0));
+        assert_eq!(super::unix_day("2026-11-30"), Some(1_795_996_800));
+        assert_eq!(super::unix_day("2000-02-29"), Some(951_782_400));
+        assert_eq!(super::unix_day("not a date"), None);
+    }
+}

@@ -1,0 +1,166 @@
+//! The spreadsheet a purchasing team works in: the comparison, the
+//! breakdown by category, the monthly cash flows and every input with its
+//! source — as XLSX (formatted, frozen headers) and as CSV files.
+
+use rust_xlsxwriter::{Format, Workbook, XlsxError};
+use suanli_model::{Category, Evaluation, Lang, Scenario, round_money, round_unit_price};
+
+fn t(lang: Lang, en: &str, zh: &str) -> String {
+    if lang == Lang::Zh { zh.to_owned() } else { en.to_owned() }
+}
+
+/// The tables, as rows of cells (numbers where they are numbers).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Text(String),
+    Number(f64),
+    Empty,
+}
+
+pub struct Tables {
+    pub comparison: Vec<Vec<Cell>>,
+    pub breakdown: Vec<Vec<Cell>>,
+    pub monthly: Vec<Vec<Cell>>,
+    pub assumptions: Vec<Vec<Cell>>,
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables").field("comparison_rows", &self.comparison.len()).finish()
+    }
+}
+
+pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
+    let c = e.currency;
+    let text = |x: &str| Cell::Text(x.to_owned());
+    let money = |x: f64| Cell::Number(round_money(x, c));
+    let mut comparison = vec![
+        [
+            t(lang, "Option", "方案"),
+            t(lang, "Kind", "类型"),
+            format!("{} ({c})", t(lang, "Total nominal", "名义总成本")),
+            format!("{} ({c})", t(lang, "Total NPV", "净现值总成本")),
+            format!("{} ({c})", t(lang, "Per reference-GPU-hour", "每参考卡时")),
+            t(lang, "Reference-GPU-hours served", "有效参考卡时"),
+            t(lang, "Break-even month", "盈亏平衡月"),
+        ]
+        .into_iter()
+        .map(Cell::Text)
+        .collect::<Vec<_>>(),
+    ];
+    for o in &e.options {
+        comparison.push(vec![
+            text(&o.label),
+            text(match o.kind {
+                suanli_model::OptionKind::Buy => "buy",
+                suanli_model::OptionKind::Rent => "rent",
+                suanli_model::OptionKind::Mix => "mix",
+            }),
+            money(o.total_nominal),
+            money(o.total_npv),
+            o.effective_price_per_ref_gpu_hour.map_or(Cell::Empty, |p| Cell::Number(round_unit_price(p))),
+            Cell::Number((o.ref_gpu_hours_served * 100.0).round() / 100.0),
+            o.break_even.as_ref().and_then(|b| b.month).map_or(Cell::Empty, |m| Cell::Number(f64::from(m))),
+        ]);
+    }
+    let cats: Vec<Category> =
+        Category::ALL.iter().copied().filter(|cat| e.options.iter().any(|o| o.breakdown(*cat) != 0.0)).collect();
+    let mut breakdown = vec![
+        std::iter::once(Cell::Text(t(lang, "Option", "方案")))
+            .chain(cats.iter().map(|cat| Cell::Text(cat.label(lang).to_owned())))
+            .chain(std::iter::once(Cell::Text(t(lang, "Total", "合计"))))
+            .collect::<Vec<_>>(),
+    ];
+    for o in &e.options {
+        breakdown.push(
+            std::iter::once(text(&o.label))
+                .chain(cats.iter().map(|cat| money(o.breakdown(*cat))))
+                .chain(std::iter::once(money(o.total_nominal)))
+                .collect(),
+        );
+    }
+    let mut monthly = vec![
+        std::iter::once(Cell::Text(t(lang, "Month", "月份")))
+            .chain(e.options.iter().map(|o| Cell::Text(o.label.clone())))
+            .collect::<Vec<_>>(),
+    ];
+    for m in 0..e.horizon_months as usize {
+        monthly.push(
+            std::iter::once(Cell::Number((m + 1) as f64))
+                .chain(e.options.iter().map(|o| money(o.monthly[m].total())))
+                .collect(),
+        );
+    }
+    let mut assumptions =
+        vec![vec![text(&t(lang, "Input", "输入")), text(&t(lang, "Value", "取值")), text(&t(lang, "Source", "来源"))]];
+    assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
+    Tables { comparison, breakdown, monthly, assumptions }
+}
+
+/// The workbook's bytes.
+pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
+    let mut wb = Workbook::new();
+    let header = Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap();
+    let number = Format::new().set_num_format("#,##0.00");
+    let sheets = [
+        (t(lang, "Comparison", "方案比较"), &tables.comparison),
+        (t(lang, "Breakdown", "成本构成"), &tables.breakdown),
+        (t(lang, "Monthly", "月度现金流"), &tables.monthly),
+        (t(lang, "Assumptions", "输入与来源"), &tables.assumptions),
+    ];
+    for (name, rows) in sheets {
+        let ws = wb.add_worksheet();
+        ws.set_name(&name)?;
+        for (r, row) in rows.iter().enumerate() {
+            for (col, cell) in row.iter().enumerate() {
+                let (r, col) = (r as u32, col as u16);
+                match (r, cell) {
+                    (0, Cell::Text(s)) => {
+                        ws.write_string_with_format(r, col, s, &header)?;
+                    }
+                    (_, Cell::Text(s)) => {
+                        ws.write_string(r, col, s)?;
+                    }
+                    (_, Cell::Number(x)) => {
+                        ws.write_number_with_format(r, col, *x, &number)?;
+                    }
+                    (_, Cell::Empty) => {}
+                }
+            }
+        }
+        let columns = rows.first().map_or(0, Vec::len) as u16;
+        ws.set_column_width(0, 36)?;
+        for col in 1..columns {
+            ws.set_column_width(col, 18)?;
+        }
+        ws.set_freeze_panes(1, 1)?;
+    }
+    wb.save_to_buffer()
+}
+
+fn csv_field(c: &Cell) -> String {
+    match c {
+        Cell::Text(s) if s.contains([',', '"', '\n', '\r']) => format!("\"{}\"", s.replace('"', "\"\"")),
+        Cell::Text(s) => s.clone(),
+        Cell::Number(x) => x.to_string(),
+        Cell::Empty => String::new(),
+    }
+}
+
+/// CSV files (UTF-8 with BOM, so spreadsheet programs read Chinese right).
+pub fn csv(tables: &Tables) -> Vec<(String, String)> {
+    let render = |rows: &Vec<Vec<Cell>>| {
+        let mut out = String::from("\u{FEFF}");
+        for row in rows {
+            out.push_str(&row.iter().map(csv_field).collect::<Vec<_>>().join(","));
+            out.push_str("\r\n");
+        }
+        out
+    };
+    vec![
+        ("comparison.csv".into(), render(&tables.comparison)),
+        ("breakdown.csv".into(), render(&tables.breakdown)),
+        ("monthly.csv".into(), render(&tables.monthly)),
+        ("assumptions.csv".into(), render(&tables.assumptions)),
+    ]
+}

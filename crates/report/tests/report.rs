@@ -1,0 +1,80 @@
+//! Proposals and spreadsheets from the article's 8×A100 case.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use suanli_model::{Evaluation, Lang, Scenario, evaluate};
+use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_pdf};
+use suanli_report::sheet;
+
+fn case() -> (Scenario, Evaluation) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/a100-8x-buy-vs-rent.toml");
+    let s: Scenario = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let e = evaluate(&s).unwrap();
+    (s, e)
+}
+
+fn pdf(s: &Scenario, e: &Evaluation, meta: &ProposalMeta, lang: Lang) -> Vec<u8> {
+    proposal_pdf(&ProposalInput { scenario: s, evaluation: e, simulation: None, sensitivity: None, meta, lang })
+        .unwrap()
+}
+
+fn meta() -> ProposalMeta {
+    ProposalMeta {
+        client: "Example AI".into(),
+        author: "Li Wei".into(),
+        firm: "Suanli".into(),
+        date: "2026-11-30".into(),
+    }
+}
+
+#[test]
+fn the_same_inputs_give_the_same_bytes_in_each_language() {
+    let (s, e) = case();
+    for lang in [Lang::En, Lang::Zh] {
+        let a = pdf(&s, &e, &meta(), lang);
+        let b = pdf(&s, &e, &meta(), lang);
+        if a != b {
+            std::fs::write(std::env::temp_dir().join("suanli-a.pdf"), &a).unwrap();
+            std::fs::write(std::env::temp_dir().join("suanli-b.pdf"), &b).unwrap();
+        }
+        assert!(a == b, "{lang:?}: two runs differ");
+        assert!(a.starts_with(b"%PDF-"));
+        assert!(a.len() < 1_500_000, "{} bytes", a.len());
+    }
+    let other_date = ProposalMeta { date: "2026-12-01".into(), ..meta() };
+    assert!(pdf(&s, &e, &other_date, Lang::En) != pdf(&s, &e, &meta(), Lang::En));
+}
+
+#[test]
+fn hostile_and_very_long_text_renders_inert() {
+    let (mut s, e) = case();
+    s.name = format!("<script>alert('x')</script> %PDF-1.7 ) ( \\ \u{202E}evil\u{202C} {}", "很长的名字".repeat(200));
+    s.description = "🚀 emoji and 𠀀 rare ideographs fall back; ".repeat(50);
+    let meta = ProposalMeta { client: "Robert'); DROP TABLE clients;--".into(), ..meta() };
+    let bytes = pdf(&s, &e, &meta, Lang::Zh);
+    assert!(bytes.starts_with(b"%PDF-"));
+    assert!(bytes.len() < 1_500_000);
+}
+
+#[test]
+fn the_spreadsheet_holds_the_engines_figures() {
+    use calamine::{Data, Reader, Xlsx};
+    let (s, e) = case();
+    let tables = sheet::tables(&s, &e, Lang::En);
+    let bytes = sheet::xlsx(&tables, Lang::En).unwrap();
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+    assert_eq!(book.sheet_names(), vec!["Comparison", "Breakdown", "Monthly", "Assumptions"]);
+    let comparison = book.worksheet_range("Comparison").unwrap();
+    // Row 1: buy, 3,000,000 nominal; row 2: rent, 1,799,654.40.
+    assert_eq!(comparison.get_value((1, 2)), Some(&Data::Float(3_000_000.0)));
+    assert_eq!(comparison.get_value((2, 2)), Some(&Data::Float(1_799_654.4)));
+    assert_eq!(comparison.get_value((2, 4)), Some(&Data::Float(8.56)));
+    let monthly = book.worksheet_range("Monthly").unwrap();
+    assert_eq!(monthly.height(), 37, "header and 36 months");
+    // Renting: 8 × 730 × 8.56 = 49,990.40 every month.
+    assert_eq!(monthly.get_value((1, 2)), Some(&Data::Float(49_990.4)));
+    let zh = sheet::tables(&s, &e, Lang::Zh);
+    let csv = sheet::csv(&zh);
+    assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));
+    assert!(csv[0].1.contains("1799654.4"));
+}
