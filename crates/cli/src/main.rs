@@ -147,6 +147,9 @@ enum Command {
         /// Date printed on the proposal (default: today). 建议书日期。
         #[arg(long)]
         date: Option<String>,
+        /// A PNG or JPEG logo for the cover. 封面徽标（PNG 或 JPEG）。
+        #[arg(long)]
+        logo: Option<PathBuf>,
     },
     /// A spreadsheet (XLSX) and/or CSV files of the comparison, breakdown, monthly cash flows and inputs. 导出电子表格。
     Export {
@@ -252,9 +255,13 @@ fn main() -> ExitCode {
                 Err(e) => fail(e),
             }
         }
-        Command::Proposal { scenario, out, client, author, firm, date } => {
+        Command::Proposal { scenario, out, client, author, firm, date, logo } => {
             let date = date.unwrap_or_else(|| suanli_api::now_utc().chars().take(10).collect());
-            let meta = suanli_api::proposal::ProposalMeta { client, author, firm, date };
+            let logo = match logo.map(|p| std::fs::read(&p).map_err(|source| (p, source))).transpose() {
+                Ok(l) => l,
+                Err((p, source)) => return fail(suanli_api::Error::Read { path: p.display().to_string(), source }),
+            };
+            let meta = suanli_api::proposal::ProposalMeta { client, author, firm, date, logo };
             match suanli_api::proposal::proposal(&scenario, cli.db.as_deref(), lang, &meta, &out) {
                 Ok(size) => {
                     println!("{} ({size} bytes)", out.display());

@@ -15,6 +15,7 @@ fn bench(c: &mut Criterion) {
     let sim = simulate(&s, SimulationConfig { trials: 10_000, seed: 1, threads: 0 }, &|_| {}).unwrap();
     let sens = suanli_model::sensitivity::sensitivity(&s).unwrap();
     let meta = ProposalMeta {
+        logo: None,
         client: "Example".into(),
         author: "Li Wei".into(),
         firm: "Suanli".into(),

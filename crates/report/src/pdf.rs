@@ -7,7 +7,7 @@
 
 use printpdf::{
     Color, FontId, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFont, PdfFontHandle, PdfPage,
-    PdfSaveOptions, Point, Pt, Rect, Rgb, TextItem, WindingOrder,
+    PdfSaveOptions, Point, Pt, RawImage, Rect, Rgb, TextItem, WindingOrder, XObject, XObjectId, XObjectTransform,
 };
 
 /// A4 portrait.
@@ -39,6 +39,7 @@ pub const ACCENT: Rgb8 = Rgb8(31, 78, 121);
 pub struct Canvas {
     regular: ParsedFont,
     bold: ParsedFont,
+    logo: Option<RawImage>,
     pub pages: Vec<Vec<Op>>,
     /// Cursor: distance from the top of the current page.
     pub y: f32,
@@ -55,7 +56,39 @@ impl Canvas {
         let mut warnings = Vec::new();
         let regular = ParsedFont::from_bytes(REGULAR, 0, &mut warnings).ok_or("the embedded font cannot be read")?;
         let bold = ParsedFont::from_bytes(BOLD, 0, &mut warnings).ok_or("the embedded bold font cannot be read")?;
-        Ok(Canvas { regular, bold, pages: Vec::new(), y: TOP })
+        Ok(Canvas { regular, bold, logo: None, pages: Vec::new(), y: TOP })
+    }
+
+    /// Decodes a PNG or JPEG logo; the error says why it cannot be used.
+    pub fn set_logo(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let image = RawImage::decode_from_bytes(bytes, &mut Vec::new())
+            .map_err(|e| format!("the logo is not a PNG or JPEG image this report can embed ({e})"))?;
+        if image.width == 0 || image.height == 0 || image.width > 8000 || image.height > 8000 {
+            return Err(format!("the logo is {}×{} pixels; use one of at most 8000×8000", image.width, image.height));
+        }
+        self.logo = Some(image);
+        Ok(())
+    }
+
+    /// Draws the logo, if any, inside a `max_w` × `max_h` box whose top-right corner is (`right`, `top`).
+    pub fn logo(&mut self, right: f32, top: f32, max_w: f32, max_h: f32) {
+        let Some(image) = &self.logo else { return };
+        let (w, h) = (image.width as f32, image.height as f32);
+        let scale = (max_w / w).min(max_h / h);
+        let (dw, dh) = (w * scale, h * scale);
+        let op = Op::UseXobject {
+            id: XObjectId("SLLOGO".to_owned()),
+            transform: XObjectTransform {
+                translate_x: Some(Pt(right - dw)),
+                translate_y: Some(Pt(PAGE_H - top - dh)),
+                scale_x: Some(scale),
+                scale_y: Some(scale),
+                // 1 pixel = 1 point before scaling.
+                dpi: Some(72.0),
+                ..Default::default()
+            },
+        };
+        self.ops().push(op);
     }
 
     fn font(&self, bold: bool) -> &ParsedFont {
@@ -303,6 +336,9 @@ impl Canvas {
         doc.metadata.info.producer = "Suanli (printpdf)".to_owned();
         doc.resources.fonts.map.insert(font_id(false), PdfFont::new(self.regular.clone()));
         doc.resources.fonts.map.insert(font_id(true), PdfFont::new(self.bold.clone()));
+        if let Some(logo) = self.logo.clone() {
+            doc.resources.xobjects.map.insert(XObjectId("SLLOGO".to_owned()), XObject::Image(logo));
+        }
         let pages = self.pages.into_iter().map(|ops| PdfPage::new(Mm(210.0), Mm(297.0), ops)).collect();
         let options = PdfSaveOptions { subset_fonts: true, ..Default::default() };
         stable_id(doc.with_pages(pages).save(&options, &mut Vec::new()))

@@ -18,6 +18,8 @@ pub struct ProposalMeta {
     pub firm: String,
     /// The proposal's date, as it should be printed (e.g. 2026-11-30).
     pub date: String,
+    /// A PNG or JPEG logo for the cover.
+    pub logo: Option<Vec<u8>>,
 }
 
 #[derive(Debug)]
@@ -53,6 +55,9 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     let s = input.scenario;
     let c = e.currency;
     let mut cv = Canvas::new()?;
+    if let Some(bytes) = &input.meta.logo {
+        cv.set_logo(bytes)?;
+    }
     let money = |x: f64| format_amount(x, c, lang);
     let mut ranked: Vec<&OptionResult> = e.options.iter().collect();
     ranked.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
@@ -61,6 +66,10 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     // ---- cover
     cv.new_page();
     cv.rect(0.0, 0.0, PAGE_W, 250.0, ACCENT);
+    if input.meta.logo.is_some() {
+        cv.rect(PAGE_W - MARGIN_X - 136.0, 36.0, 136.0, 72.0, Rgb8(255, 255, 255));
+        cv.logo(PAGE_W - MARGIN_X - 8.0, 44.0, 120.0, 56.0);
+    }
     cv.text_at(
         MARGIN_X,
         120.0,

@@ -20,6 +20,7 @@ fn pdf(s: &Scenario, e: &Evaluation, meta: &ProposalMeta, lang: Lang) -> Vec<u8>
 
 fn meta() -> ProposalMeta {
     ProposalMeta {
+        logo: None,
         client: "Example AI".into(),
         author: "Li Wei".into(),
         firm: "Suanli".into(),
@@ -77,4 +78,35 @@ fn the_spreadsheet_holds_the_engines_figures() {
     let csv = sheet::csv(&zh);
     assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));
     assert!(csv[0].1.contains("1799654.4"));
+}
+
+/// A 2×1 PNG (one red, one blue pixel), written out byte by byte.
+const PNG: &[u8] = &[
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
+    0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x7B, 0x40, 0xE8, 0xDD, 0x00, 0x00, 0x00, 0x0D, 0x49,
+    0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF, 0x00, 0x04, 0xFF, 0x01, 0x07, 0x00, 0x01, 0xFF, 0xE2, 0x23, 0x9E,
+    0x59, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+];
+
+#[test]
+fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
+    let (s, e) = case();
+    let with_logo = ProposalMeta { logo: Some(PNG.to_vec()), ..meta() };
+    let input = |m: &ProposalMeta| {
+        proposal_pdf(&ProposalInput {
+            scenario: &s,
+            evaluation: &e,
+            simulation: None,
+            sensitivity: None,
+            meta: m,
+            lang: Lang::En,
+        })
+    };
+    match input(&with_logo) {
+        Ok(bytes) => assert!(bytes.windows(8).any(|w| w == b"/XObject"), "the logo is embedded"),
+        Err(e) => panic!("{e}"),
+    }
+    let broken = ProposalMeta { logo: Some(b"not an image".to_vec()), ..meta() };
+    let err = input(&broken).unwrap_err();
+    assert!(err.contains("logo"), "{err}");
 }
