@@ -225,28 +225,16 @@ impl Catalog {
 }
 
 fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
-    for r in &t.sources {
-        store::insert(conn, "sources", r)?;
+    fn rows<T: serde::Serialize>(conn: &Connection, table: &str, rows: &[T]) -> Result<(), Error> {
+        rows.iter().try_for_each(|r| store::insert(conn, table, r))
     }
-    for r in &t.accelerators {
-        store::insert(conn, "accelerators", r)?;
-    }
-    for r in &t.providers {
-        store::insert(conn, "providers", r)?;
-    }
-    for r in &t.offers {
-        store::insert(conn, "offers", r)?;
-    }
-    for r in &t.efficiency {
-        store::insert(conn, "efficiency", r)?;
-    }
-    for r in &t.scaling {
-        store::insert(conn, "scaling", r)?;
-    }
-    for r in &t.export_controls {
-        store::insert(conn, "export_controls", r)?;
-    }
-    Ok(())
+    rows(conn, "sources", &t.sources)?;
+    rows(conn, "accelerators", &t.accelerators)?;
+    rows(conn, "providers", &t.providers)?;
+    rows(conn, "offers", &t.offers)?;
+    rows(conn, "efficiency", &t.efficiency)?;
+    rows(conn, "scaling", &t.scaling)?;
+    rows(conn, "export_controls", &t.export_controls)
 }
 
 /// A change to the catalogue and its counts.

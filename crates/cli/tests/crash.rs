@@ -72,6 +72,19 @@ fn run_and_kill(db: &Path, args: &[&str], after: Duration) {
     let _ = child.wait();
 }
 
+/// Saves a price-book entry before the crash; it must survive every kill.
+fn acknowledge(c: &mut Catalog) {
+    let discount = Discount {
+        id: "acknowledged".into(),
+        offer_id: None,
+        provider_id: Some("aws".into()),
+        discount_share: 0.1,
+        note: None,
+        as_of: None,
+    };
+    c.put_discount(&discount).unwrap();
+}
+
 /// Opens after a crash and checks what must hold; returns the imported count.
 fn check(db: &Path) -> usize {
     let (c, _) = Catalog::open(db, NOW).unwrap();
@@ -100,15 +113,7 @@ fn killing_an_import_leaves_all_or_nothing() {
         let db = dir.path().join(format!("db-{k}.sqlite"));
         {
             let (mut c, _) = Catalog::open(&db, NOW).unwrap();
-            c.put_discount(&Discount {
-                id: "acknowledged".into(),
-                offer_id: None,
-                provider_id: Some("aws".into()),
-                discount_share: 0.1,
-                note: None,
-                as_of: None,
-            })
-            .unwrap();
+            acknowledge(&mut c);
         }
         let after = moment(full, k, 24);
         run_and_kill(&db, &args, after);
@@ -143,15 +148,7 @@ fn killing_a_pack_apply_leaves_the_old_or_the_new_catalogue() {
         let db = dir.path().join(format!("db-{k}.sqlite"));
         let bundled_version = {
             let (mut c, _) = Catalog::open(&db, NOW).unwrap();
-            c.put_discount(&Discount {
-                id: "acknowledged".into(),
-                offer_id: None,
-                provider_id: Some("aws".into()),
-                discount_share: 0.1,
-                note: None,
-                as_of: None,
-            })
-            .unwrap();
+            acknowledge(&mut c);
             c.version().unwrap()
         };
         let after = moment(full, k, 16);
