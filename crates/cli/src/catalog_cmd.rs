@@ -272,6 +272,14 @@ fn opt(x: &Option<String>) -> String {
     x.clone().unwrap_or_default()
 }
 
+/// The Chinese name in Chinese output, when the catalogue has one.
+fn localised(lang: Lang, en: &str, zh: &Option<String>) -> String {
+    match (lang, zh) {
+        (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
+        _ => en.to_owned(),
+    }
+}
+
 fn num(x: Option<f64>, digits: usize) -> String {
     x.map_or(String::new(), |v| format!("{v:.digits$}"))
 }
@@ -402,14 +410,8 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 pick(lang, "Conf.", "置信度"),
             ]);
             for a in rows {
-                let name = match (lang, &a.name_zh) {
-                    (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
-                    _ => a.name.clone(),
-                };
-                let vendor = match (lang, &a.vendor_zh) {
-                    (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
-                    _ => a.vendor.clone(),
-                };
+                let name = localised(lang, &a.name, &a.name_zh);
+                let vendor = localised(lang, &a.vendor, &a.vendor_zh);
                 t.row([
                     a.id,
                     name,
@@ -443,10 +445,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 pick(lang, "Conf.", "置信度"),
             ]);
             for p in rows {
-                let name = match (lang, &p.name_zh) {
-                    (Lang::Zh, Some(zh)) if !zh.is_empty() => zh.clone(),
-                    _ => p.name.clone(),
-                };
+                let name = localised(lang, &p.name, &p.name_zh);
                 t.row([
                     p.id,
                     name,
