@@ -172,7 +172,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start),
     };
     if let Some(p) = &porting {
-        add_porting(ctx, p, start, &mut run);
+        add_porting(p, start, &mut run);
     }
     add_storage_and_edge(ctx, o, &mut run);
 
@@ -214,7 +214,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
 }
 
 /// Porting engineers are paid while they port; upkeep follows every month after.
-fn add_porting(ctx: &Context<'_>, p: &crate::porting::PortingResult, start: usize, run: &mut Run) {
+fn add_porting(p: &crate::porting::PortingResult, start: usize, run: &mut Run) {
     let porting_months = start.max(1);
     for flows in run.flows.iter_mut().take(porting_months) {
         flows.add(Category::Porting, p.cost / porting_months as f64);
@@ -222,7 +222,6 @@ fn add_porting(ctx: &Context<'_>, p: &crate::porting::PortingResult, start: usiz
     for flows in run.flows.iter_mut().skip(start) {
         flows.add(Category::PortingMaintenance, p.maintenance_per_year / 12.0);
     }
-    let _ = ctx;
 }
 
 /// What running one option produced, before totals.
