@@ -50,6 +50,7 @@ pub enum Problem {
     Required,
     NotFinite,
     Negative,
+    TooLarge,
     NotANumber,
     OneOf(Vec<&'static str>),
     UnknownCurrency,
@@ -81,6 +82,7 @@ impl Problem {
             Problem::Required => pick("is required", "为必填项"),
             Problem::NotFinite => pick("must be a finite number", "必须是有限数值"),
             Problem::Negative => pick("must not be negative", "不能为负数"),
+            Problem::TooLarge => pick("is beyond any real figure (at most 1e12)", "数值过大（不能超过 1e12）"),
             Problem::NotANumber => pick("must be a number", "必须是数字"),
             Problem::OneOf(allowed) => {
                 if zh {
@@ -185,6 +187,8 @@ impl Checker {
                 self.fail(field, x, Problem::NotFinite);
             } else if x < 0.0 {
                 self.fail(field, x, Problem::Negative);
+            } else if x > suanli_model::validate::MAX_QUANTITY {
+                self.fail(field, x, Problem::TooLarge);
             }
         }
     }

@@ -20,6 +20,14 @@ pub const MAX_SERVERS: u32 = 1_000_000;
 pub const MAX_ACCELERATORS_PER_SERVER: u32 = 1_024;
 pub const MAX_CLUSTER: u32 = 10_000_000;
 
+/// No amount, price, count of GPUs or volume may exceed this (a million
+/// million): far beyond any real figure, and small enough that every sum
+/// over a 240-month horizon stays finite.
+pub const MAX_QUANTITY: f64 = 1e12;
+
+/// The smallest ratio, share or count the engine divides by.
+pub const MIN_DIVISOR: f64 = 1e-3;
+
 /// One broken rule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputError {
@@ -32,7 +40,14 @@ pub struct InputError {
 
 impl InputError {
     pub fn new(path: impl Into<String>, value: impl fmt::Display, rule: Rule) -> Self {
-        InputError { path: path.into(), value: value.to_string(), rule }
+        let mut value = value.to_string();
+        // 1e300 reads better than three hundred digits.
+        if value.len() > 15
+            && let Ok(x) = value.parse::<f64>()
+        {
+            value = format!("{x:e}");
+        }
+        InputError { path: path.into(), value, rule }
     }
 
     pub fn missing(path: impl Into<String>, rule: Rule) -> Self {
@@ -115,6 +130,10 @@ pub enum Rule {
     /// The optimiser names an option that lacks the pool it needs.
     TemplateLacks {
         pool: String,
+    },
+    /// Finite but beyond any real figure.
+    TooLarge {
+        max: f64,
     },
 }
 
@@ -258,6 +277,13 @@ impl Rule {
                     format!("this end makes {field} invalid: {}", rule.describe(lang))
                 }
             }
+            Rule::TooLarge { max } => {
+                if zh {
+                    format!("数值过大，不能超过 {max:e}")
+                } else {
+                    format!("is beyond any real figure; at most {max:e}")
+                }
+            }
             Rule::TemplateLacks { pool } => {
                 if zh {
                     format!("所指方案没有 [{pool}] 资源池")
@@ -319,26 +345,53 @@ impl Checker<'_> {
     }
 
     fn non_negative(&mut self, path: &str, x: f64) {
-        if self.finite(path, x) && x < 0.0 {
-            self.push(InputError::new(path, x, Rule::Negative));
+        if self.finite(path, x) {
+            if x < 0.0 {
+                self.push(InputError::new(path, x, Rule::Negative));
+            } else {
+                self.not_absurd(path, x);
+            }
         }
     }
 
     fn positive(&mut self, path: &str, x: f64) {
-        if self.finite(path, x) && x <= 0.0 {
-            self.push(InputError::new(path, x, Rule::NotPositive));
+        if self.finite(path, x) {
+            if x <= 0.0 {
+                self.push(InputError::new(path, x, Rule::NotPositive));
+            } else {
+                self.not_absurd(path, x);
+            }
+        }
+    }
+
+    /// Something the engine divides by: positive, and not so small that a
+    /// quotient becomes infinite (an accelerator a thousand times slower
+    /// than the reference is already no option).
+    fn divisor(&mut self, path: &str, x: f64) {
+        if self.finite(path, x) && x < MIN_DIVISOR {
+            self.push(InputError::new(path, x, Rule::AtLeast { min: MIN_DIVISOR }));
+        } else {
+            self.not_absurd(path, x);
+        }
+    }
+
+    /// A share the engine divides by: at least [`MIN_DIVISOR`], at most 1.
+    fn share_divisor(&mut self, path: &str, x: f64) {
+        if self.finite(path, x) && !(MIN_DIVISOR..=1.0).contains(&x) {
+            self.push(InputError::new(path, x, Rule::Between { min: MIN_DIVISOR, max: 1.0 }));
+        }
+    }
+
+    /// Finite but absurd (a price of 1e300) would overflow sums to infinity.
+    fn not_absurd(&mut self, path: &str, x: f64) {
+        if x > MAX_QUANTITY {
+            self.push(InputError::new(path, x, Rule::TooLarge { max: MAX_QUANTITY }));
         }
     }
 
     fn share(&mut self, path: &str, x: f64) {
         if self.finite(path, x) && !(0.0..=1.0).contains(&x) {
             self.push(InputError::new(path, x, Rule::Share));
-        }
-    }
-
-    fn positive_share(&mut self, path: &str, x: f64) {
-        if self.finite(path, x) && !(x > 0.0 && x <= 1.0) {
-            self.push(InputError::new(path, x, Rule::PositiveShare));
         }
     }
 
@@ -411,7 +464,7 @@ impl Checker<'_> {
             self.non_negative("porting.code_kloc", p.code_kloc);
             self.non_negative("porting.custom_kernels", p.custom_kernels);
             self.non_negative("porting.engineer_month_cost", p.engineer_month_cost);
-            self.positive("porting.engineers", p.engineers);
+            self.divisor("porting.engineers", p.engineers);
             if let Some(b) = p.bridge_price_per_ref_gpu_hour {
                 self.non_negative("porting.bridge_price_per_ref_gpu_hour", b);
             }
@@ -456,8 +509,8 @@ impl Checker<'_> {
         if r.interval_months == 0 {
             self.push(InputError::new("refresh.interval_months", 0, Rule::NotPositive));
         }
-        self.positive("refresh.performance_uplift", r.performance_uplift);
-        self.positive("refresh.price_factor", r.price_factor);
+        self.divisor("refresh.performance_uplift", r.performance_uplift);
+        self.divisor("refresh.price_factor", r.price_factor);
     }
 
     fn curves(&mut self) {
@@ -472,7 +525,7 @@ impl Checker<'_> {
             }
             for (j, (n, e)) in c.points.iter().enumerate() {
                 self.between(&format!("{base}.points[{j}][0]"), *n, 1.0, 1e7);
-                self.positive_share(&format!("{base}.points[{j}][1]"), *e);
+                self.share_divisor(&format!("{base}.points[{j}][1]"), *e);
                 if j > 0 && c.points[j - 1].0 >= *n {
                     self.push(InputError::new(format!("{base}.points[{j}][0]"), n, Rule::NotAscending));
                 }
@@ -491,8 +544,8 @@ impl Checker<'_> {
                     let path = format!("{base}.{name}");
                     match value {
                         None => self.push(InputError::missing(path, Rule::WorkMissing)),
-                        Some(x) if *name == "mfu" => self.positive_share(&path, x),
-                        Some(x) => self.positive(&path, x),
+                        Some(x) if *name == "mfu" => self.share_divisor(&path, x),
+                        Some(x) => self.divisor(&path, x),
                     }
                 }
             }
@@ -600,15 +653,15 @@ impl Checker<'_> {
             self.push(InputError::missing(format!("{base}.id"), Rule::Required));
         }
         if let Some(e) = o.efficiency_ratio {
-            self.positive(&format!("{base}.efficiency_ratio"), e);
+            self.divisor(&format!("{base}.efficiency_ratio"), e);
         }
         if o.offer_filter.is_some() {
             self.push(InputError::new(format!("{base}.offer_filter"), "[set]", Rule::UnresolvedOffer));
         }
         if let Some(x) = o.scaling_efficiency {
-            self.positive_share(&format!("{base}.scaling_efficiency"), x);
+            self.share_divisor(&format!("{base}.scaling_efficiency"), x);
         }
-        self.positive_share(&format!("{base}.achieved_share"), o.achieved_share);
+        self.share_divisor(&format!("{base}.achieved_share"), o.achieved_share);
         if let Some(curve) = &o.interconnect
             && !self.scenario.scaling_curves.iter().any(|c| &c.id == curve)
         {
@@ -785,7 +838,7 @@ impl Checker<'_> {
 
     fn pool_efficiency(&mut self, base: &str, e: Option<f64>) {
         if let Some(e) = e {
-            self.positive(&format!("{base}.efficiency_ratio"), e);
+            self.divisor(&format!("{base}.efficiency_ratio"), e);
         }
     }
 

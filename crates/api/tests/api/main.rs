@@ -125,8 +125,13 @@ fn hostile_numbers_never_panic() {
             let end = start + text[start..].find(|c: char| !number(c)).unwrap_or(text.len() - start);
             for value in hostile {
                 let mutated = format!("{}{}{}", &text[..start], value, &text[end..]);
-                if let Ok(s) = parse_scenario(&mutated) {
-                    let _ = suanli_api::evaluate(&s);
+                if let Ok(s) = parse_scenario(&mutated)
+                    && let Ok(e) = suanli_api::evaluate(&s)
+                {
+                    // What passes the rules gives finite figures.
+                    for o in &e.options {
+                        assert!(o.total_nominal.is_finite() && o.total_npv.is_finite(), "{value} → {}", o.id);
+                    }
                 }
                 cases += 1;
             }

@@ -68,7 +68,8 @@ fn a_share_above_100_percent() {
         .map(|x| x.demand)
         .unwrap_or_else(|e| panic!("{e}"));
     });
-    assert_eq!(single(errors), ("demand.mfu".into(), "1.2".into(), Rule::PositiveShare));
+    // A share the engine divides by: at least 0.001, at most 1.
+    assert_eq!(single(errors), ("demand.mfu".into(), "1.2".into(), Rule::Between { min: 0.001, max: 1.0 }));
     let errors = errors_after(|s| {
         if let suanli_model::Demand::Profile(p) = &mut s.demand {
             p.low_priority_share = 1.5;
@@ -157,7 +158,17 @@ fn every_error_is_collected_and_readable_in_both_languages() {
     assert_eq!(en[0], "horizon_months = 0: must be between 1 and 240");
     assert_eq!(zh[0], "horizon_months = 0: 必须在 1 到 240 之间");
     assert_eq!(en[1], "discount_rate_annual = inf: must be a finite number");
-    assert_eq!(zh[2], "options[0].achieved_share = 0: 必须大于 0 且不超过 1");
+    assert_eq!(zh[2], "options[0].achieved_share = 0: 必须在 0.001 到 1 之间");
+}
+
+#[test]
+fn absurd_but_finite_numbers_are_refused() {
+    // 1e300 would overflow every sum to infinity; 1e-308 as a divisor likewise.
+    let (path, value, rule) = single(errors_after(|s| on_demand(s).price_per_accel_hour = Some(1e300)));
+    assert_eq!((path.as_str(), value.as_str()), ("options[0].on_demand.price_per_accel_hour", "1e300"));
+    assert_eq!(rule, Rule::TooLarge { max: 1e12 });
+    let (path, _, rule) = single(errors_after(|s| s.options[0].efficiency_ratio = Some(1e-308)));
+    assert_eq!((path.as_str(), rule), ("options[0].efficiency_ratio", Rule::AtLeast { min: 0.001 }));
 }
 
 #[test]
