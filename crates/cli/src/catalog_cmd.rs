@@ -272,6 +272,36 @@ fn opt(x: &Option<String>) -> String {
     x.clone().unwrap_or_default()
 }
 
+/// A JSON record as indented `key: value` lines (nulls and empty lists left out).
+fn outline(v: &serde_json::Value, indent: usize, out: &mut String) {
+    use serde_json::Value;
+    let pad = "  ".repeat(indent);
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map {
+                match val {
+                    Value::Null => {}
+                    Value::Array(a) if a.is_empty() => {}
+                    Value::Object(_) | Value::Array(_) => {
+                        out.push_str(&format!("{pad}{k}:\n"));
+                        outline(val, indent + 1, out);
+                    }
+                    Value::String(s) => out.push_str(&format!("{pad}{k}: {s}\n")),
+                    other => out.push_str(&format!("{pad}{k}: {other}\n")),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(&format!("{pad}[{}]\n", i + 1));
+                outline(item, indent + 1, out);
+            }
+        }
+        Value::String(s) => out.push_str(&format!("{pad}{s}\n")),
+        other => out.push_str(&format!("{pad}{other}\n")),
+    }
+}
+
 /// The Chinese name in Chinese output, when the catalogue has one.
 fn localised(lang: Lang, en: &str, zh: &Option<String>) -> String {
     match (lang, zh) {
@@ -291,10 +321,12 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             let item = catalog::show(c, &id, &OfferFilter { workload_class: workload, ..Default::default() })?;
             match format {
                 Format::Json => json(&item),
-                // The record itself is the readable form: every field with its provenance.
+                // Every field with its provenance, one per line; empty fields left out.
                 Format::Table => {
-                    let text = serde_json::to_string_pretty(&item).map_err(|e| Error::Catalog(e.into()))?;
-                    println!("{text}");
+                    let value = serde_json::to_value(&item).map_err(|e| Error::Catalog(e.into()))?;
+                    let mut out = String::new();
+                    outline(&value, 0, &mut out);
+                    print!("{out}");
                     Ok(())
                 }
             }
