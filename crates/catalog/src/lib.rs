@@ -168,7 +168,7 @@ impl Catalog {
             tx.execute(&format!("DELETE FROM {table}"), [])?;
         }
         insert_all(&tx, tables)?;
-        let summary = record_change(&tx, kind, label, Some(version), now, &old, &tables.offers)?;
+        let summary = record_change_with(&tx, kind, label, Some(version), now, &old, &tables.offers, true)?;
         tx.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_version', ?1)",
             params![version.to_string()],
@@ -280,18 +280,6 @@ pub struct OfferChange {
 
 /// Records a change: compares old and new offers by id. Removed offers are
 /// only recorded when `new` is the whole catalogue (`removals = true`).
-fn record_change(
-    conn: &Connection,
-    kind: &str,
-    label: &str,
-    version: Option<i64>,
-    now: &str,
-    old: &[Offer],
-    new: &[Offer],
-) -> Result<ChangeSummary, Error> {
-    record_change_with(conn, kind, label, version, now, old, new, true)
-}
-
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn record_change_with(
     conn: &Connection,
