@@ -31,6 +31,7 @@ pub fn optimise(s: &Scenario) -> Result<Outcome, Error> {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RangeJson {
     pub p10: f64,
     pub p50: f64,
@@ -48,6 +49,7 @@ fn range(p: &Percentiles, c: suanli_model::Currency) -> RangeJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SimulatedOptionJson {
     pub id: String,
     pub label: String,
@@ -62,6 +64,7 @@ pub struct SimulatedOptionJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PortingJson {
     pub maturity: String,
     pub adapter: Option<String>,
@@ -74,16 +77,19 @@ pub struct PortingJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SupplyJson {
     pub score: f64,
     pub drivers: Vec<(String, f64)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SimulationJson {
     pub scenario: String,
     pub currency: String,
     pub trials: u32,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub seed: u64,
     pub options: Vec<SimulatedOptionJson>,
 }
@@ -131,6 +137,7 @@ pub fn simulation_json(e: &Evaluation, sim: &suanli_model::uncertainty::Simulati
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BarJson {
     pub path: String,
     pub low: f64,
@@ -141,6 +148,9 @@ pub struct BarJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+// Named apart from `json::BreakEvenJson` for the TypeScript bindings (JSON is unchanged).
+#[serde(rename = "UtilisationBreakEvenJson")]
 pub struct BreakEvenJson {
     pub buy: String,
     pub rent: String,
@@ -150,6 +160,7 @@ pub struct BreakEvenJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SensitivityJson {
     pub base_npv: Vec<(String, f64)>,
     pub tornado: Vec<BarJson>,
@@ -190,6 +201,7 @@ pub fn sensitivity_json(s: &suanli_model::sensitivity::Sensitivity, c: suanli_mo
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CandidateJson {
     pub base: Option<(String, u32)>,
     pub on_demand: bool,
@@ -203,6 +215,7 @@ pub struct CandidateJson {
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum OptimiseJson {
     Chosen {
         chosen: CandidateJson,

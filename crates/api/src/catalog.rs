@@ -130,13 +130,18 @@ fn signature_path(pack: &Path) -> std::path::PathBuf {
 
 /// What verification found, for a reader.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PackSummary {
     pub label: String,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub version: i64,
     pub created: String,
     pub signed_by: Option<String>,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub accelerators: usize,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub providers: usize,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub offers: usize,
 }
 

@@ -20,6 +20,15 @@ pub enum Error {
         column: usize,
         message: String,
     },
+    /// A scenario document (the editor's JSON) has a field of the wrong shape.
+    #[error("{}", self.message(Lang::En))]
+    Shape { path: String, message: String },
+    /// The database could not be opened, so nothing that needs it can run.
+    #[error("{}", self.message(Lang::En))]
+    Unavailable,
+    /// No saved scenario (or other user item) with that id.
+    #[error("{}", self.message(Lang::En))]
+    NotFound(String),
     /// The scenario parsed but breaks rules; every broken rule is listed.
     #[error("{}", self.message(Lang::En))]
     Invalid(Vec<InputError>),
@@ -53,6 +62,9 @@ impl Error {
             Error::Read { .. } => "read",
             Error::Parse { .. } => "parse",
             Error::Invalid(_) => "invalid",
+            Error::Shape { .. } => "shape",
+            Error::Unavailable => "db_unavailable",
+            Error::NotFound(_) | Error::Catalog(suanli_catalog::Error::NotFound(_)) => "not_found",
             Error::Write { .. } => "write",
             Error::Catalog(suanli_catalog::Error::NewerSchema { .. }) => "newer_schema",
             Error::Catalog(suanli_catalog::Error::Rows(_)) => "rows",
@@ -91,6 +103,27 @@ impl Error {
                 };
                 let lines: Vec<String> = errors.iter().map(|e| format!("  - {}", e.message(lang))).collect();
                 format!("{head}\n{}", lines.join("\n"))
+            }
+            Error::Shape { path, message } => match (zh, path.is_empty()) {
+                (true, true) => format!("场景格式错误：{message}"),
+                (true, false) => format!("{path}：格式错误：{message}"),
+                (false, true) => format!("the scenario is malformed: {message}"),
+                (false, false) => format!("{path}: {message}"),
+            },
+            Error::Unavailable => {
+                if zh {
+                    "数据库无法打开，此操作不可用；请按启动页面的提示处理。".to_owned()
+                } else {
+                    "the database could not be opened, so this is unavailable; see the start screen for what to do"
+                        .to_owned()
+                }
+            }
+            Error::NotFound(what) => {
+                if zh {
+                    format!("找不到 {what}")
+                } else {
+                    format!("{what} not found")
+                }
             }
             Error::Write { path, source } => {
                 if zh {
@@ -158,5 +191,49 @@ impl Error {
                 }
             }
         }
+    }
+}
+
+/// One field an error is about, for a front end that shows it at the field.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct FieldError {
+    /// Field path as in the scenario file (`options[0].owned.pue`).
+    pub path: String,
+    pub value: String,
+    /// The problem, in the requested language.
+    pub message: String,
+}
+
+/// An error as a front end receives it: a stable code, the whole message
+/// in the user's language, and the fields it is about.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ErrorJson {
+    pub code: String,
+    pub message: String,
+    pub fields: Vec<FieldError>,
+}
+
+impl Error {
+    pub fn to_json(&self, lang: Lang) -> ErrorJson {
+        let field = |path: &str, value: &str, message: String| FieldError {
+            path: path.to_owned(),
+            value: value.to_owned(),
+            message,
+        };
+        let fields = match self {
+            Error::Invalid(errors) => errors.iter().map(|e| field(&e.path, &e.value, e.rule.describe(lang))).collect(),
+            Error::Shape { path, message } if !path.is_empty() => vec![field(path, "", message.clone())],
+            Error::Parse { path, message, .. } if !path.is_empty() && path != "." => {
+                vec![field(path, "", message.clone())]
+            }
+            Error::Reference { path, value, problem } => vec![field(path, value, problem.clone())],
+            Error::Catalog(suanli_catalog::Error::Rows(rows)) => {
+                rows.iter().map(|r| field(&r.field, &r.value, r.message(lang))).collect()
+            }
+            _ => Vec::new(),
+        };
+        ErrorJson { code: self.code().to_owned(), message: self.message(lang), fields }
     }
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use suanli_model::{Category, Evaluation, Lang, OptionResult, round_money, round_unit_price};
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EvaluationJson {
     pub scenario: String,
     pub currency: String,
@@ -20,6 +21,7 @@ pub struct EvaluationJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OptionJson {
     pub id: String,
     pub label: String,
@@ -45,6 +47,7 @@ pub struct OptionJson {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BreakEvenJson {
     pub against: String,
     pub month: Option<u32>,

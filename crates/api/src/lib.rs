@@ -8,16 +8,18 @@
 pub mod analytics;
 pub mod catalog;
 pub mod deploy;
+pub mod document;
 mod error;
 mod files;
 pub mod json;
+pub mod library;
 pub mod proposal;
 mod resolve;
 mod scenario_file;
 
 use std::path::Path;
 
-pub use error::Error;
+pub use error::{Error, ErrorJson, FieldError};
 pub use files::{DB_ENV, default_db_path, format_utc, now_utc, write_atomic};
 pub use json::EvaluationJson;
 pub use resolve::{needs_catalog, resolve_offers};

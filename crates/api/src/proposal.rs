@@ -16,18 +16,24 @@ pub const PROPOSAL_SEED: u64 = 1;
 /// Builds the proposal PDF's bytes for a scenario file.
 pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    let e = crate::evaluate(&s)?;
+    proposal_pdf_for(&s, lang, meta)
+}
+
+/// The proposal PDF's bytes for a resolved, checked scenario (the CLI and
+/// the desktop app both end here, so both write the same bytes).
+pub fn proposal_pdf_for(s: &suanli_model::Scenario, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
+    let e = crate::evaluate(s)?;
     let (simulation, sensitivity) = if s.uncertainty.is_empty() {
         (None, None)
     } else {
         let config =
             suanli_model::uncertainty::SimulationConfig { trials: PROPOSAL_TRIALS, seed: PROPOSAL_SEED, threads: 0 };
-        let sim = suanli_model::uncertainty::simulate(&s, config, &|_| {}).map_err(Error::Invalid)?;
-        let sens = suanli_model::sensitivity::sensitivity(&s).map_err(Error::Invalid)?;
+        let sim = suanli_model::uncertainty::simulate(s, config, &|_| {}).map_err(Error::Invalid)?;
+        let sens = suanli_model::sensitivity::sensitivity(s).map_err(Error::Invalid)?;
         (Some(sim), Some(sens))
     };
     let input = ProposalInput {
-        scenario: &s,
+        scenario: s,
         evaluation: &e,
         simulation: simulation.as_ref(),
         sensitivity: sensitivity.as_ref(),
@@ -64,7 +70,7 @@ pub fn export(
     let tables = suanli_report::sheet::tables(&s, &e, lang);
     let mut written = Vec::new();
     if let Some(path) = xlsx {
-        let bytes = suanli_report::sheet::xlsx(&tables, lang).map_err(|e| Error::Report(e.to_string()))?;
+        let bytes = xlsx_for(&s, lang)?;
         write_atomic(path, &bytes)?;
         written.push(path.to_path_buf());
     }
@@ -77,4 +83,11 @@ pub fn export(
         }
     }
     Ok(written)
+}
+
+/// The spreadsheet's bytes for a resolved, checked scenario.
+pub fn xlsx_for(s: &suanli_model::Scenario, lang: Lang) -> Result<Vec<u8>, Error> {
+    let e = crate::evaluate(s)?;
+    let tables = suanli_report::sheet::tables(s, &e, lang);
+    suanli_report::sheet::xlsx(&tables, lang).map_err(|e| Error::Report(e.to_string()))
 }

@@ -12,6 +12,7 @@
 mod bundled;
 pub mod check;
 pub mod import;
+pub mod library;
 pub mod pack;
 pub mod pricebook;
 pub mod query;
@@ -72,6 +73,17 @@ pub struct Catalog {
     conn: Connection,
 }
 
+/// Row counts of the catalogue tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Counts {
+    pub accelerators: u32,
+    pub providers: u32,
+    pub offers: u32,
+    pub efficiency: u32,
+    pub sources: u32,
+}
+
 /// What opening did to the catalogue.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Opened {
@@ -128,6 +140,27 @@ impl Catalog {
             Some(_) => Opened::Current,
         };
         Ok((catalog, opened))
+    }
+
+    /// How many rows each catalogue table holds (the price book not counted).
+    pub fn counts(&self) -> Result<Counts, Error> {
+        let n = |table: &str| -> Result<u32, Error> {
+            Ok(self.conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
+        };
+        Ok(Counts {
+            accelerators: n("accelerators")?,
+            providers: n("providers")?,
+            offers: n("offers")?,
+            efficiency: n("efficiency")?,
+            sources: n("sources")?,
+        })
+    }
+
+    /// Workload classes that have at least one efficiency ratio.
+    pub fn workload_classes(&self) -> Result<Vec<String>, Error> {
+        let mut stmt = self.conn.prepare("SELECT DISTINCT workload_class FROM efficiency ORDER BY workload_class")?;
+        let classes = stmt.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        Ok(classes)
     }
 
     pub fn connection(&self) -> &Connection {
@@ -239,6 +272,7 @@ fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
 
 /// A change to the catalogue and its counts.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChangeSummary {
     pub id: i64,
     pub kind: String,

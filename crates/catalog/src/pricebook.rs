@@ -12,6 +12,7 @@ use crate::{Catalog, Error, rebuild_search, store};
 /// A negotiated discount on one offer or on every offer of a provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Discount {
     pub id: String,
     #[serde(default)]
@@ -29,6 +30,7 @@ pub struct Discount {
 /// The price book as a file (`suanli pricebook export`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PriceBookFile {
     pub format: String,
     pub version: u32,

@@ -15,6 +15,7 @@ pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
 /// Whose rules decide what a buyer can obtain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Jurisdiction {
     /// A buyer in mainland China: US export controls apply.
     Cn,
@@ -31,6 +32,7 @@ impl Jurisdiction {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AcceleratorFilter {
     pub vendor: Option<String>,
     pub domestic: Option<bool>,
@@ -40,6 +42,7 @@ pub struct AcceleratorFilter {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum OfferSort {
     #[default]
     Id,
@@ -50,6 +53,7 @@ pub enum OfferSort {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OfferFilter {
     pub accelerator: Option<String>,
     pub vendor: Option<String>,
@@ -81,6 +85,7 @@ pub struct OfferFilter {
 
 /// An offer with what a reader needs beside it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OfferView {
     #[serde(flatten)]
     pub offer: Offer,
@@ -106,6 +111,7 @@ pub struct OfferView {
 
 /// The efficiency ratio an effective price used, and where it comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RatioUsed {
     pub ratio: f64,
     pub workload_class: String,
@@ -118,6 +124,7 @@ pub struct RatioUsed {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SearchHit {
     pub kind: String,
     pub id: String,

@@ -26,6 +26,7 @@ fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> 
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Source {
     pub id: String,
     pub sheet: String,
@@ -36,6 +37,7 @@ pub struct Source {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Accelerator {
     pub id: String,
     pub vendor: String,
@@ -43,6 +45,7 @@ pub struct Accelerator {
     pub name: String,
     pub name_zh: Option<String>,
     #[serde(deserialize_with = "flex_bool", default)]
+    #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub domestic: Option<bool>,
     pub memory_gb: Option<f64>,
     pub memory_type: Option<String>,
@@ -74,6 +77,7 @@ pub struct Accelerator {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Provider {
     pub id: String,
     pub name: String,
@@ -84,10 +88,13 @@ pub struct Provider {
     /// `;`-separated billing modes.
     pub billing_modes: Option<String>,
     #[serde(deserialize_with = "flex_bool", default)]
+    #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub bare_metal: Option<bool>,
     #[serde(deserialize_with = "flex_bool", default)]
+    #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub dedicated_gpu: Option<bool>,
     #[serde(deserialize_with = "flex_bool", default)]
+    #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub encryption_in_transit: Option<bool>,
     /// `;`-separated certifications.
     pub certifications: Option<String>,
@@ -101,6 +108,7 @@ pub struct Provider {
 /// A price for compute: rental per hour or month, or a server purchase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Offer {
     pub id: String,
     pub provider_id: String,
@@ -138,6 +146,7 @@ impl Offer {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Efficiency {
     pub id: String,
     pub accelerator_id: String,

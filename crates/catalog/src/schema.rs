@@ -102,6 +102,20 @@ const MIGRATIONS: &[&str] = &[
     -- Keys whose signed packs this catalogue accepts.
     CREATE TABLE trusted_keys (key_id TEXT PRIMARY KEY, public_key TEXT NOT NULL, label TEXT);
     "#,
+    // 2: the desktop app's scenario library, its autosaved draft and settings.
+    r#"
+    -- Saved scenarios, as scenario-file TOML (valid when saved).
+    CREATE TABLE library (
+        id INTEGER PRIMARY KEY, name TEXT NOT NULL, toml TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+    );
+    -- The editor's last state, valid or not (one row): what a crash must not lose.
+    CREATE TABLE draft (
+        slot INTEGER PRIMARY KEY CHECK (slot = 1), scenario_json TEXT NOT NULL,
+        library_id INTEGER, saved_at TEXT NOT NULL
+    );
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    "#,
 ];
 
 /// The schema version this build writes.

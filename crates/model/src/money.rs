@@ -63,6 +63,7 @@ impl FromStr for Currency {
 
 /// The language a figure or message is written in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Lang {
     #[default]
     #[serde(rename = "en")]

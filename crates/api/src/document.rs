@@ -1,0 +1,159 @@
+//! The scenario as the desktop editor holds it: a JSON document with the
+//! scenario file's field names (`docs/scenario-format.md`). It is turned
+//! into a [`Scenario`] here, so a wrong shape is named by its field path
+//! exactly as a broken rule is.
+
+use serde::Serialize;
+use serde_json::Value;
+use suanli_catalog::Catalog;
+use suanli_model::{Lang, Scenario};
+
+use crate::{Error, EvaluationJson, needs_catalog, resolve_offers};
+
+/// Scenario file text → the editor's document (every field, defaults filled in).
+pub fn doc_from_toml(text: &str) -> Result<Value, Error> {
+    let scenario = crate::scenario_file::parse_scenario_unvalidated(text)?;
+    serde_json::to_value(&scenario).map_err(|e| Error::Shape { path: String::new(), message: e.to_string() })
+}
+
+/// The editor's document → a scenario, rules not yet checked.
+pub fn doc_to_scenario(doc: &Value) -> Result<Scenario, Error> {
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        let path = e.path().to_string();
+        Error::Shape { path: if path == "." { String::new() } else { path }, message: e.inner().to_string() }
+    })
+}
+
+/// The editor's document → scenario file text (the format the library stores).
+pub fn doc_to_toml(doc: &Value) -> Result<String, Error> {
+    let scenario = doc_to_scenario(doc)?;
+    toml::to_string(&scenario).map_err(|e| Error::Shape { path: String::new(), message: e.to_string() })
+}
+
+/// The document as a checked scenario: catalogue references resolved
+/// (when it has any), every rule checked, ranges included.
+pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Scenario, Vec<String>), Error> {
+    let mut scenario = doc_to_scenario(doc)?;
+    let mut notes = Vec::new();
+    if needs_catalog(&scenario) {
+        let catalog = catalog.ok_or(Error::Unavailable)?;
+        notes = resolve_offers(&mut scenario, catalog)?;
+    }
+    suanli_model::validate(&scenario).map_err(Error::Invalid)?;
+    suanli_model::uncertainty::validate_uncertainty(&scenario).map_err(Error::Invalid)?;
+    Ok((scenario, notes))
+}
+
+/// Where one of an option's figures comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SourceLine {
+    pub option_id: String,
+    pub field: String,
+    pub text: String,
+}
+
+/// An evaluation with how its catalogue references resolved and the
+/// source of every figure the options name.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Evaluated {
+    pub evaluation: EvaluationJson,
+    pub notes: Vec<String>,
+    pub sources: Vec<SourceLine>,
+}
+
+/// Checks and evaluates the editor's document.
+pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang) -> Result<Evaluated, Error> {
+    let (scenario, notes) = checked(doc, catalog)?;
+    let evaluation = crate::evaluate(&scenario)?;
+    let sources = scenario
+        .options
+        .iter()
+        .flat_map(|o| {
+            o.sources.iter().map(|(field, text)| SourceLine {
+                option_id: o.id.clone(),
+                field: field.clone(),
+                text: text.clone(),
+            })
+        })
+        .collect();
+    Ok(Evaluated { evaluation: crate::evaluation_json(&evaluation, lang), notes, sources })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = include_str!("../../../data/scenarios/a100-8x-buy-vs-rent.toml");
+
+    #[test]
+    fn toml_and_document_round_trip() -> Result<(), Error> {
+        let doc = doc_from_toml(SEED)?;
+        let again = doc_from_toml(&doc_to_toml(&doc)?)?;
+        assert_eq!(doc, again);
+        assert_eq!(doc_to_scenario(&doc)?, crate::parse_scenario(SEED)?);
+        Ok(())
+    }
+
+    #[test]
+    fn a_wrong_shape_names_its_field() -> Result<(), Error> {
+        let mut doc = doc_from_toml(SEED)?;
+        doc["horizon_months"] = Value::from("three years");
+        match doc_to_scenario(&doc) {
+            Err(Error::Shape { path, .. }) => assert_eq!(path, "horizon_months"),
+            other => panic!("expected a shape error, got {other:?}"),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_broken_rule_is_refused_with_its_path() -> Result<(), Error> {
+        let mut doc = doc_from_toml(SEED)?;
+        doc["horizon_months"] = Value::from(0);
+        match evaluate_doc(&doc, None, Lang::En) {
+            Err(Error::Invalid(errors)) => assert!(errors.iter().any(|e| e.path == "horizon_months")),
+            other => panic!("expected invalid, got {other:?}"),
+        }
+        Ok(())
+    }
+}
+
+/// A bundled example scenario (`data/scenarios`), for a first start and the editor's "new from example".
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Example {
+    pub file: String,
+    pub name: String,
+    pub toml: String,
+}
+
+macro_rules! examples {
+    ($($file:literal),* $(,)?) => {
+        &[$(($file, include_str!(concat!("../../../data/scenarios/", $file)))),*]
+    };
+}
+
+/// The article's seed case comes first: the app opens on it.
+const EXAMPLES: &[(&str, &str)] = examples![
+    "a100-8x-buy-vs-rent.toml",
+    "domestic-vs-a100.toml",
+    "catalog-offers.toml",
+    "billing-mix.toml",
+    "ascend-910b-cluster.toml",
+    "domestic-card-full.toml",
+    "gpt3-175b-training.toml",
+    "portfolio-priorities.toml",
+    "scaling-200-cards.toml",
+    "storage-and-edge.toml",
+];
+
+pub fn examples() -> Result<Vec<Example>, Error> {
+    EXAMPLES
+        .iter()
+        .map(|(file, text)| {
+            let name = crate::scenario_file::parse_scenario_unvalidated(text)?.name;
+            Ok(Example { file: (*file).to_owned(), name, toml: (*text).to_owned() })
+        })
+        .collect()
+}

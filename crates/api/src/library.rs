@@ -1,0 +1,262 @@
+//! The desktop app's scenario library, autosaved draft and settings.
+//!
+//! Saved scenarios are stored as scenario-file TOML, so what the library
+//! holds is what `suanli evaluate` reads. Nothing invalid is saved: a save
+//! checks every rule first. The draft is the editor's state as it was,
+//! valid or not, so a crash loses nothing that was on screen.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use suanli_catalog::Catalog;
+pub use suanli_catalog::library::ScenarioMeta;
+use suanli_model::Lang;
+
+use crate::document::{checked, doc_from_toml, doc_to_toml};
+use crate::{Error, now_utc};
+
+/// A saved scenario, opened.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SavedScenario {
+    pub meta: ScenarioMeta,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    pub scenario: Value,
+}
+
+pub fn list(c: &Catalog) -> Result<Vec<ScenarioMeta>, Error> {
+    Ok(c.library()?)
+}
+
+pub fn open(c: &Catalog, id: u32) -> Result<SavedScenario, Error> {
+    let meta = c.library_meta(id)?;
+    let scenario = doc_from_toml(&c.library_text(id)?)?;
+    Ok(SavedScenario { meta, scenario })
+}
+
+/// Saves the document (new when `id` is `None`) after checking every rule.
+pub fn save(c: &mut Catalog, id: Option<u32>, doc: &Value) -> Result<ScenarioMeta, Error> {
+    let (scenario, _) = checked(doc, Some(c))?;
+    let text = doc_to_toml(doc)?;
+    Ok(c.library_put(id, &scenario.name, &text, &now_utc())?)
+}
+
+/// A copy named "… (copy)" / "…（副本）".
+pub fn duplicate(c: &mut Catalog, id: u32, lang: Lang) -> Result<ScenarioMeta, Error> {
+    let mut doc = open(c, id)?.scenario;
+    let name = doc["name"].as_str().unwrap_or_default().to_owned();
+    doc["name"] = Value::from(match lang {
+        Lang::Zh => format!("{name}（副本）"),
+        Lang::En => format!("{name} (copy)"),
+    });
+    let text = doc_to_toml(&doc)?;
+    let name = doc["name"].as_str().unwrap_or_default().to_owned();
+    Ok(c.library_put(None, &name, &text, &now_utc())?)
+}
+
+pub fn rename(c: &mut Catalog, id: u32, name: &str) -> Result<ScenarioMeta, Error> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::Invalid(vec![suanli_model::InputError::missing("name", suanli_model::Rule::Required)]));
+    }
+    let mut doc = open(c, id)?.scenario;
+    doc["name"] = Value::from(name);
+    let text = doc_to_toml(&doc)?;
+    Ok(c.library_put(Some(id), name, &text, &now_utc())?)
+}
+
+pub fn delete(c: &mut Catalog, id: u32) -> Result<(), Error> {
+    Ok(c.library_delete(id)?)
+}
+
+/// The editor's last state.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Draft {
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    pub scenario: Value,
+    pub library_id: Option<u32>,
+    pub saved_at: String,
+}
+
+pub fn put_draft(c: &mut Catalog, doc: &Value, library_id: Option<u32>) -> Result<(), Error> {
+    let draft = suanli_catalog::library::Draft { scenario_json: doc.to_string(), library_id, saved_at: now_utc() };
+    Ok(c.put_draft(&draft)?)
+}
+
+pub fn draft(c: &Catalog) -> Result<Option<Draft>, Error> {
+    let Some(d) = c.draft()? else { return Ok(None) };
+    // A draft that is not JSON any more is dropped rather than shown broken.
+    let Ok(scenario) = serde_json::from_str(&d.scenario_json) else { return Ok(None) };
+    Ok(Some(Draft { scenario, library_id: d.library_id, saved_at: d.saved_at }))
+}
+
+pub fn clear_draft(c: &mut Catalog) -> Result<(), Error> {
+    Ok(c.clear_draft()?)
+}
+
+/// One field that differs between two scenarios.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Change {
+    pub path: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// What the changes did to one option's totals (`None`: not in that scenario).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TotalChange {
+    pub option_id: String,
+    pub label: String,
+    pub before_npv: Option<f64>,
+    pub after_npv: Option<f64>,
+    pub before_nominal: Option<f64>,
+    pub after_nominal: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Comparison {
+    pub a: ScenarioMeta,
+    pub b: ScenarioMeta,
+    pub currency_a: String,
+    pub currency_b: String,
+    pub changes: Vec<Change>,
+    pub totals: Vec<TotalChange>,
+}
+
+/// Two saved scenarios side by side: every field that differs, and each
+/// option's totals before (a) and after (b).
+pub fn compare(c: &Catalog, a: u32, b: u32, lang: Lang) -> Result<Comparison, Error> {
+    let (sa, sb) = (open(c, a)?, open(c, b)?);
+    let mut fa = BTreeMap::new();
+    let mut fb = BTreeMap::new();
+    flatten("", &sa.scenario, &mut fa);
+    flatten("", &sb.scenario, &mut fb);
+    let mut paths: Vec<&String> = fa.keys().chain(fb.keys()).collect();
+    paths.sort();
+    paths.dedup();
+    let changes = paths
+        .into_iter()
+        .filter(|p| fa.get(*p) != fb.get(*p))
+        .map(|p| Change { path: p.clone(), before: fa.get(p).cloned(), after: fb.get(p).cloned() })
+        .collect();
+    let ea = crate::document::evaluate_doc(&sa.scenario, Some(c), lang)?.evaluation;
+    let eb = crate::document::evaluate_doc(&sb.scenario, Some(c), lang)?.evaluation;
+    let mut totals: Vec<TotalChange> = ea
+        .options
+        .iter()
+        .map(|o| TotalChange {
+            option_id: o.id.clone(),
+            label: o.label.clone(),
+            before_npv: Some(o.total_npv),
+            after_npv: None,
+            before_nominal: Some(o.total_nominal),
+            after_nominal: None,
+        })
+        .collect();
+    for o in &eb.options {
+        match totals.iter_mut().find(|t| t.option_id == o.id) {
+            Some(t) => {
+                t.after_npv = Some(o.total_npv);
+                t.after_nominal = Some(o.total_nominal);
+            }
+            None => totals.push(TotalChange {
+                option_id: o.id.clone(),
+                label: o.label.clone(),
+                before_npv: None,
+                after_npv: Some(o.total_npv),
+                before_nominal: None,
+                after_nominal: Some(o.total_nominal),
+            }),
+        }
+    }
+    Ok(Comparison { a: sa.meta, b: sb.meta, currency_a: ea.currency, currency_b: eb.currency, changes, totals })
+}
+
+/// Leaf values by path (`options[0].owned.pue`), nulls left out.
+fn flatten(prefix: &str, v: &Value, out: &mut BTreeMap<String, String>) {
+    match v {
+        Value::Null => {}
+        Value::Object(map) => {
+            for (k, v) in map {
+                let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                flatten(&path, v, out);
+            }
+        }
+        Value::Array(items) if items.iter().any(|i| i.is_object()) => {
+            for (i, v) in items.iter().enumerate() {
+                flatten(&format!("{prefix}[{i}]"), v, out);
+            }
+        }
+        Value::String(s) => {
+            out.insert(prefix.to_owned(), s.clone());
+        }
+        other => {
+            out.insert(prefix.to_owned(), other.to_string());
+        }
+    }
+}
+
+/// The desktop app's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Settings {
+    pub lang: Lang,
+    /// Currency new scenarios and catalogue comparisons use.
+    pub currency: String,
+    /// CNY per USD, and where that rate comes from.
+    pub usd_cny: f64,
+    pub fx_source: String,
+    pub reference_gpu: String,
+}
+
+impl Settings {
+    /// First start: the system's language, CNY, the rate the bundled examples use.
+    pub fn defaults(lang: Lang) -> Settings {
+        Settings {
+            lang,
+            currency: "CNY".to_owned(),
+            usd_cny: 7.1106,
+            fx_source: "CFETS central parity 2025-09-22 (provider-prices §6.4, S37)".to_owned(),
+            reference_gpu: suanli_catalog::query::REFERENCE_ACCELERATOR.to_owned(),
+        }
+    }
+
+    fn check(&self, lang: Lang) -> Result<(), Error> {
+        use suanli_model::{InputError, Rule};
+        if !matches!(self.currency.as_str(), "CNY" | "USD") {
+            let message = match lang {
+                Lang::Zh => "必须是 CNY 或 USD".to_owned(),
+                Lang::En => "must be CNY or USD".to_owned(),
+            };
+            return Err(Error::Shape { path: "currency".to_owned(), message });
+        }
+        let mut errors = Vec::new();
+        if !(self.usd_cny.is_finite() && (0.001..=1e3).contains(&self.usd_cny)) {
+            errors.push(InputError::new("usd_cny", self.usd_cny, Rule::Between { min: 0.001, max: 1e3 }));
+        }
+        if self.reference_gpu.trim().is_empty() {
+            errors.push(InputError::missing("reference_gpu", Rule::Required));
+        }
+        if errors.is_empty() { Ok(()) } else { Err(Error::Invalid(errors)) }
+    }
+}
+
+const SETTINGS_KEY: &str = "app";
+
+pub fn settings(c: &Catalog, system_lang: Lang) -> Result<Settings, Error> {
+    Ok(c.setting(SETTINGS_KEY)?
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| Settings::defaults(system_lang)))
+}
+
+pub fn put_settings(c: &mut Catalog, s: &Settings) -> Result<Settings, Error> {
+    s.check(s.lang)?;
+    let text = serde_json::to_string(s).map_err(|e| Error::Shape { path: String::new(), message: e.to_string() })?;
+    c.put_setting(SETTINGS_KEY, &text)?;
+    Ok(s.clone())
+}

@@ -1,0 +1,425 @@
+//! One command per use case. Each takes what the front end sends, calls
+//! `suanli_api`, and returns its result or its error in the user's
+//! language. Long work (Monte Carlo, PDF, downloads) runs on a blocking
+//! thread, never on the window's main thread.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::Value;
+use specta::Type;
+use suanli_api::analytics::{SensitivityJson, SimulationJson};
+use suanli_api::catalog_store::pricebook::Discount;
+use suanli_api::catalog_store::query::{AcceleratorFilter, OfferFilter, OfferView};
+use suanli_api::catalog_store::{Accelerator, Counts, Offer, Provider, Source};
+use suanli_api::document::{Evaluated, Example};
+use suanli_api::library::{Comparison, Draft, SavedScenario, ScenarioMeta, Settings};
+use suanli_api::{Error, ErrorJson};
+use tauri::State;
+use tauri::ipc::Channel;
+
+use crate::AppState;
+
+type Reply<T> = Result<T, ErrorJson>;
+
+/// The scenario as the editor holds it: the scenario file's fields as JSON
+/// (`docs/scenario-format.md`); its shape is checked in `suanli_api`.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, Type)]
+#[serde(transparent)]
+pub struct ScenarioDoc(#[specta(type = specta_typescript::Unknown)] pub Value);
+
+/// Runs `f` with the app's state on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    state: State<'_, AppState>,
+    f: impl FnOnce(&AppState) -> Reply<T> + Send + 'static,
+) -> Reply<T> {
+    let state = state.inner().clone();
+    let lang = state.lang();
+    tauri::async_runtime::spawn_blocking(move || f(&state))
+        .await
+        .unwrap_or_else(|e| Err(Error::Report(e.to_string()).to_json(lang)))
+}
+
+#[derive(Debug, Clone, Serialize, Type)]
+pub struct AppInfo {
+    pub version: String,
+    pub db_path: String,
+    #[specta(type = Option<specta_typescript::Number>)]
+    pub catalog_version: Option<i64>,
+    /// Why the database could not be opened (locked, corrupt, newer schema).
+    pub db_error: Option<ErrorJson>,
+    pub counts: Option<Counts>,
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn app_info(state: State<'_, AppState>) -> Reply<AppInfo> {
+    let (catalog_version, counts) =
+        state.with(|c, _| Ok((c.version()?, c.counts()?))).map_or((None, None), |(v, n)| (v, Some(n)));
+    Ok(AppInfo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        db_path: state.db_path.display().to_string(),
+        catalog_version,
+        db_error: state.open_error(),
+        counts,
+    })
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_settings(state: State<'_, AppState>) -> Reply<Settings> {
+    let system = state.system_lang;
+    state.with(|c, _| suanli_api::library::settings(c, system))
+}
+
+/// Saves the settings; messages from then on are in the chosen language.
+#[tauri::command]
+#[specta::specta]
+pub async fn put_settings(state: State<'_, AppState>, settings: Settings) -> Reply<Settings> {
+    let saved = state.with(|c, _| suanli_api::library::put_settings(c, &settings))?;
+    state.set_lang(saved.lang);
+    Ok(saved)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_accelerators(state: State<'_, AppState>, filter: AcceleratorFilter) -> Reply<Vec<Accelerator>> {
+    state.with(|c, _| suanli_api::catalog::list_accelerators(c, &filter))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_providers(state: State<'_, AppState>) -> Reply<Vec<Provider>> {
+    state.with(|c, _| suanli_api::catalog::list_providers(c))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_offers(state: State<'_, AppState>, filter: OfferFilter) -> Reply<Vec<OfferView>> {
+    state.with(|c, _| suanli_api::catalog::list_offers(c, &filter))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_source(state: State<'_, AppState>, id: String) -> Reply<Option<Source>> {
+    state.with(|c, _| Ok(c.source(&id)?))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn workload_classes(state: State<'_, AppState>) -> Reply<Vec<String>> {
+    state.with(|c, _| Ok(c.workload_classes()?))
+}
+
+/// The user's own offers and negotiated discounts.
+#[derive(Debug, Clone, Serialize, Type)]
+pub struct PriceBook {
+    pub offers: Vec<Offer>,
+    pub discounts: Vec<Discount>,
+}
+
+fn price_book(c: &suanli_api::catalog_store::Catalog) -> Result<PriceBook, Error> {
+    Ok(PriceBook { offers: c.pricebook_offers()?, discounts: c.discounts()? })
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn pricebook(state: State<'_, AppState>) -> Reply<PriceBook> {
+    state.with(|c, _| price_book(c))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn pricebook_put_offer(state: State<'_, AppState>, offer: Offer) -> Reply<PriceBook> {
+    state.with(|c, _| {
+        c.put_own_offer(&offer)?;
+        price_book(c)
+    })
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn pricebook_put_discount(state: State<'_, AppState>, discount: Discount) -> Reply<PriceBook> {
+    state.with(|c, _| {
+        c.put_discount(&discount)?;
+        price_book(c)
+    })
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn pricebook_remove(state: State<'_, AppState>, id: String) -> Reply<PriceBook> {
+    state.with(|c, _| {
+        if !c.remove_from_pricebook(&id)? {
+            return Err(Error::NotFound(id.clone()));
+        }
+        price_book(c)
+    })
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn examples() -> Reply<Vec<Example>> {
+    suanli_api::document::examples().map_err(|e| e.to_json(suanli_api::Lang::En))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn scenario_from_toml(state: State<'_, AppState>, text: String) -> Reply<ScenarioDoc> {
+    state.with_optional(|_, _| suanli_api::document::doc_from_toml(&text).map(ScenarioDoc))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn scenario_to_toml(state: State<'_, AppState>, scenario: ScenarioDoc) -> Reply<String> {
+    state.with_optional(|_, _| suanli_api::document::doc_to_toml(&scenario.0))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn evaluate(state: State<'_, AppState>, scenario: ScenarioDoc) -> Reply<Evaluated> {
+    state.with_optional(|c, lang| suanli_api::document::evaluate_doc(&scenario.0, c, lang))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn simulate(
+    state: State<'_, AppState>,
+    scenario: ScenarioDoc,
+    trials: u32,
+    seed: u32,
+) -> Reply<SimulationJson> {
+    blocking(state, move |state| {
+        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let lang = state.lang();
+        let (e, sim) =
+            suanli_api::analytics::simulate(&s, trials, u64::from(seed), 0, &|_| {}).map_err(|e| e.to_json(lang))?;
+        Ok(suanli_api::analytics::simulation_json(&e, &sim, lang))
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn sensitivity(state: State<'_, AppState>, scenario: ScenarioDoc) -> Reply<SensitivityJson> {
+    blocking(state, move |state| {
+        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let lang = state.lang();
+        let sens = suanli_api::analytics::sensitivity(&s).map_err(|e| e.to_json(lang))?;
+        Ok(suanli_api::analytics::sensitivity_json(&sens, s.currency))
+    })
+    .await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn library_list(state: State<'_, AppState>) -> Reply<Vec<ScenarioMeta>> {
+    state.with(|c, _| suanli_api::library::list(c))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn library_open(state: State<'_, AppState>, id: u32) -> Reply<SavedScenario> {
+    state.with(|c, _| suanli_api::library::open(c, id))
+}
+
+/// Saves the scenario (new when `id` is null); refuses one that breaks a rule.
+#[tauri::command]
+#[specta::specta]
+pub async fn library_save(state: State<'_, AppState>, id: Option<u32>, scenario: ScenarioDoc) -> Reply<ScenarioMeta> {
+    state.with(|c, _| suanli_api::library::save(c, id, &scenario.0))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn library_duplicate(state: State<'_, AppState>, id: u32) -> Reply<ScenarioMeta> {
+    state.with(|c, lang| suanli_api::library::duplicate(c, id, lang))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn library_rename(state: State<'_, AppState>, id: u32, name: String) -> Reply<ScenarioMeta> {
+    state.with(|c, _| suanli_api::library::rename(c, id, &name))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn library_delete(state: State<'_, AppState>, id: u32) -> Reply<()> {
+    state.with(|c, _| suanli_api::library::delete(c, id))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn library_compare(state: State<'_, AppState>, a: u32, b: u32) -> Reply<Comparison> {
+    state.with(|c, lang| suanli_api::library::compare(c, a, b, lang))
+}
+
+/// Keeps the editor's state, valid or not, so a crash loses nothing.
+#[tauri::command]
+#[specta::specta]
+pub async fn autosave_put(state: State<'_, AppState>, scenario: ScenarioDoc, library_id: Option<u32>) -> Reply<()> {
+    state.with(|c, _| suanli_api::library::put_draft(c, &scenario.0, library_id))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn autosave_get(state: State<'_, AppState>) -> Reply<Option<Draft>> {
+    state.with(|c, _| suanli_api::library::draft(c))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn autosave_clear(state: State<'_, AppState>) -> Reply<()> {
+    state.with(|c, _| suanli_api::library::clear_draft(c))
+}
+
+/// What a catalogue update did.
+#[derive(Debug, Clone, Serialize, Type)]
+pub struct UpdateSummary {
+    pub pack: suanli_api::catalog::PackSummary,
+    pub added: u32,
+    pub removed: u32,
+    pub repriced: u32,
+}
+
+/// Progress of a catalogue update, sent as an event while it runs.
+#[derive(Debug, Clone, Serialize, Type)]
+pub struct UpdateProgress {
+    /// `download`, `apply` or `done`.
+    pub stage: String,
+    pub done_bytes: f64,
+    pub total_bytes: Option<f64>,
+}
+
+fn summary(
+    (pack, change): (suanli_api::catalog::PackSummary, suanli_api::catalog_store::ChangeSummary),
+) -> UpdateSummary {
+    let n = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+    UpdateSummary { pack, added: n(change.added), removed: n(change.removed), repriced: n(change.repriced) }
+}
+
+/// Applies a signed catalogue pack file (and `FILE.minisig` beside it).
+#[tauri::command]
+#[specta::specta]
+pub async fn catalog_update_file(state: State<'_, AppState>, path: String) -> Reply<UpdateSummary> {
+    blocking(state, move |state| {
+        state.with(|c, _| suanli_api::catalog::pack_apply(c, std::path::Path::new(&path), false).map(summary))
+    })
+    .await
+}
+
+/// Downloads, verifies and applies a signed pack: the only network use, and only on request.
+#[tauri::command]
+#[specta::specta]
+pub async fn catalog_update_url(
+    state: State<'_, AppState>,
+    url: String,
+    on_progress: Channel<UpdateProgress>,
+) -> Reply<UpdateSummary> {
+    blocking(state, move |state| {
+        let send = |stage: &str, done: u64, total: Option<u64>| {
+            let event = UpdateProgress {
+                stage: stage.to_owned(),
+                done_bytes: done as f64,
+                total_bytes: total.map(|t| t as f64),
+            };
+            // A window that closed mid-update does not stop the update.
+            let _ = on_progress.send(event);
+        };
+        let result = state.with(|c, _| {
+            let mut progress = |done: u64, total: Option<u64>| send("download", done, total);
+            suanli_api::catalog::update(c, &url, false, &mut progress).map(summary)
+        });
+        send("done", 0, None);
+        result
+    })
+    .await
+}
+
+/// Where an export goes unless the user picks another place: the
+/// Documents folder (or home), named after the scenario.
+#[tauri::command]
+#[specta::specta]
+pub fn default_export_path(name: String, extension: String) -> String {
+    let dir = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .map(|h| if h.join("Documents").is_dir() { h.join("Documents") } else { h })
+        .unwrap_or_default();
+    let stem: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let stem = if stem.is_empty() { "suanli".to_owned() } else { stem.chars().take(60).collect() };
+    dir.join(format!("{stem}.{extension}")).display().to_string()
+}
+
+/// Who the proposal is for and from.
+#[derive(Debug, Clone, serde::Deserialize, Type)]
+pub struct ProposalFields {
+    pub client: String,
+    pub author: String,
+    pub firm: String,
+    /// A PNG or JPEG logo for the cover.
+    pub logo_path: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Type)]
+pub struct Exported {
+    pub path: String,
+    pub bytes: u32,
+}
+
+/// Writes the proposal PDF (whole or not at all): the same bytes `suanli proposal` writes.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_proposal(
+    state: State<'_, AppState>,
+    scenario: ScenarioDoc,
+    path: String,
+    fields: ProposalFields,
+) -> Reply<Exported> {
+    blocking(state, move |state| {
+        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let lang = state.lang();
+        let write = || -> Result<Exported, Error> {
+            let logo = match fields.logo_path.as_deref().filter(|p| !p.trim().is_empty()) {
+                Some(p) => Some(std::fs::read(p).map_err(|source| Error::Read { path: p.to_owned(), source })?),
+                None => None,
+            };
+            let date = suanli_api::now_utc().chars().take(10).collect();
+            let meta = suanli_api::proposal::ProposalMeta {
+                client: fields.client,
+                author: fields.author,
+                firm: fields.firm,
+                date,
+                logo,
+            };
+            let bytes = suanli_api::proposal::proposal_pdf_for(&s, lang, &meta)?;
+            suanli_api::write_atomic(std::path::Path::new(&path), &bytes)?;
+            Ok(Exported { path, bytes: bytes.len() as u32 })
+        };
+        write().map_err(|e| e.to_json(lang))
+    })
+    .await
+}
+
+/// Writes the spreadsheet (`.xlsx`, whole or not at all).
+#[tauri::command]
+#[specta::specta]
+pub async fn export_spreadsheet(state: State<'_, AppState>, scenario: ScenarioDoc, path: String) -> Reply<Exported> {
+    blocking(state, move |state| {
+        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let lang = state.lang();
+        let write = || -> Result<Exported, Error> {
+            let bytes = suanli_api::proposal::xlsx_for(&s, lang)?;
+            suanli_api::write_atomic(std::path::Path::new(&path), &bytes)?;
+            Ok(Exported { path, bytes: bytes.len() as u32 })
+        };
+        write().map_err(|e| e.to_json(lang))
+    })
+    .await
+}

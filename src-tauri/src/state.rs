@@ -1,0 +1,96 @@
+//! What the app holds while it runs: the database (or why it could not be
+//! opened) and the language messages are written in.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use suanli_api::catalog_store::Catalog;
+use suanli_api::{Error, ErrorJson, Lang};
+
+/// Shared between the commands and the threads long work runs on.
+#[derive(Debug, Clone)]
+pub struct AppState(Arc<Inner>);
+
+#[derive(Debug)]
+pub struct Inner {
+    pub db_path: PathBuf,
+    catalog: Mutex<Option<Catalog>>,
+    /// Why the database could not be opened; the file is left as it was.
+    open_error: Option<Error>,
+    lang: Mutex<Lang>,
+    pub system_lang: Lang,
+}
+
+/// The language of the user's session (`LANG`/`LC_ALL` starting with `zh`).
+pub fn system_lang() -> Lang {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        .unwrap_or_default();
+    if locale.to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En }
+}
+
+impl AppState {
+    /// Opens (creating on first start) the database at `db_path`.
+    pub fn open(db_path: PathBuf, system_lang: Lang) -> AppState {
+        let (catalog, open_error) = match suanli_api::catalog::open_catalog(Some(&db_path)) {
+            Ok((c, _)) => (Some(c), None),
+            Err(e) => (None, Some(e)),
+        };
+        let lang = catalog
+            .as_ref()
+            .and_then(|c| suanli_api::library::settings(c, system_lang).ok())
+            .map_or(system_lang, |s| s.lang);
+        AppState(Arc::new(Inner {
+            db_path,
+            catalog: Mutex::new(catalog),
+            open_error,
+            lang: Mutex::new(lang),
+            system_lang,
+        }))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl Inner {
+    pub fn lang(&self) -> Lang {
+        *self.lang.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn set_lang(&self, lang: Lang) {
+        *self.lang.lock().unwrap_or_else(|p| p.into_inner()) = lang;
+    }
+
+    pub fn open_error(&self) -> Option<ErrorJson> {
+        self.open_error.as_ref().map(|e| e.to_json(self.lang()))
+    }
+
+    fn guard(&self) -> MutexGuard<'_, Option<Catalog>> {
+        // A panic while holding the lock leaves SQLite consistent (every
+        // write is one transaction), so the poisoned guard is still usable.
+        self.catalog.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on the open database; errors come back in the user's language.
+    pub fn with<T>(&self, f: impl FnOnce(&mut Catalog, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
+        let lang = self.lang();
+        match self.guard().as_mut() {
+            Some(c) => f(c, lang).map_err(|e| e.to_json(lang)),
+            None => Err(Error::Unavailable.to_json(lang)),
+        }
+    }
+
+    /// As [`with`](Self::with), for work that can run without the database
+    /// (a scenario that names no catalogue offer).
+    pub fn with_optional<T>(&self, f: impl FnOnce(Option<&Catalog>, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
+        let lang = self.lang();
+        f(self.guard().as_ref(), lang).map_err(|e| e.to_json(lang))
+    }
+}

@@ -1,0 +1,278 @@
+//! The desktop shell's commands through Tauri's mock runtime: the same
+//! invoke path the window uses, without a display.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use suanli_app::AppState;
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+use tauri::{WebviewWindow, WebviewWindowBuilder};
+
+struct Shell {
+    _app: tauri::App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+}
+
+fn shell(db: &Path) -> Shell {
+    let state = AppState::open(db.to_path_buf(), suanli_api::Lang::En);
+    let app = suanli_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    Shell { _app: app, window }
+}
+
+impl Shell {
+    fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: tauri::ipc::CallbackFn(0),
+            error: tauri::ipc::CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: tauri::ipc::InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_owned(),
+        };
+        get_ipc_response(&self.window, request).map(|b| b.deserialize::<Value>().unwrap())
+    }
+
+    fn ok(&self, cmd: &str, args: Value) -> Value {
+        self.call(cmd, args).unwrap_or_else(|e| panic!("{cmd} failed: {e}"))
+    }
+}
+
+fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("suanli.sqlite");
+    (dir, db)
+}
+
+fn seed_case(shell: &Shell) -> Value {
+    let examples = shell.ok("examples", json!({}));
+    let toml = examples[0]["toml"].as_str().unwrap().to_owned();
+    assert_eq!(examples[0]["file"], "a100-8x-buy-vs-rent.toml");
+    shell.ok("scenario_from_toml", json!({ "text": toml }))
+}
+
+fn total(evaluated: &Value, option: &str) -> f64 {
+    let options = evaluated["evaluation"]["options"].as_array().unwrap();
+    options.iter().find(|o| o["id"] == option).unwrap()["total_nominal"].as_f64().unwrap()
+}
+
+#[test]
+fn first_start_opens_the_bundled_catalogue_and_evaluates_the_seed_case() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let info = shell.ok("app_info", json!({}));
+    assert_eq!(info["db_error"], Value::Null);
+    assert_eq!(info["counts"]["accelerators"], 72);
+    let domestic = shell.ok(
+        "list_accelerators",
+        json!({ "filter": { "vendor": null, "domestic": true, "min_memory_gb": null, "obtainable_in": null } }),
+    );
+    let domestic = domestic.as_array().unwrap();
+    assert!(domestic.iter().any(|a| a["vendor"].as_str().unwrap().contains("Huawei")), "{domestic:?}");
+    assert!(domestic.iter().all(|a| a["domestic"] == true));
+
+    let doc = seed_case(&shell);
+    let evaluated = shell.ok("evaluate", json!({ "scenario": doc }));
+    // The article's seed case: buying costs 3,000,000 CNY, renting 1,799,654.40 (golden test figures).
+    let buy = total(&evaluated, "buy-8xa100");
+    let rent = total(&evaluated, "rent-8xa100-on-demand");
+    assert_eq!((buy, rent), (3_000_000.0, 1_799_654.4));
+
+    // An input change changes the results.
+    let mut longer = doc.clone();
+    longer["horizon_months"] = json!(48);
+    let evaluated = shell.ok("evaluate", json!({ "scenario": longer }));
+    assert!(total(&evaluated, "rent-8xa100-on-demand") > rent);
+}
+
+#[test]
+fn a_broken_rule_is_named_at_its_field_and_nothing_invalid_is_saved() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let mut doc = seed_case(&shell);
+    doc["horizon_months"] = json!(0);
+    let err = shell.call("evaluate", json!({ "scenario": doc })).unwrap_err();
+    assert_eq!(err["code"], "invalid");
+    assert!(err["fields"].as_array().unwrap().iter().any(|f| f["path"] == "horizon_months" && f["value"] == "0"));
+    let err = shell.call("library_save", json!({ "id": null, "scenario": doc })).unwrap_err();
+    assert_eq!(err["code"], "invalid");
+    assert_eq!(shell.ok("library_list", json!({})), json!([]));
+
+    doc["horizon_months"] = json!("three years");
+    let err = shell.call("evaluate", json!({ "scenario": doc })).unwrap_err();
+    assert_eq!((err["code"].as_str(), err["fields"][0]["path"].as_str()), (Some("shape"), Some("horizon_months")));
+}
+
+#[test]
+fn library_and_draft_survive_a_restart() {
+    let (_dir, db) = temp_db();
+    let doc = {
+        let shell = shell(&db);
+        let doc = seed_case(&shell);
+        let saved = shell.ok("library_save", json!({ "id": null, "scenario": doc }));
+        let id = saved["id"].as_u64().unwrap();
+        let copy = shell.ok("library_duplicate", json!({ "id": id }));
+        assert!(copy["name"].as_str().unwrap().ends_with("(copy)"));
+        let renamed = shell.ok("library_rename", json!({ "id": copy["id"], "name": "Longer horizon" }));
+        assert_eq!(renamed["name"], "Longer horizon");
+        let mut draft = doc.clone();
+        draft["discount_rate_annual"] = json!(-5); // a draft may be invalid
+        shell.ok("autosave_put", json!({ "scenario": draft, "libraryId": id }));
+        doc
+    };
+    let shell = shell(&db);
+    let list = shell.ok("library_list", json!({}));
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    let id = list.as_array().unwrap().iter().find(|m| m["name"] != "Longer horizon").unwrap()["id"].clone();
+    let opened = shell.ok("library_open", json!({ "id": id }));
+    assert_eq!(opened["scenario"], doc);
+    let draft = shell.ok("autosave_get", json!({}));
+    assert_eq!((draft["scenario"]["discount_rate_annual"].as_f64(), &draft["library_id"]), (Some(-5.0), &id));
+    shell.ok("library_delete", json!({ "id": id }));
+    assert_eq!(shell.ok("library_list", json!({})).as_array().unwrap().len(), 1);
+    assert_eq!(shell.call("library_open", json!({ "id": id })).unwrap_err()["code"], "not_found");
+}
+
+#[test]
+fn compare_names_what_changed_and_what_it_did_to_the_totals() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let doc = seed_case(&shell);
+    let a = shell.ok("library_save", json!({ "id": null, "scenario": doc }))["id"].clone();
+    let mut longer = doc.clone();
+    longer["horizon_months"] = json!(48);
+    let b = shell.ok("library_save", json!({ "id": null, "scenario": longer }))["id"].clone();
+    let cmp = shell.ok("library_compare", json!({ "a": a, "b": b }));
+    assert_eq!(cmp["changes"], json!([{ "path": "horizon_months", "before": "36", "after": "48" }]));
+    let totals = cmp["totals"].as_array().unwrap();
+    let rent = totals.iter().find(|t| t["option_id"] == "rent-8xa100-on-demand").unwrap();
+    assert!(rent["after_nominal"].as_f64() > rent["before_nominal"].as_f64());
+}
+
+#[test]
+fn language_switch_changes_the_messages() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let mut settings = shell.ok("get_settings", json!({}));
+    assert_eq!((settings["lang"].as_str(), settings["currency"].as_str()), (Some("en"), Some("CNY")));
+    settings["lang"] = json!("zh");
+    shell.ok("put_settings", json!({ "settings": settings }));
+    let mut doc = seed_case(&shell);
+    doc["horizon_months"] = json!(0);
+    let err = shell.call("evaluate", json!({ "scenario": doc })).unwrap_err();
+    assert!(err["message"].as_str().unwrap().contains("场景有"), "{err}");
+    settings["usd_cny"] = json!(-1);
+    let err = shell.call("put_settings", json!({ "settings": settings })).unwrap_err();
+    assert_eq!(err["fields"][0]["path"], "usd_cny");
+    // Settings persist across a restart.
+    drop(shell);
+    assert_eq!(self::shell(&db).ok("get_settings", json!({}))["lang"], "zh");
+}
+
+#[test]
+fn a_database_that_cannot_be_opened_is_reported_and_left_untouched() {
+    let (_dir, db) = temp_db();
+    std::fs::write(&db, b"this is not a database, but somebody's file").unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let shell = shell(&db);
+    let info = shell.ok("app_info", json!({}));
+    assert_eq!(info["counts"], Value::Null);
+    assert!(!info["db_error"]["message"].as_str().unwrap().is_empty());
+    assert_eq!(shell.call("library_list", json!({})).unwrap_err()["code"], "db_unavailable");
+    // A scenario that names no catalogue offer still evaluates.
+    let doc = seed_case(&shell);
+    shell.ok("evaluate", json!({ "scenario": doc }));
+    drop(shell);
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn a_database_from_a_newer_suanli_is_refused_without_a_write() {
+    let (_dir, db) = temp_db();
+    drop(suanli_api::catalog::open_catalog(Some(&db)).unwrap());
+    // A newer Suanli's migration: `PRAGMA user_version` (header offset 60,
+    // big-endian) far ahead. Closing the database folded the WAL into the file.
+    let mut bytes = std::fs::read(&db).unwrap();
+    bytes[60..64].copy_from_slice(&999u32.to_be_bytes());
+    std::fs::write(&db, &bytes).unwrap();
+    let shell = shell(&db);
+    assert_eq!(shell.ok("app_info", json!({}))["db_error"]["code"], "newer_schema");
+    drop(shell);
+    assert_eq!(std::fs::read(&db).unwrap(), bytes);
+}
+
+#[test]
+fn the_proposal_is_the_same_bytes_the_cli_writes() {
+    let (dir, db) = temp_db();
+    let shell = shell(&db);
+    let doc = seed_case(&shell);
+    let out = dir.path().join("proposal.pdf");
+    let fields = json!({ "client": "ACME 集团", "author": "Li Wei", "firm": "Example Consulting", "logo_path": null });
+    let done = shell.ok("export_proposal", json!({ "scenario": doc, "path": out, "fields": fields }));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(done["bytes"].as_u64(), Some(bytes.len() as u64));
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/scenarios/a100-8x-buy-vs-rent.toml");
+    let meta = suanli_api::proposal::ProposalMeta {
+        client: "ACME 集团".into(),
+        author: "Li Wei".into(),
+        firm: "Example Consulting".into(),
+        date: suanli_api::now_utc().chars().take(10).collect(),
+        logo: None,
+    };
+    let cli = suanli_api::proposal::proposal_bytes(&scenario, Some(&db), suanli_api::Lang::En, &meta).unwrap();
+    assert!(bytes == cli, "the app's proposal differs from the CLI's");
+
+    let xlsx = dir.path().join("sheet.xlsx");
+    let done = shell.ok("export_spreadsheet", json!({ "scenario": doc, "path": xlsx }));
+    assert!(done["bytes"].as_u64().unwrap() > 1000);
+    assert_eq!(&std::fs::read(&xlsx).unwrap()[..2], b"PK");
+    // An unwritable place is an error that names it.
+    let err =
+        shell.call("export_spreadsheet", json!({ "scenario": doc, "path": "/nonexistent-dir/x.xlsx" })).unwrap_err();
+    assert!(err["message"].as_str().unwrap().contains("/nonexistent-dir"), "{err}");
+}
+
+#[test]
+fn the_price_book_is_the_users_and_validated() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let offer = json!({
+        "id": "my-a100", "provider_id": "aliyun", "accelerator_id": "nvidia-a100-80gb", "instance": null,
+        "region": "cn-beijing", "billing_mode": "on_demand", "accelerators_per_instance": 8.0, "price": 160.0,
+        "price_unit": "instance_hour", "currency": "CNY", "upfront": null, "interconnect": null,
+        "as_of": "2026-11-01", "source": "negotiated", "confidence": "A", "notes": null
+    });
+    let book = shell.ok("pricebook_put_offer", json!({ "offer": offer }));
+    assert_eq!(book["offers"][0]["id"], "my-a100");
+    let filter = json!({ "accelerator": "nvidia-a100-80gb", "fx": {}, "exclude_pricebook": false, "sort": "id" });
+    let offers = shell.ok("list_offers", json!({ "filter": filter }));
+    let mine = offers.as_array().unwrap().iter().find(|o| o["id"] == "my-a100").unwrap();
+    assert_eq!((mine["origin"].as_str(), mine["price_per_accel_hour"].as_f64()), (Some("pricebook"), Some(20.0)));
+    let mut bad = offer.clone();
+    bad["price"] = json!(-3.0);
+    let err = shell.call("pricebook_put_offer", json!({ "offer": bad })).unwrap_err();
+    assert!(err["fields"].as_array().unwrap().iter().any(|f| f["path"] == "price"), "{err}");
+    let book = shell.ok("pricebook_remove", json!({ "id": "my-a100" }));
+    assert_eq!(book["offers"], json!([]));
+}
+
+#[test]
+fn bindings_are_current() {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings.ts");
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("bindings.ts");
+    suanli_app::export_bindings(&fresh).unwrap();
+    let fresh = std::fs::read_to_string(&fresh).unwrap();
+    if std::env::var_os("SUANLI_UPDATE_BINDINGS").is_some() {
+        std::fs::write(&committed, &fresh).unwrap();
+    }
+    let current = std::fs::read_to_string(&committed).unwrap_or_default();
+    assert!(
+        current == fresh,
+        "ui/src/bindings.ts is stale: run `SUANLI_UPDATE_BINDINGS=1 cargo test -p suanli-app --test shell bindings` and commit it"
+    );
+}
