@@ -1,0 +1,66 @@
+// Starting the real app through tauri-driver, and the few steps every test uses.
+import { remote } from "webdriverio";
+import { join } from "node:path";
+
+export const work = process.env.SUANLI_E2E_WORK ?? "/tmp";
+const application = process.env.SUANLI_APP;
+const shots = process.env.SUANLI_SHOTS;
+
+/** Starts the app on the database `db` and waits for its first screen. */
+export async function launch(db, args = []) {
+  const app = await remote({
+    hostname: "127.0.0.1",
+    port: 4444,
+    logLevel: "error",
+    connectionRetryCount: 0,
+    waitforTimeout: 15000,
+    capabilities: {
+      // Never BiDi: older WebKitWebDriver rejects the session (tauri-apps/tauri#15415).
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application, args: ["--db", db, ...args] },
+    },
+  });
+  await app.setWindowSize(1440, 900).catch(() => {});
+  return app;
+}
+
+export async function shot(app, name) {
+  await app.saveScreenshot(join(shots, `${name}.png`));
+}
+
+/** Waits until results newer than `after` (a generation number) are on screen; returns their generation. */
+export async function waitResults(app, after = 0) {
+  const marker = await app.$('[data-testid="results-ready"]');
+  await marker.waitForExist({ timeout: 20000, timeoutMsg: "no results marker" });
+  let generation = 0;
+  await app.waitUntil(
+    async () => {
+      generation = Number(await marker.getAttribute("data-generation"));
+      return generation > after && (await marker.getAttribute("data-state")) === "ready";
+    },
+    { timeout: 20000, timeoutMsg: `results did not update past generation ${after}` },
+  );
+  return generation;
+}
+
+/** The nominal total of an option, as the number behind the formatted text. */
+export async function total(app, option) {
+  const el = await app.$(`[data-testid="total-${option}"]`);
+  await el.waitForExist();
+  return Number(await el.getAttribute("data-value"));
+}
+
+/** Types `value` into the input of the field with test id `testid`, as a user would. */
+export async function setField(app, testid, value) {
+  const input = await app.$(`[data-testid="${testid}"] input`);
+  await input.waitForDisplayed();
+  await input.click();
+  // Select all and type over it: what a user does, and what fires Vue's input events.
+  await app.keys(["Control", "a"]);
+  await app.keys(value.split(""));
+  await app.keys(["Tab"]);
+}
+
+export async function clickNav(app, name) {
+  await app.$(`[data-testid="nav-${name}"]`).click();
+}
