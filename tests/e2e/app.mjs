@@ -25,6 +25,7 @@ export async function launch(db, args = []) {
 }
 
 export async function shot(app, name) {
+  await app.pause(800); // let chart animations finish
   await app.saveScreenshot(join(shots, `${name}.png`));
 }
 
@@ -36,7 +37,7 @@ export async function waitResults(app, after = 0) {
   await app.waitUntil(
     async () => {
       generation = Number(await marker.getAttribute("data-generation"));
-      return generation > after && (await marker.getAttribute("data-state")) === "ready";
+      return generation > after && (await marker.getAttribute("data-state")) === "ok";
     },
     { timeout: 20000, timeoutMsg: `results did not update past generation ${after}` },
   );

@@ -36,7 +36,10 @@ test("catalogue: filter to domestic accelerators", async () => {
     await shot(app, "02-catalogue-all-en");
     await app.$('[data-testid="domestic-only"]').click();
     await app.waitUntil(async () => (await rows()).length < all, { timeoutMsg: "domestic filter did not narrow" });
-    const ids = await Promise.all((await rows()).map((r) => r.getAttribute("data-id")));
+    // One script call, not one request per row: WebKitWebDriver does not take parallel requests well.
+    const ids = await app.execute(() =>
+      [...document.querySelectorAll('[data-testid="accel-row"]')].map((r) => r.getAttribute("data-id")),
+    );
     assert.ok(ids.length >= 9, `domestic rows: ${ids}`);
     assert.ok(ids.some((id) => id.startsWith("huawei-ascend")), `no Ascend in ${ids}`);
     assert.ok(!ids.some((id) => id.startsWith("nvidia-")), `NVIDIA among domestic: ${ids}`);
@@ -88,7 +91,8 @@ test("save, restart, and find the scenario unchanged", async () => {
     await clickNav(app, "library");
     const row = await app.$('[data-testid="library-row"]');
     await row.waitForExist({ timeoutMsg: "library empty after restart" });
-    await row.$('[data-testid="library-open"]').click();
+    assert.match(await row.getText(), /8×A100/);
+    await app.$('[data-testid="library-open"]').click();
     await clickNav(app, "scenario");
     await app.waitUntil(async () => (await fieldValue(app, "field-horizon_months")) === "60", {
       timeoutMsg: "horizon is not 60 after reopening",
@@ -130,14 +134,20 @@ test("export: the proposal PDF is written where the user says", async () => {
   try {
     await waitResults(app);
     await app.$('[data-testid="export-proposal"]').click();
-    const path = await app.$('[data-testid="export-path"] input');
+    const path = await app.$('input[data-testid="export-path"]');
     await path.waitForDisplayed();
-    await path.clearValue();
-    await path.setValue(out);
-    await app.$('[data-testid="export-client"] input').setValue("ACME 集团");
+    // Select all and type over it, as a user would (clearValue bypasses Vue's input events).
+    await path.click();
+    await app.keys(["Control", "a"]);
+    await app.keys(out.split(""));
+    await app.$('input[data-testid="export-client"]').setValue("ACME 集团");
     await shot(app, "11-export-dialog-en");
     await app.$('[data-testid="export-go"]').click();
-    await app.$('[data-testid="export-done"]').waitForDisplayed({ timeout: 30000, timeoutMsg: "export not confirmed" });
+    const outcome = await app.$('[data-testid="export-done"], [data-testid="export-error"]');
+    await outcome.waitForDisplayed({ timeout: 30000, timeoutMsg: "export neither confirmed nor refused" });
+    await shot(app, "12-export-done-en");
+    assert.equal(await outcome.getAttribute("data-testid"), "export-done", await outcome.getText());
+    assert.equal(await outcome.getAttribute("data-path"), out);
     assert.ok(existsSync(out), `${out} not written`);
     assert.equal(readFileSync(out).subarray(0, 5).toString(), "%PDF-");
   } finally {

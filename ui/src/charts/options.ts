@@ -1,0 +1,62 @@
+// ECharts option builders, pure functions of the evaluation (the PDF can reuse
+// them with the same palette). Amount axes use the 万/亿 formatter in zh.
+import type { EvaluationJson } from "../backend/types";
+import { formatAxis, formatMoney, formatPrice, pickLang } from "../format";
+import type { Lang } from "../backend/types";
+import { cumulativeSeries } from "../results/derive";
+import { COLORS, FONT } from "./setup";
+
+const grid = { left: 64, right: 150, top: 20, bottom: 40 };
+
+export function cumulativeOption(ev: EvaluationJson, lang: Lang, monthLabel: string) {
+  const months = Array.from({ length: ev.horizon_months }, (_, i) => i + 1);
+  return {
+    textStyle: { fontFamily: FONT },
+    grid,
+    tooltip: { trigger: "axis", valueFormatter: (v: number) => formatMoney(v, ev.currency, lang) },
+    xAxis: { type: "category", data: months, name: monthLabel, nameLocation: "middle", nameGap: 26 },
+    yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
+    series: ev.options.map((o, i) => ({
+      name: pickLang(o.label, lang), type: "line", showSymbol: false, data: cumulativeSeries(o.monthly),
+      lineStyle: { width: 2, color: COLORS[i % COLORS.length] }, itemStyle: { color: COLORS[i % COLORS.length] },
+      // direct labels at the line ends instead of a legend
+      endLabel: { show: true, formatter: () => truncate(pickLang(o.label, lang), 18), color: COLORS[i % COLORS.length], fontFamily: FONT },
+      labelLayout: { moveOverlap: "shiftY" },
+    })),
+  };
+}
+
+export function breakdownOption(ev: EvaluationJson, lang: Lang, categoryName: (k: string) => string) {
+  const cats = [...new Set(ev.options.flatMap((o) => Object.keys(o.breakdown)))];
+  return {
+    textStyle: { fontFamily: FONT },
+    grid: { ...grid, right: 20, top: 50 },
+    legend: { top: 0, type: "scroll" },
+    tooltip: { trigger: "axis", axisPointer: { type: "shadow" }, valueFormatter: (v: number) => formatMoney(v, ev.currency, lang) },
+    xAxis: { type: "category", data: ev.options.map((o) => truncate(pickLang(o.label, lang), 16)) },
+    yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
+    series: cats.map((c, i) => ({
+      name: categoryName(c), type: "bar", stack: "total", data: ev.options.map((o) => o.breakdown[c] ?? 0),
+      itemStyle: { color: COLORS[i % COLORS.length] },
+    })),
+  };
+}
+
+export function effectiveOption(ev: EvaluationJson, lang: Lang) {
+  return {
+    textStyle: { fontFamily: FONT },
+    grid: { ...grid, right: 20 },
+    tooltip: { trigger: "axis", axisPointer: { type: "shadow" }, valueFormatter: (v: number) => formatPrice(v, ev.currency, lang) },
+    xAxis: { type: "category", data: ev.options.map((o) => truncate(pickLang(o.label, lang), 16)) },
+    yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatPrice(v, ev.currency, lang) } },
+    series: [{
+      type: "bar", data: ev.options.map((o, i) => ({ value: o.effective_price_per_ref_gpu_hour ?? 0, itemStyle: { color: COLORS[i % COLORS.length] } })),
+      label: { show: true, position: "top", formatter: (p: { value: number }) => formatPrice(p.value, ev.currency, lang) },
+    }],
+  };
+}
+
+const truncate = (s: string, n: number) => {
+  const first = s.split(" / ")[0];
+  return first.length > n ? `${first.slice(0, n - 1)}…` : first;
+};

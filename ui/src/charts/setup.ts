@@ -1,0 +1,21 @@
+// ECharts: only the parts we use, the SVG renderer (crisp, CSP-safe), and the
+// shared palette registered as the "suanli" theme.
+import { use, registerTheme } from "echarts/core";
+import { SVGRenderer } from "echarts/renderers";
+import { BarChart, LineChart } from "echarts/charts";
+import { GridComponent, LegendComponent, TooltipComponent, MarkLineComponent } from "echarts/components";
+import palette from "./palette.json";
+
+use([SVGRenderer, BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent]);
+
+export const THEME = "suanli";
+export const COLORS: string[] = palette.colors;
+export const FONT = "'Noto Sans SC', 'Suanli Sans', system-ui, sans-serif";
+
+registerTheme(THEME, {
+  color: palette.colors,
+  backgroundColor: "transparent",
+  textStyle: { fontFamily: FONT, color: palette.text },
+  categoryAxis: { axisLine: { lineStyle: { color: palette.axis } }, axisLabel: { color: palette.text }, splitLine: { lineStyle: { color: palette.grid } } },
+  valueAxis: { axisLine: { lineStyle: { color: palette.axis } }, axisLabel: { color: palette.text }, splitLine: { lineStyle: { color: palette.grid } } },
+});

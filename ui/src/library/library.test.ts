@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { VueWrapper } from "@vue/test-utils";
+import LibraryView from "./LibraryView.vue";
+import { setup, until } from "../test/helpers";
+
+let w: VueWrapper | null = null;
+afterEach(() => { w?.unmount(); w = null; document.body.innerHTML = ""; });
+const all = (id: string) => [...document.querySelectorAll(`[data-testid="${id}"]`)] as HTMLElement[];
+
+async function seeded() {
+  const s = setup();
+  await s.editor.init();
+  expect(await s.editor.save()).toBe(true);
+  s.editor.set("horizon_months", 24);
+  s.editor.set("options[1].on_demand.price_per_accel_hour", 6);
+  expect(await s.editor.save(true)).toBe(true);
+  return s;
+}
+
+describe("library against the mock", () => {
+  it("lists, duplicates, renames and deletes", async () => {
+    const s = await seeded();
+    w = s.mount(LibraryView);
+    await until(() => all("library-row").length === 2);
+    all("library-duplicate")[0].click();
+    await until(() => all("library-row").length === 3);
+    expect(all("library-row").some((r) => r.textContent!.includes("(copy)"))).toBe(true);
+
+    const id = Number(all("library-row")[0].dataset.id);
+    all("library-rename")[0].click();
+    await until(() => all("rename-input").length === 1);
+    const input = document.querySelector('[data-testid="rename-input"] input, input[data-testid="rename-input"]') as HTMLInputElement;
+    input.value = "Renamed plan";
+    input.dispatchEvent(new Event("input"));
+    input.dispatchEvent(new KeyboardEvent("keyup", { key: "Enter" }));
+    await until(() => all("library-row").some((r) => r.textContent === "Renamed plan"));
+    expect(s.backend.library.get(id)!.meta.name).toBe("Renamed plan");
+    expect(s.backend.library.get(id)!.scenario.name).toBe("Renamed plan");
+
+    all("library-delete")[0].click();
+    await until(() => !!document.querySelector(".el-message-box"));
+    const confirm = [...document.querySelectorAll(".el-message-box button")].find((b) => b.textContent!.includes("Delete")) as HTMLElement;
+    confirm.click();
+    await until(() => all("library-row").length === 2);
+  });
+
+  it("opens a saved scenario into the editor", async () => {
+    const s = await seeded();
+    w = s.mount(LibraryView);
+    await until(() => all("library-row").length === 2);
+    const row = all("library-row").find((r) => r.dataset.id === "1")!;
+    const index = all("library-row").indexOf(row);
+    all("library-open")[index].click();
+    await until(() => s.editor.libraryId.value === 1 && s.editor.scenario.value?.horizon_months === 36);
+    expect(s.editor.dirty.value).toBe(false);
+    expect(w.emitted("opened")).toBeTruthy();
+  });
+
+  it("compares two scenarios: changed fields and effect on totals", async () => {
+    const s = await seeded();
+    const cmp = await s.backend.libraryCompare(1, 2);
+    expect(cmp.changes.map((c) => c.path)).toEqual(expect.arrayContaining(["horizon_months", "options[rent-8xa100-on-demand].on_demand.price_per_accel_hour"]));
+    const h = cmp.changes.find((c) => c.path === "horizon_months")!;
+    expect([h.before, h.after]).toEqual(["36", "24"]);
+    const rent = cmp.totals.find((x) => x.option_id === "rent-8xa100-on-demand")!;
+    expect(rent.after_nominal!).toBeLessThan(rent.before_nominal!);
+
+    w = s.mount(LibraryView);
+    await until(() => all("library-row").length === 2);
+    const boxes = [...document.querySelectorAll(".el-table__body .el-checkbox")] as HTMLElement[];
+    boxes.forEach((b) => b.click());
+    await until(() => !(document.querySelector('[data-testid="library-compare"]') as HTMLButtonElement).disabled);
+    (document.querySelector('[data-testid="library-compare"]') as HTMLElement).click();
+    await until(() => !!document.querySelector('[data-testid="library-comparison"]'));
+    expect(document.querySelector('[data-testid="library-comparison"]')!.textContent).toContain("horizon_months");
+  });
+
+  it("refuses to save an invalid scenario and says why", async () => {
+    const s = setup();
+    await s.editor.init();
+    s.editor.set("options", []);
+    expect(await s.editor.save()).toBe(false);
+    expect(s.editor.saveError.value?.code).toBe("invalid");
+    expect(s.editor.saveError.value?.fields[0].path).toBe("options");
+    expect(await s.backend.libraryList()).toEqual([]);
+  });
+});

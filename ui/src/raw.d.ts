@@ -1,0 +1,4 @@
+declare module "*.toml?raw" {
+  const text: string;
+  export default text;
+}

@@ -1,0 +1,21 @@
+// Figures derived from an evaluation for display.
+import type { EvaluationJson, OptionJson, SourceLine } from "../backend/types";
+
+export function cumulativeSeries(monthly: number[]): number[] {
+  let acc = 0;
+  return monthly.map((x) => Math.round((acc += x) * 100) / 100);
+}
+
+export function optionById(ev: EvaluationJson, id: string | null): OptionJson | undefined {
+  return id === null ? undefined : ev.options.find((o) => o.id === id);
+}
+
+/** Source lines of one option, grouped for the hover. */
+export function sourcesFor(sources: SourceLine[], optionId: string): SourceLine[] {
+  return sources.filter((s) => s.option_id === optionId);
+}
+
+/** Notes that mention the option (the evaluation's `notes` name the option id). */
+export function notesFor(notes: string[], optionId: string): string[] {
+  return notes.filter((n) => n.includes(optionId));
+}

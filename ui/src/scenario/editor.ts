@@ -1,0 +1,162 @@
+// The open scenario: the document being edited, its live evaluation (debounced),
+// autosave, and saving to the library. One instance per window (see app.ts).
+import { computed, reactive, ref, shallowRef, watch } from "vue";
+import { asAppError, type Backend } from "../backend";
+import type { AppError, Evaluated, FieldError, ScenarioDoc } from "../backend/types";
+import { getPath, mapFieldErrors, setPath } from "./paths";
+
+export interface EditorOptions { evaluateDelayMs?: number; autosaveDelayMs?: number }
+export type Notice = { key: string; params: Record<string, string> } | null;
+
+const clone = <X>(x: X): X => JSON.parse(JSON.stringify(x));
+
+export function createEditor(backend: Backend, opts: EditorOptions = {}) {
+  // No debounce: an evaluation takes about a millisecond; answers to older inputs are dropped (evalSeq).
+  const evalDelay = opts.evaluateDelayMs ?? 0;
+  const autosaveDelay = opts.autosaveDelayMs ?? 1000;
+  const scenario = ref<ScenarioDoc | null>(null);
+  const libraryId = ref<number | null>(null);
+  const savedSnapshot = ref<string | null>(null);
+  const result = shallowRef<Evaluated | null>(null);
+  const evalError = shallowRef<AppError | null>(null);
+  const saveError = shallowRef<AppError | null>(null);
+  const generation = ref(0);
+  const evaluating = ref(false);
+  const notice = ref<Notice>(null);
+  /** Paths of the form items currently shown (they register themselves). */
+  const shownPaths = reactive(new Map<string, number>());
+
+  let evalSeq = 0;
+  let evalTimer: ReturnType<typeof setTimeout> | undefined;
+  let autosaveTimer: ReturnType<typeof setTimeout> | undefined;
+  let suppressAutosave = false;
+  let skipEval = false;
+
+  const dirty = computed(() => scenario.value !== null && JSON.stringify(scenario.value) !== savedSnapshot.value);
+  const fieldErrors = computed<FieldError[]>(() => [...(evalError.value?.fields ?? []), ...(saveError.value?.fields ?? [])]);
+  const optionIds = computed<string[]>(() => ((scenario.value?.options ?? []) as ScenarioDoc[]).map((o) => String(o.id ?? "")));
+  const mapped = computed(() => mapFieldErrors(fieldErrors.value, shownPaths.keys(), optionIds.value));
+
+  async function evaluateNow(): Promise<void> {
+    clearTimeout(evalTimer);
+    if (!scenario.value) return;
+    const seq = ++evalSeq;
+    const doc = clone(scenario.value);
+    evaluating.value = true;
+    try {
+      const r = await backend.evaluate(doc);
+      if (seq !== evalSeq) return;
+      result.value = r;
+      evalError.value = null;
+    } catch (e) {
+      if (seq !== evalSeq) return;
+      evalError.value = asAppError(e);
+    } finally {
+      if (seq === evalSeq) {
+        evaluating.value = false;
+        generation.value++;
+      }
+    }
+  }
+
+  async function autosaveNow(): Promise<void> {
+    clearTimeout(autosaveTimer);
+    if (scenario.value) await backend.autosavePut(clone(scenario.value), libraryId.value).catch(() => undefined);
+  }
+
+  watch(scenario, () => {
+    saveError.value = null;
+    clearTimeout(evalTimer);
+    if (skipEval) skipEval = false; // load() evaluates at once itself
+    else evalTimer = setTimeout(evaluateNow, evalDelay);
+    if (suppressAutosave) { suppressAutosave = false; return; }
+    clearTimeout(autosaveTimer);
+    autosaveTimer = setTimeout(autosaveNow, autosaveDelay);
+  }, { deep: true });
+
+  /** Opens a document. `clean` = it matches what is in the library (or an example). */
+  function load(doc: ScenarioDoc, id: number | null, clean: boolean) {
+    suppressAutosave = clean;
+    skipEval = true;
+    scenario.value = clone(doc);
+    libraryId.value = id;
+    savedSnapshot.value = clean ? JSON.stringify(doc) : null;
+    result.value = null;
+    evalError.value = null;
+    saveError.value = null;
+  }
+
+  /** First start: restore the autosaved draft, else open the first example. */
+  async function init(): Promise<void> {
+    const draft = await backend.autosaveGet().catch(() => null);
+    if (draft) {
+      load(draft.scenario, draft.library_id, false);
+      suppressAutosave = true; // the draft is already stored
+      if (draft.library_id !== null) {
+        const saved = await backend.libraryOpen(draft.library_id).catch(() => null);
+        if (saved) savedSnapshot.value = JSON.stringify(saved.scenario);
+        else libraryId.value = null;
+      }
+      notice.value = { key: "editor.restored", params: { at: draft.saved_at } };
+    } else {
+      const ex = (await backend.examples())[0];
+      if (ex) {
+        load(await backend.scenarioFromToml(ex.toml), null, true);
+        notice.value = { key: "editor.exampleOpened", params: { name: ex.name } };
+      }
+    }
+    await evaluateNow();
+  }
+
+  async function openFromLibrary(id: number) {
+    const saved = await backend.libraryOpen(id);
+    load(saved.scenario, saved.meta.id, true);
+    notice.value = { key: "editor.opened", params: { name: saved.meta.name } };
+    await backend.autosaveClear().catch(() => undefined);
+    await evaluateNow();
+  }
+
+  async function openExample(toml: string, name: string) {
+    load(await backend.scenarioFromToml(toml), null, true);
+    notice.value = { key: "editor.exampleOpened", params: { name } };
+    await evaluateNow();
+  }
+
+  /** Saves to the library (as new when `asNew` or never saved). Returns false and
+   * keeps the backend's errors when the scenario is invalid. */
+  async function save(asNew = false): Promise<boolean> {
+    if (!scenario.value) return false;
+    const doc = clone(scenario.value);
+    try {
+      const meta = await backend.librarySave(asNew ? null : libraryId.value, doc);
+      libraryId.value = meta.id;
+      savedSnapshot.value = JSON.stringify(doc);
+      saveError.value = null;
+      notice.value = { key: "editor.saved", params: { name: meta.name } };
+      await backend.autosaveClear().catch(() => undefined);
+      return true;
+    } catch (e) {
+      saveError.value = asAppError(e);
+      return false;
+    }
+  }
+
+  function get(path: string): unknown { return getPath(scenario.value, path); }
+  function set(path: string, value: unknown) { if (scenario.value) setPath(scenario.value, path, value); }
+
+  function registerPath(path: string) { shownPaths.set(path, (shownPaths.get(path) ?? 0) + 1); }
+  function unregisterPath(path: string) {
+    const n = (shownPaths.get(path) ?? 1) - 1;
+    if (n <= 0) shownPaths.delete(path); else shownPaths.set(path, n);
+  }
+  function errorsAt(path: string): string[] { return mapped.value.byPath[path] ?? []; }
+
+  function dispose() { clearTimeout(evalTimer); clearTimeout(autosaveTimer); }
+
+  return {
+    scenario, libraryId, result, evalError, saveError, generation, evaluating, notice, dirty, mapped, optionIds,
+    evaluateNow, autosaveNow, load, init, openFromLibrary, openExample, save, get, set, registerPath, unregisterPath, errorsAt, dispose,
+  };
+}
+
+export type Editor = ReturnType<typeof createEditor>;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { customOption, optionFromOffer, uniqueId, withBilling, withKind } from "./options";
+import { checkDiscount, checkOffer, blankOffer, blankDiscount } from "../catalogue/pricebook";
+import type { OfferView } from "../backend/types";
+
+describe("options", () => {
+  it("makes unique ids", () => {
+    expect(uniqueId(["rent"], "rent")).toBe("rent-2");
+    expect(uniqueId(["rent", "rent-2"], "Rent")).toBe("rent-3");
+    expect(uniqueId([], "AWS p4de/on demand")).toBe("aws-p4de-on-demand");
+  });
+  it("custom options follow the format", () => {
+    expect(customOption([], "buy", "B").owned.servers).toBe(1);
+    expect(customOption([], "rent", "R")).toMatchObject({ billing: "on_demand", on_demand: { price_per_accel_hour: 8 } });
+    expect(customOption([], "mix", "M").reserved.accelerators).toBe(8);
+  });
+  it("changing kind and billing keeps the common fields and the price", () => {
+    const o = { id: "x", label: "X", kind: "rent", billing: "on_demand", accelerator: "a", on_demand: { price_per_accel_hour: 5, currency: "USD" } };
+    const r = withBilling(o, "reserved");
+    expect(r).toMatchObject({ billing: "reserved", reserved: { price_per_accel_hour: 5, currency: "USD", term_months: 12 } });
+    expect(r.on_demand).toBeUndefined();
+    const b = withKind(o, "buy");
+    expect(b).toMatchObject({ id: "x", label: "X", accelerator: "a", kind: "buy" });
+    expect(b.billing).toBeUndefined();
+    expect(b.on_demand).toBeUndefined();
+  });
+  it("an option from an offer names the offer in its pool", () => {
+    const v = { id: "huawei-cloud-910b-reserved-1y", billing_mode: "reserved_1y", provider_name: "Huawei Cloud", accelerator_name: "Ascend 910B",
+      accelerator_id: "huawei-ascend-910b", domestic: true, provider_country: "CN" } as OfferView;
+    expect(optionFromOffer([], v, "Reserved 1 y")).toEqual({
+      id: "huawei-cloud-910b-reserved-1y", label: "Huawei Cloud Ascend 910B Reserved 1 y", kind: "rent", billing: "reserved",
+      reserved: { offer: "huawei-cloud-910b-reserved-1y", term_months: 12 }, accelerator: "huawei-ascend-910b", domestic: true, provider_country: "CN",
+    });
+  });
+});
+
+describe("price-book form checks", () => {
+  it("offer: price > 0 and required fields", () => {
+    expect(checkOffer(blankOffer())).toMatchObject({ id: "prices.needValue", provider_id: "prices.needValue", price: "prices.needPositive" });
+    expect(checkOffer({ ...blankOffer(), id: "a", provider_id: "p", price: 3 })).toEqual({});
+  });
+  it("discount: share in [0,1) and a target", () => {
+    expect(checkDiscount({ ...blankDiscount(), id: "d", discount_share: 1.5 })).toMatchObject({ discount_share: "prices.needShare", offer_id: "prices.needTarget" });
+    expect(checkDiscount({ ...blankDiscount(), id: "d", provider_id: "aws" })).toEqual({});
+  });
+});
