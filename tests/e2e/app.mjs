@@ -10,7 +10,7 @@ const shots = process.env.SUANLI_SHOTS;
 export async function launch(db, args = []) {
   const app = await remote({
     hostname: "127.0.0.1",
-    port: 4444,
+    port: Number(process.env.SUANLI_DRIVER_PORT ?? 4444),
     logLevel: "error",
     connectionRetryCount: 0,
     waitforTimeout: 15000,
