@@ -32,16 +32,18 @@ pub struct ProposalInput<'a> {
     pub lang: Lang,
 }
 
-/// The series palette, shared by every chart (and, later, the app).
+/// The series palette: the Okabe–Ito colour-blind-safe colours, in the order
+/// of `ui/src/charts/palette.json`, which the app's charts use (a test keeps
+/// the two equal).
 pub const PALETTE: [Rgb8; 8] = [
-    Rgb8(31, 119, 180),
-    Rgb8(255, 127, 14),
-    Rgb8(44, 160, 44),
-    Rgb8(214, 39, 40),
-    Rgb8(148, 103, 189),
-    Rgb8(140, 86, 75),
-    Rgb8(227, 119, 194),
-    Rgb8(127, 127, 127),
+    Rgb8(0x00, 0x72, 0xB2),
+    Rgb8(0xD5, 0x5E, 0x00),
+    Rgb8(0x00, 0x9E, 0x73),
+    Rgb8(0xCC, 0x79, 0xA7),
+    Rgb8(0xE6, 0x9F, 0x00),
+    Rgb8(0x56, 0xB4, 0xE9),
+    Rgb8(0x00, 0x00, 0x00),
+    Rgb8(0xF0, 0xE4, 0x42),
 ];
 
 fn t(lang: Lang, en: &str, zh: &str) -> String {

@@ -110,3 +110,15 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
     let err = input(&broken).unwrap_err();
     assert!(err.contains("logo"), "{err}");
 }
+
+/// The PDF's charts and the app's charts use one palette, in one order.
+#[test]
+fn the_pdf_palette_is_the_apps() {
+    let file: serde_json::Value =
+        serde_json::from_str(include_str!("../../../ui/src/charts/palette.json")).expect("palette.json parses");
+    let app: Vec<String> =
+        file["colors"].as_array().expect("colors").iter().map(|c| c.as_str().unwrap_or("").to_uppercase()).collect();
+    let pdf: Vec<String> =
+        suanli_report::proposal::PALETTE.iter().map(|c| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)).collect();
+    assert_eq!(pdf, app);
+}
