@@ -58,7 +58,8 @@ export async function setField(app, testid, value) {
   await input.click();
   // Select all and type over it: what a user does, and what fires Vue's input events.
   await app.keys(["Control", "a"]);
-  await app.keys(value.split(""));
+  // Element "send keys" types the whole string (per-key actions drop spaces and repeated characters).
+  await input.addValue(value);
   await app.keys(["Tab"]);
 }
 

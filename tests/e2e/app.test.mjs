@@ -139,7 +139,7 @@ test("export: the proposal PDF is written where the user says", async () => {
     // Select all and type over it, as a user would (clearValue bypasses Vue's input events).
     await path.click();
     await app.keys(["Control", "a"]);
-    await app.keys(out.split(""));
+    await path.addValue(out);
     await app.$('input[data-testid="export-client"]').setValue("ACME 集团");
     await shot(app, "11-export-dialog-en");
     await app.$('[data-testid="export-go"]').click();
@@ -158,3 +158,33 @@ test("export: the proposal PDF is written where the user says", async () => {
 async function fieldValue(app, testid) {
   return app.$(`[data-testid="${testid}"] input`).getValue();
 }
+
+test("hostile text in a scenario is shown as text, never run", async () => {
+  const db = join(mkdtempSync(join(work, "db-")), "suanli.sqlite");
+  const app = await launch(db);
+  try {
+    const first = await waitResults(app);
+    const hostile = `<img src=x onerror="window.__pwned=1"><b id="hostile">bold</b>'; DROP TABLE library;--`;
+    await setField(app, "field-name", hostile);
+    await setField(app, "field-options-0-label", hostile);
+    await waitResults(app, first);
+    await app.pause(500);
+    const seen = await app.execute(() => ({
+      name: document.querySelector('[data-testid="open-name"]')?.textContent ?? "",
+      injected: document.getElementById("hostile") !== null || document.querySelector('img[src="x"]') !== null,
+      pwned: window.__pwned === 1,
+    }));
+    assert.equal(seen.name.trim(), hostile);
+    assert.equal(seen.injected, false, "markup from the scenario became elements");
+    assert.equal(seen.pwned, false, "script from the scenario ran");
+    // It saves and reopens as the same text (parameterised SQL: the library is still there).
+    await app.$('[data-testid="save-scenario"]').click();
+    await clickNav(app, "library");
+    const row = await app.$('[data-testid="library-row"]');
+    await row.waitForExist({ timeoutMsg: "hostile scenario not saved" });
+    assert.equal((await row.getText()).trim(), hostile);
+    await shot(app, "13-hostile-text-en");
+  } finally {
+    await app.deleteSession();
+  }
+});
