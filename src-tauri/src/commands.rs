@@ -49,6 +49,9 @@ pub struct AppInfo {
     /// Why the database could not be opened (locked, corrupt, newer schema).
     pub db_error: Option<ErrorJson>,
     pub counts: Option<Counts>,
+    /// The language messages are written in: the saved setting, or the
+    /// system's when there is none (or no database to hold one).
+    pub lang: suanli_api::Lang,
 }
 
 #[tauri::command]
@@ -62,6 +65,7 @@ pub async fn app_info(state: State<'_, AppState>) -> Reply<AppInfo> {
         catalog_version,
         db_error: state.open_error(),
         counts,
+        lang: state.lang(),
     })
 }
 

@@ -3,7 +3,7 @@
 // and saves a screenshot of each step.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { launch, shot, waitResults, total, setField, clickNav, work } from "./app.mjs";
@@ -187,4 +187,23 @@ test("hostile text in a scenario is shown as text, never run", async () => {
   } finally {
     await app.deleteSession();
   }
+});
+
+test("a database that is not one gets the recovery screen and is left as it was", async () => {
+  const db = join(mkdtempSync(join(work, "db-")), "suanli.sqlite");
+  const bytes = Buffer.from("somebody's spreadsheet, not a Suanli database\n".repeat(100));
+  writeFileSync(db, bytes);
+  const app = await launch(db);
+  try {
+    const screen = await app.$('[data-testid="recovery"]');
+    await screen.waitForDisplayed({ timeoutMsg: "no recovery screen" });
+    assert.equal(await app.$('[data-testid="recovery-path"]').getText(), db);
+    assert.ok((await app.$('[data-testid="recovery-message"]').getText()).length > 10);
+    // No settings can be read: the screen follows the system's language (English here).
+    assert.match(await screen.getText(), /Suanli cannot open its database/);
+    await shot(app, "14-recovery-en");
+  } finally {
+    await app.deleteSession();
+  }
+  assert.ok(readFileSync(db).equals(bytes), "the file was changed");
 });

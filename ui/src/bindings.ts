@@ -154,6 +154,11 @@ export type AppInfo_Deserialize = {
 	/**  Why the database could not be opened (locked, corrupt, newer schema). */
 	db_error?: ErrorJson | null,
 	counts?: Counts | null,
+	/**
+	 *  The language messages are written in: the saved setting, or the
+	 *  system's when there is none (or no database to hold one).
+	 */
+	lang: Lang,
 };
 
 export type AppInfo_Serialize = {
@@ -163,6 +168,11 @@ export type AppInfo_Serialize = {
 	/**  Why the database could not be opened (locked, corrupt, newer schema). */
 	db_error: ErrorJson | null,
 	counts: Counts | null,
+	/**
+	 *  The language messages are written in: the saved setting, or the
+	 *  system's when there is none (or no database to hold one).
+	 */
+	lang: Lang,
 };
 
 export type BarJson = {

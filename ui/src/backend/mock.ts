@@ -45,6 +45,7 @@ export class MockBackend implements Backend {
       version: "0.1.0-mock", db_path: "/home/user/.local/share/suanli/suanli.db", catalog_version: this.catalogVersion,
       db_error: this.opts.dbError ?? null,
       counts: { accelerators: ACCELERATORS.length, providers: PROVIDERS.length, offers: OFFERS.length, efficiency: 14, sources: SOURCES.length },
+      lang: this.settings.lang,
     };
   }
   async getSettings() { await this.tick("getSettings"); return clone(this.settings); }
@@ -177,7 +178,8 @@ export class MockBackend implements Backend {
           nominal: spread(o.total_nominal, 0.88, 1.18), npv: spread(o.total_npv, 0.88, 1.18),
           probability_cheapest: o.total_npv === min ? 0.7 : 0.3 / Math.max(1, evaluation.options.length - 1),
           porting,
-          supply_risk: opt.supply || opt.domestic ? { score: opt.domestic ? 0.25 : 0.45, drivers: [["export_status", 0.3], ["vendor_concentration", 0.15]] } : null,
+          // points 0–100, as the real backend (crates/model/src/supply.rs)
+          supply_risk: opt.supply || opt.domestic ? { score: opt.domestic ? 17.5 : 35, drivers: [["export-control status", opt.domestic ? 2.5 : 20], ["one vendor or channel", 10], ["long-term supply stability", 5]] } : null,
         };
       }),
     };

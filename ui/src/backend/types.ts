@@ -12,6 +12,8 @@ export interface AppInfo {
   catalog_version: number | null;
   db_error: AppError | null;
   counts: Counts | null;
+  /** The language backend messages come in (the setting, else the system's). */
+  lang: Lang;
 }
 export type Currency = "CNY" | "USD";
 export interface Settings { lang: Lang; currency: Currency; usd_cny: number; fx_source: string; reference_gpu: string }
