@@ -12,16 +12,15 @@ export function cumulativeOption(ev: EvaluationJson, lang: Lang, monthLabel: str
   const months = Array.from({ length: ev.horizon_months }, (_, i) => i + 1);
   return {
     textStyle: { fontFamily: FONT },
-    grid,
+    // a legend, not labels at the line ends: lines that end close together made those overlap
+    grid: { ...grid, right: 20, top: 50 },
+    legend: { top: 0, type: "scroll", formatter: (name: string) => truncate(name, 28) },
     tooltip: { trigger: "axis", valueFormatter: (v: number) => formatMoney(v, ev.currency, lang) },
     xAxis: { type: "category", data: months, name: monthLabel, nameLocation: "middle", nameGap: 26 },
     yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
     series: ev.options.map((o, i) => ({
       name: pickLang(o.label, lang), type: "line", showSymbol: false, data: cumulativeSeries(o.monthly),
       lineStyle: { width: 2, color: COLORS[i % COLORS.length] }, itemStyle: { color: COLORS[i % COLORS.length] },
-      // direct labels at the line ends instead of a legend
-      endLabel: { show: true, formatter: () => truncate(pickLang(o.label, lang), 18), color: COLORS[i % COLORS.length], fontFamily: FONT },
-      labelLayout: { moveOverlap: "shiftY" },
     })),
   };
 }
@@ -30,10 +29,10 @@ export function breakdownOption(ev: EvaluationJson, lang: Lang, categoryName: (k
   const cats = [...new Set(ev.options.flatMap((o) => Object.keys(o.breakdown)))];
   return {
     textStyle: { fontFamily: FONT },
-    grid: { ...grid, right: 20, top: 50 },
+    grid: { ...grid, right: 20, top: 50, bottom: ev.options.length > 4 ? 70 : 40 },
     legend: { top: 0, type: "scroll" },
     tooltip: { trigger: "axis", axisPointer: { type: "shadow" }, valueFormatter: (v: number) => formatMoney(v, ev.currency, lang) },
-    xAxis: { type: "category", data: ev.options.map((o) => truncate(pickLang(o.label, lang), 16)) },
+    xAxis: optionAxis(ev, lang),
     yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
     series: cats.map((c, i) => ({
       name: categoryName(c), type: "bar", stack: "total", data: ev.options.map((o) => o.breakdown[c] ?? 0),
@@ -45,14 +44,23 @@ export function breakdownOption(ev: EvaluationJson, lang: Lang, categoryName: (k
 export function effectiveOption(ev: EvaluationJson, lang: Lang) {
   return {
     textStyle: { fontFamily: FONT },
-    grid: { ...grid, right: 20 },
+    grid: { ...grid, right: 20, top: 30, bottom: ev.options.length > 4 ? 70 : 40 },
     tooltip: { trigger: "axis", axisPointer: { type: "shadow" }, valueFormatter: (v: number) => formatPrice(v, ev.currency, lang) },
-    xAxis: { type: "category", data: ev.options.map((o) => truncate(pickLang(o.label, lang), 16)) },
+    xAxis: optionAxis(ev, lang),
     yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatPrice(v, ev.currency, lang) } },
     series: [{
       type: "bar", data: ev.options.map((o, i) => ({ value: o.effective_price_per_ref_gpu_hour ?? 0, itemStyle: { color: COLORS[i % COLORS.length] } })),
       label: { show: true, position: "top", formatter: (p: { value: number }) => formatPrice(p.value, ev.currency, lang) },
     }],
+  };
+}
+
+/** Category axis of the options: every label shown, tilted when there are many. */
+function optionAxis(ev: EvaluationJson, lang: Lang) {
+  const many = ev.options.length > 4;
+  return {
+    type: "category", data: ev.options.map((o) => truncate(pickLang(o.label, lang), many ? 22 : 16)),
+    axisLabel: { interval: 0, rotate: many ? 20 : 0, hideOverlap: false },
   };
 }
 

@@ -81,7 +81,10 @@ export default {
     noBuy: "Add a buy option to edit on-premises assumptions.", otherErrors: "Problems not tied to a field",
     restored: "Your unsaved draft from {at} was restored.", opened: "Opened “{name}”.", exampleOpened: "Example opened: {name}",
     newScenario: "New scenario", openExample: "Open example", saved: "Saved to the library as “{name}”.", notSaved: "Not saved",
-    customLabel: "Custom option {n}", providerCountry: "Where the compute runs (ISO country code)", optionFromOffer: "{offer}",
+    customLabel: "Custom option {n}", tomlOnly: "Also in this scenario, edited in the TOML tab: {what}.",
+    tomlParts: { porting: "porting", supply: "supply-risk facts", uncertainty: "uncertainty ranges ({n})", jobs: "portfolio jobs ({n})", storage: "storage", edge: "edge sites", optimise: "optimisation" },
+    shape: "Load over a day (24 hourly weights, comma-separated)", shapeHint: "Scaled to mean 1; peaks above a base pool go to on demand. Empty = flat",
+    notInCatalogue: "{v} (no efficiency data in the catalogue)", providerCountry: "Where the compute runs (ISO country code)", optionFromOffer: "{offer}",
   },
   results: {
     title: "Results", cheapestNominal: "Cheapest (nominal)", cheapestNpv: "Cheapest (NPV)", breakEven: "Break-even",
@@ -97,6 +100,9 @@ export default {
     score: "Score", drivers: "Drivers", noPorting: "No option needs porting.", noSupply: "No supply-risk facts given.",
     runFirst: "Run the trials to see porting and supply risk.", option: "Option", demand: "Demand: {h} reference-GPU-hours",
     unserved: "Unserved", allIn: "All-in per reference-GPU-hour",
+    scoreOf: "{n} / 100", scoreNote: "Supply-risk score: 0 = no risk, 100 = worst; points per driver (weights are Suanli's assumptions).",
+    noSensitivity: "No input moves this option's cost by ±20 %.", sensitivityNote: "Bars: the option's NPV with each input 20 % lower and 20 % higher; the black line is the base.",
+    maturityName: { mature: "Mature", beta: "Beta", early: "Early" },
   },
   category: {
     hardware: "Hardware", installation: "Installation", hosting: "Hosting", power: "Power", staff: "Staff", maintenance: "Maintenance",
@@ -115,7 +121,7 @@ export default {
     language: "Language", currency: "Currency", usdCny: "USD → CNY rate", fxSource: "Rate source", referenceGpu: "Reference GPU",
     dataLocation: "Data location", catalogue: "Catalogue", version: "Version {v}", counts: "{a} accelerators · {p} providers · {o} offers · {e} efficiency rows · {s} sources",
     updateFile: "Update from file…", updateUrl: "Update from URL", filePath: "Pack file path", url: "Pack URL (https://)", update: "Update",
-    updated: "{message}: {added} added, {changed} changed, {removed} removed.", saved: "Settings saved.",
+    updated: "{message}: {added} added, {changed} changed, {removed} removed.", saved: "Settings saved.", notSaved: "Settings not saved",
     stage: { download: "Downloading", verify: "Verifying signature", apply: "Applying", done: "Done" }, appVersion: "Suanli {v}",
   },
   export: {
@@ -124,5 +130,7 @@ export default {
   },
   workloadClass: {
     llm_pretraining: "LLM pre-training", llm_finetuning: "LLM fine-tuning", llm_inference: "LLM inference", vision_training: "Vision training",
+    gemm_bf16: "Matrix multiply (BF16)", gemm_fp16: "Matrix multiply (FP16)", mixed_unspecified: "Mixed / unspecified",
+    nlp_inference: "NLP inference", recommendation_training: "Recommendation training", vision_inference: "Vision inference",
   },
 };

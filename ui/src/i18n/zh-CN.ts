@@ -81,7 +81,11 @@ export default {
     noBuy: "添加自购选项后可编辑自建机房假设。", otherErrors: "未对应到字段的问题",
     restored: "已恢复您在 {at} 未保存的草稿。", opened: "已打开“{name}”。", exampleOpened: "已打开示例：{name}",
     newScenario: "新方案", openExample: "打开示例", saved: "已保存到方案库：“{name}”。", notSaved: "未保存",
-    customLabel: "自定义选项 {n}", providerCountry: "算力所在国家/地区（ISO 代码）", optionFromOffer: "{offer}",
+    customLabel: "自定义选项 {n}",
+    tomlOnly: "本方案还包含以下内容，请在 TOML 页中编辑：{what}。",
+    tomlParts: { porting: "迁移成本", supply: "供应风险信息", uncertainty: "不确定性区间（{n} 项）", jobs: "任务组合（{n} 项）", storage: "存储", edge: "边缘节点", optimise: "优化" },
+    shape: "日内负载曲线（24 个小时权重，逗号分隔）", shapeHint: "按均值 1 缩放；超出基础资源的高峰转为按需。留空 = 平稳",
+    notInCatalogue: "{v}（目录中无效率数据）", providerCountry: "算力所在国家/地区（ISO 代码）", optionFromOffer: "{offer}",
   },
   results: {
     title: "结果", cheapestNominal: "名义总成本最低", cheapestNpv: "净现值最低", breakEven: "盈亏平衡",
@@ -97,6 +101,9 @@ export default {
     score: "评分", drivers: "主要因素", noPorting: "没有需要迁移的选项。", noSupply: "未提供供应风险信息。",
     runFirst: "运行模拟后显示迁移与供应风险。", option: "选项", demand: "需求：{h} 参考 GPU 小时",
     unserved: "未满足", allIn: "全口径每参考 GPU 小时",
+    scoreOf: "{n} / 100", scoreNote: "供应风险评分：0 = 无风险，100 = 最差；各因素的分值（权重为 Suanli 的假设）。",
+    noSensitivity: "±20% 的输入变化不影响该选项的成本。", sensitivityNote: "条形：各输入降低 20% 与提高 20% 时该选项的净现值；黑线为基准。",
+    maturityName: { mature: "成熟", beta: "基本可用", early: "早期" },
   },
   category: {
     hardware: "硬件", installation: "安装部署", hosting: "机房托管", power: "电费", staff: "运维人员", maintenance: "维保",
@@ -115,7 +122,7 @@ export default {
     language: "语言", currency: "币种", usdCny: "美元兑人民币汇率", fxSource: "汇率来源", referenceGpu: "参考 GPU",
     dataLocation: "数据位置", catalogue: "目录", version: "版本 {v}", counts: "{a} 款加速卡 · {p} 家服务商 · {o} 条报价 · {e} 条效率数据 · {s} 个来源",
     updateFile: "从文件更新…", updateUrl: "从网址更新", filePath: "数据包文件路径", url: "数据包网址（https://）", update: "更新",
-    updated: "{message}：新增 {added}，变更 {changed}，删除 {removed}。", saved: "设置已保存。",
+    updated: "{message}：新增 {added}，变更 {changed}，删除 {removed}。", saved: "设置已保存。", notSaved: "设置未保存",
     stage: { download: "下载中", verify: "校验签名", apply: "应用中", done: "完成" }, appVersion: "Suanli {v}",
   },
   export: {
@@ -124,5 +131,7 @@ export default {
   },
   workloadClass: {
     llm_pretraining: "大模型预训练", llm_finetuning: "大模型微调", llm_inference: "大模型推理", vision_training: "视觉模型训练",
+    gemm_bf16: "矩阵乘（BF16）", gemm_fp16: "矩阵乘（FP16）", mixed_unspecified: "混合 / 未指定",
+    nlp_inference: "自然语言推理", recommendation_training: "推荐模型训练", vision_inference: "视觉模型推理",
   },
 };

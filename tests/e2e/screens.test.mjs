@@ -1,0 +1,234 @@
+// End-to-end tests of the other screens (see app.test.mjs for the first ones):
+// catalogue offers and the user's own prices, the library's comparison, the
+// uncertainty simulation and the settings. Each test starts the app on its own
+// temporary database; screenshots continue the numbering of app.test.mjs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
+
+import { launch, shot, waitResults, setField, clickNav, work } from "./app.mjs";
+
+const freshDb = () => join(mkdtempSync(join(work, "db-")), "suanli.sqlite");
+
+/** Opens the select with test id `testid` and clicks its visible option whose text includes `text` (the first when null). */
+async function pick(app, testid, text) {
+  await app.$(`[data-testid="${testid}"]`).click();
+  await app.pause(400);
+  const ok = await app.execute((wanted) => {
+    const items = [...document.querySelectorAll(".el-select-dropdown__item")].filter((i) => i.offsetParent !== null);
+    const item = wanted === null ? items[0] : items.find((i) => i.textContent.includes(wanted));
+    if (!item) return false;
+    item.click();
+    return true;
+  }, text);
+  assert.ok(ok, `no option "${text}" in ${testid}`);
+  await app.pause(300);
+}
+
+/** Types over the input inside `selector`, as a user would. */
+async function typeInto(app, selector, value) {
+  const input = await app.$(`${selector} input`);
+  await input.waitForDisplayed();
+  await input.click();
+  await app.keys(["Control", "a"]);
+  await app.keys(value.split(""));
+  await app.keys(["Tab"]);
+}
+
+async function openExample(app, file) {
+  await app.$('[data-testid="open-example"]').click();
+  const item = await app.$(`.el-dropdown-menu__item[data-file="${file}"]`);
+  await item.waitForDisplayed({ timeoutMsg: `example ${file} not in the menu` });
+  await item.click();
+}
+
+async function tab(app, name) {
+  await app.$(`#tab-${name}`).click();
+}
+
+test("offers: sorted by effective price per reference-GPU-hour for a workload class", async () => {
+  const app = await launch(freshDb());
+  try {
+    await waitResults(app);
+    await clickNav(app, "catalogue");
+    await tab(app, "offers");
+    await app.$('[data-testid="offer-row"]').waitForExist({ timeoutMsg: "offer table did not fill" });
+    await pick(app, "offer-class", "LLM pre-training");
+    await pick(app, "offer-sort", "Effective price");
+    const effective = () => app.execute(() =>
+      [...document.querySelectorAll('[data-testid="offer-row"]')].map((r) => r.getAttribute("data-effective")));
+    await app.waitUntil(async () => (await effective())[0] !== "", { timeoutMsg: "first offer has no effective price" });
+    const values = await effective();
+    const filled = values.filter((v) => v !== "").map(Number);
+    assert.ok(filled.length >= 5, `offers with an effective price: ${filled.length}`);
+    // offers with a ratio for the class come first, cheapest first
+    assert.ok(values.slice(0, filled.length).every((v) => v !== ""), "an offer without a ratio sorted among those with one");
+    for (let i = 1; i < filled.length; i++) assert.ok(filled[i] >= filled[i - 1], `not ascending at ${i}: ${filled[i - 1]} > ${filled[i]}`);
+    await shot(app, "15-offers-effective-en");
+    // the same comparison in US dollars: lower figures, same order
+    await app.$('[data-testid="offer-currency"] label:nth-child(2)').click();
+    await app.waitUntil(async () => Number((await effective())[0]) < filled[0], { timeoutMsg: "USD figures did not replace CNY" });
+    await app.$('[data-testid="lang-toggle"]').click();
+    await app.waitUntil(async () => (await app.$("#tab-offers").getText()).includes("报价"), { timeoutMsg: "not in Chinese" });
+    await shot(app, "16-offers-effective-zh");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
+test("my prices: a bad price is refused at its field; the saved offer is tagged in Offers", async () => {
+  const app = await launch(freshDb());
+  const id = "e2e-my-a100";
+  try {
+    await waitResults(app);
+    await clickNav(app, "catalogue");
+    await tab(app, "mine");
+    await app.$('[data-testid="add-my-offer"]').click();
+    const idInput = await app.$('input[data-testid="my-offer-id"]');
+    await idInput.waitForDisplayed();
+    await idInput.setValue(id);
+    await pick(app, "my-offer-provider", null);
+    await pick(app, "my-offer-accelerator", "A100 SXM4 80GB");
+    await typeInto(app, '[data-testid="my-offer-price"]', "-5");
+    await app.$('[data-testid="my-offer-save"]').click();
+    const error = await app.$('[data-testid="my-offer-price-item"] .el-form-item__error');
+    await error.waitForDisplayed({ timeoutMsg: "no message at the price field for -5" });
+    assert.ok((await error.getText()).length > 0);
+    await shot(app, "17-my-prices-bad-price-en");
+    await typeInto(app, '[data-testid="my-offer-price"]', "6.5");
+    await app.$('[data-testid="my-offer-save"]').click();
+    await app.$(`[data-testid="my-offer-row"][data-id="${id}"]`).waitForExist({ timeoutMsg: "own offer not listed" });
+    // a discount naming both an offer and a provider: the backend refuses it, at the offer field
+    await app.$('[data-testid="add-my-discount"]').click();
+    const dId = await app.$('input[data-testid="my-discount-id"]');
+    await dId.waitForDisplayed();
+    await dId.setValue("e2e-both");
+    await pick(app, "my-discount-offer", null);
+    await pick(app, "my-discount-provider", null);
+    await app.$('[data-testid="my-discount-save"]').click();
+    const dError = await app.$('[data-testid="my-discount-offer-item"] .el-form-item__error');
+    await dError.waitForDisplayed({ timeoutMsg: "backend error not shown at the offer field" });
+    await shot(app, "18-my-prices-discount-error-en");
+    await app.keys(["Escape"]);
+    await shot(app, "19-my-prices-en");
+    await tab(app, "offers");
+    const row = await app.$(`[data-testid="offer-row"][data-id="${id}"]`);
+    await row.waitForExist({ timeoutMsg: "own offer not among the offers" });
+    assert.equal(await row.getAttribute("data-origin"), "pricebook");
+    const tagged = await app.execute((id) => {
+      const cell = document.querySelector(`[data-testid="offer-row"][data-id="${id}"]`).closest("td");
+      return cell.querySelector('[data-testid="offer-mine"]')?.textContent ?? "";
+    }, id);
+    assert.match(tagged, /My price/);
+    await app.execute((id) => document.querySelector(`[data-testid="offer-row"][data-id="${id}"]`).scrollIntoView({ block: "center" }), id);
+    await shot(app, "20-offers-my-price-en");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
+test("library: compare two saved scenarios and see the changed field", async () => {
+  const app = await launch(freshDb());
+  try {
+    const first = await waitResults(app);
+    await app.$('[data-testid="save-scenario"]').click();
+    await app.waitUntil(async () => (await app.$('[data-testid="save-state"]').getText()) === "Saved", { timeoutMsg: "first save" });
+    await setField(app, "field-horizon_months", "48");
+    await waitResults(app, first);
+    await app.$('[data-testid="save-scenario-as"]').click();
+    await app.waitUntil(async () => (await app.$('[data-testid="save-state"]').getText()) === "Saved", { timeoutMsg: "second save" });
+    await clickNav(app, "library");
+    await app.waitUntil(async () => (await app.$$('[data-testid="library-row"]')).length === 2, { timeoutMsg: "two scenarios not listed" });
+    await app.execute(() => [...document.querySelectorAll('[data-testid="library-table"] .el-table__body .el-checkbox')].forEach((c) => c.click()));
+    await app.$('[data-testid="library-compare"]').click();
+    await app.$('[data-testid="library-comparison"]').waitForDisplayed({ timeoutMsg: "no comparison" });
+    const changes = await app.execute(() =>
+      [...document.querySelectorAll('[data-testid="change-path"]')].map((c) => c.closest("tr").innerText.replace(/\s+/g, " ").trim()));
+    const horizon = changes.find((c) => c.startsWith("horizon_months"));
+    assert.ok(horizon, `changes: ${changes}`);
+    assert.match(horizon, /36.*48/);
+    await shot(app, "21-library-compare-en");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
+test("uncertainty: 10,000 trials on domestic-card-full give P10 ≤ P50 ≤ P90, with porting and supply risk", async () => {
+  const app = await launch(freshDb());
+  try {
+    const first = await waitResults(app);
+    await openExample(app, "domestic-card-full.toml");
+    await waitResults(app, first);
+    await app.$('[data-testid="run-trials"]').click();
+    await app.$('[data-testid="sim-table"]').waitForDisplayed({ timeout: 60000, timeoutMsg: "no simulation results" });
+    const read = () => app.execute(() => {
+      const v = (id) => Number(document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value"));
+      return ["rent-a100", "rent-domestic"].map((o) => ({
+        o, p10: v(`sim-p10-${o}`), p50: v(`sim-p50-${o}`), p90: v(`sim-p90-${o}`), supply: v(`supply-score-${o}`),
+      }));
+    });
+    for (const r of await read()) {
+      assert.ok(r.p10 > 0 && r.p10 <= r.p50 && r.p50 <= r.p90, JSON.stringify(r));
+      assert.ok(r.p10 < r.p90, `no spread for ${r.o}: ranges not applied`);
+      // the score is in points out of 100
+      assert.ok(r.supply > 0 && r.supply <= 100, JSON.stringify(r));
+    }
+    const supplyText = await app.$('[data-testid="supply"]').getText();
+    assert.match(supplyText, /\/ 100/);
+    assert.doesNotMatch(supplyText, /\d{3,}%/);
+    const porting = await app.execute(() => document.querySelector('[data-testid="porting"]').textContent);
+    assert.match(porting, /Beta/);
+    await app.$('[data-testid="uncertainty"]').scrollIntoView();
+    await shot(app, "22-uncertainty-en");
+    await app.$('[data-testid="run-sensitivity"]').click();
+    await app.$('[data-testid="tornado-row"]').waitForDisplayed({ timeout: 30000, timeoutMsg: "no tornado" });
+    await app.$('[data-testid="sensitivity"]').scrollIntoView();
+    await shot(app, "23-sensitivity-en");
+    await app.$('[data-testid="lang-toggle"]').click();
+    await app.$('[data-testid="run-trials"]').click();
+    await app.$('[data-testid="sim-table"]').waitForDisplayed({ timeout: 60000 });
+    await app.waitUntil(async () => (await app.$('[data-testid="supply"]').getText()).includes("出口管制"), { timeoutMsg: "drivers not in Chinese" });
+    await app.$('[data-testid="uncertainty"]').scrollIntoView();
+    await shot(app, "24-uncertainty-zh");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
+test("settings: a bad USD→CNY rate is refused at its field; a good one is saved", async () => {
+  const db = freshDb();
+  let app = await launch(db);
+  try {
+    await waitResults(app);
+    await clickNav(app, "settings");
+    await typeInto(app, '[data-testid="settings-usd-cny"]', "0");
+    await app.$('[data-testid="settings-save"]').click();
+    const error = await app.$('[data-testid="settings-usd-cny-item"] .el-form-item__error');
+    await error.waitForDisplayed({ timeoutMsg: "no message at the rate field" });
+    assert.match(await error.getText(), /0\.001/);
+    await shot(app, "25-settings-fx-error-en");
+    await app.$('[data-testid="settings-currency"] label:nth-child(2)').click();
+    await typeInto(app, '[data-testid="settings-usd-cny"]', "7.2");
+    await app.$('[data-testid="settings-save"]').click();
+    await app.waitUntil(async () => !(await error.isDisplayed().catch(() => false)), { timeoutMsg: "error stays after a good rate" });
+    // a pack file that is not there: a clear message, the catalogue unchanged
+    await app.$('input[data-testid="catalog-file"]').setValue(join(work, "no-such.pack"));
+    await app.$('[data-testid="catalog-file-go"]').click();
+    const updateError = await app.$('[data-testid="catalog-update-error"]');
+    await updateError.waitForDisplayed({ timeoutMsg: "no message for a missing pack file" });
+    await shot(app, "26-settings-en");
+  } finally {
+    await app.deleteSession();
+  }
+  app = await launch(db);
+  try {
+    await waitResults(app);
+    await clickNav(app, "settings");
+    const rate = await app.$('[data-testid="settings-usd-cny"] input');
+    await app.waitUntil(async () => Number(await rate.getValue()) === 7.2, { timeoutMsg: "rate not kept after restart" });
+    assert.equal(await app.execute(() => document.querySelector('[data-testid="settings-currency"] .is-active')?.textContent.trim()), "USD");
+  } finally {
+    await app.deleteSession();
+  }
+});
