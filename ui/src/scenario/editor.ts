@@ -41,10 +41,12 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
     clearTimeout(evalTimer);
     if (!scenario.value) return;
     const seq = ++evalSeq;
+    performance.mark("suanli:evaluate");
     const doc = clone(scenario.value);
     evaluating.value = true;
     try {
       const r = await backend.evaluate(doc);
+      performance.mark("suanli:evaluated");
       if (seq !== evalSeq) return;
       result.value = r;
       evalError.value = null;
