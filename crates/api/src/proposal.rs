@@ -70,7 +70,7 @@ pub fn export(
     let tables = suanli_report::sheet::tables(&s, &e, lang);
     let mut written = Vec::new();
     if let Some(path) = xlsx {
-        let bytes = xlsx_for(&s, lang)?;
+        let bytes = xlsx_bytes(&tables, lang)?;
         write_atomic(path, &bytes)?;
         written.push(path.to_path_buf());
     }
@@ -88,6 +88,9 @@ pub fn export(
 /// The spreadsheet's bytes for a resolved, checked scenario.
 pub fn xlsx_for(s: &suanli_model::Scenario, lang: Lang) -> Result<Vec<u8>, Error> {
     let e = crate::evaluate(s)?;
-    let tables = suanli_report::sheet::tables(s, &e, lang);
-    suanli_report::sheet::xlsx(&tables, lang).map_err(|e| Error::Report(e.to_string()))
+    xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang), lang)
+}
+
+fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {
+    suanli_report::sheet::xlsx(tables, lang).map_err(|e| Error::Report(e.to_string()))
 }
