@@ -394,7 +394,7 @@ pub async fn export_proposal(
                 Some(p) => Some(std::fs::read(p).map_err(|source| Error::Read { path: p.to_owned(), source })?),
                 None => None,
             };
-            let date = suanli_api::now_utc().chars().take(10).collect();
+            let date = suanli_api::today();
             let meta = suanli_api::proposal::ProposalMeta {
                 client: fields.client,
                 author: fields.author,

@@ -76,7 +76,7 @@ pub fn run() {
         .and_then(|i| args.get(i + 1))
         .map(std::path::PathBuf::from)
         .unwrap_or_else(suanli_api::default_db_path);
-    let state = AppState::open(db, state::system_lang());
+    let state = AppState::open(db, suanli_api::system_lang());
     let result =
         app(tauri::Builder::default(), state).plugin(tauri_plugin_dialog::init()).run(tauri::generate_context!());
     if let Err(e) = result {

@@ -21,15 +21,6 @@ pub struct Inner {
     pub system_lang: Lang,
 }
 
-/// The language of the user's session (`LANG`/`LC_ALL` starting with `zh`).
-pub fn system_lang() -> Lang {
-    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
-        .unwrap_or_default();
-    if locale.to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En }
-}
-
 impl AppState {
     /// Opens (creating on first start) the database at `db_path`.
     pub fn open(db_path: PathBuf, system_lang: Lang) -> AppState {

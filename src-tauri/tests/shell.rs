@@ -220,7 +220,7 @@ fn the_proposal_is_the_same_bytes_the_cli_writes() {
         client: "ACME 集团".into(),
         author: "Li Wei".into(),
         firm: "Example Consulting".into(),
-        date: suanli_api::now_utc().chars().take(10).collect(),
+        date: suanli_api::today(),
         logo: None,
     };
     let cli = suanli_api::proposal::proposal_bytes(&scenario, Some(&db), suanli_api::Lang::En, &meta).unwrap();

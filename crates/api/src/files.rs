@@ -20,27 +20,25 @@ pub fn default_db_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("suanli.sqlite"))
 }
 
-/// Now, UTC, as `YYYY-MM-DDTHH:MM:SSZ` (the only clock read in Suanli).
-pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    format_utc(secs)
+/// The user's language from the environment: `SUANLI_LANG`, else the
+/// session's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`); Chinese when it
+/// starts with `zh`, else English. The one place the locale is read.
+pub fn system_lang() -> suanli_model::Lang {
+    ["SUANLI_LANG", "LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
+        .map_or(suanli_model::Lang::En, |v| suanli_model::Lang::of_locale(&v))
 }
 
-/// Formats seconds since 1970 as an ISO 8601 UTC timestamp.
-pub fn format_utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+/// Now, UTC, as `YYYY-MM-DDTHH:MM:SSZ`: the only clock read in Suanli.
+pub fn now_utc() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// Today's date, UTC, as `YYYY-MM-DD` (the default date of a proposal, the
+/// as-of date of a price the user types in).
+pub fn today() -> String {
+    chrono::Utc::now().format("%Y-%m-%d").to_string()
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory
@@ -64,17 +62,4 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 
 pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|source| Error::Read { path: path.display().to_string(), source })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats_utc_dates() {
-        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
-        // 2026-11-30T10:19:28Z
-        assert_eq!(format_utc(1_796_033_968), "2026-11-30T10:19:28Z");
-        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
-    }
 }

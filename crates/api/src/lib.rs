@@ -20,7 +20,7 @@ mod scenario_file;
 use std::path::Path;
 
 pub use error::{Error, ErrorJson, FieldError};
-pub use files::{DB_ENV, default_db_path, format_utc, now_utc, write_atomic};
+pub use files::{DB_ENV, default_db_path, now_utc, system_lang, today, write_atomic};
 pub use json::EvaluationJson;
 pub use resolve::{needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;

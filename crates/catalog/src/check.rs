@@ -77,13 +77,14 @@ pub enum Problem {
 impl Problem {
     pub fn describe(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
-        let pick = |en: &str, z: &str| if zh { z.to_owned() } else { en.to_owned() };
         match self {
-            Problem::Required => pick("is required", "为必填项"),
-            Problem::NotFinite => pick("must be a finite number", "必须是有限数值"),
-            Problem::Negative => pick("must not be negative", "不能为负数"),
-            Problem::TooLarge => pick("is beyond any real figure (at most 1e12)", "数值过大（不能超过 1e12）"),
-            Problem::NotANumber => pick("must be a number", "必须是数字"),
+            Problem::Required => lang.pick("is required", "为必填项").to_owned(),
+            Problem::NotFinite => lang.pick("must be a finite number", "必须是有限数值").to_owned(),
+            Problem::Negative => lang.pick("must not be negative", "不能为负数").to_owned(),
+            Problem::TooLarge => {
+                lang.pick("is beyond any real figure (at most 1e12)", "数值过大（不能超过 1e12）").to_owned()
+            }
+            Problem::NotANumber => lang.pick("must be a number", "必须是数字").to_owned(),
             Problem::OneOf(allowed) => {
                 if zh {
                     format!("必须是以下之一：{}", allowed.join(", "))
@@ -113,14 +114,16 @@ impl Problem {
                 }
             }
             Problem::CountForInstancePrice => {
-                pick("is required (> 0) for a price per instance", "按实例计价时必须填写（大于 0）")
+                lang.pick("is required (> 0) for a price per instance", "按实例计价时必须填写（大于 0）").to_owned()
             }
-            Problem::PositiveRatio => pick("must be a finite number above 0", "必须是大于 0 的有限数值"),
-            Problem::ScalingShare => pick("must be above 0 and at most 1", "必须大于 0 且不超过 1"),
-            Problem::DiscountShare => pick("must be at least 0 and below 1", "必须不小于 0 且小于 1"),
-            Problem::DiscountTarget => {
-                pick("set exactly one of offer_id and provider_id", "offer_id 与 provider_id 必须且只能填写一个")
+            Problem::PositiveRatio => {
+                lang.pick("must be a finite number above 0", "必须是大于 0 的有限数值").to_owned()
             }
+            Problem::ScalingShare => lang.pick("must be above 0 and at most 1", "必须大于 0 且不超过 1").to_owned(),
+            Problem::DiscountShare => lang.pick("must be at least 0 and below 1", "必须不小于 0 且小于 1").to_owned(),
+            Problem::DiscountTarget => lang
+                .pick("set exactly one of offer_id and provider_id", "offer_id 与 provider_id 必须且只能填写一个")
+                .to_owned(),
             Problem::AcceleratorUnknown { name } => {
                 if zh {
                     format!("目录中没有加速卡 {name}")

@@ -7,7 +7,7 @@ use suanli_api::model::{Scenario, format_amount};
 use suanli_api::{Error, Lang, analytics};
 
 use crate::Format;
-use crate::table::{Table, pick};
+use crate::table::Table;
 
 fn json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Error::Catalog(e.into()))?;
@@ -23,7 +23,7 @@ pub fn simulate(s: &Scenario, trials: u32, seed: u64, format: Format, lang: Lang
         let step = (trials / 100).max(1);
         if terminal && done / step > shown.load(Ordering::Relaxed) {
             shown.store(done / step, Ordering::Relaxed);
-            eprint!("\r{} {done} / {trials}", pick(lang, "trials", "次模拟"));
+            eprint!("\r{} {done} / {trials}", lang.pick("trials", "次模拟"));
         }
     };
     let (e, sim) = analytics::simulate(s, trials, seed, 0, &progress)?;
@@ -38,26 +38,26 @@ pub fn simulate(s: &Scenario, trials: u32, seed: u64, format: Format, lang: Lang
     println!(
         "{} {} · seed {} · {}",
         trials,
-        pick(lang, "trials", "次模拟"),
+        lang.pick("trials", "次模拟"),
         seed,
-        pick(lang, "NPV ranges", "净现值区间")
+        lang.pick("NPV ranges", "净现值区间")
     );
     println!();
     let mut t = Table::new([
-        pick(lang, "Option", "方案"),
-        pick(lang, "Per ref-GPU-hour", "每参考卡时"),
-        pick(lang, "All-in", "含全部成本"),
-        pick(lang, "Porting", "迁移成本"),
-        pick(lang, "Supply risk", "供应风险"),
+        lang.pick("Option", "方案"),
+        lang.pick("Per ref-GPU-hour", "每参考卡时"),
+        lang.pick("All-in", "含全部成本"),
+        lang.pick("Porting", "迁移成本"),
+        lang.pick("Supply risk", "供应风险"),
         "P10",
         "P50",
         "P90",
-        pick(lang, "P(cheapest)", "最低概率"),
+        lang.pick("P(cheapest)", "最低概率"),
     ])
     .right_from(1);
     for (o, r) in e.options.iter().zip(&sim.options) {
         let porting = o.porting.as_ref().map_or("—".to_owned(), |p| {
-            let months = pick(lang, "mo", "个月");
+            let months = lang.pick("mo", "个月");
             format!("{} ({:.1} {months})", format_amount(p.cost, c, lang), p.delay_months)
         });
         let supply = o.supply.as_ref().map_or("—".to_owned(), |s| {
@@ -81,21 +81,13 @@ pub fn simulate(s: &Scenario, trials: u32, seed: u64, format: Format, lang: Lang
         println!();
         println!(
             "{}",
-            pick(
-                lang,
-                "Porting effort per kLOC and per kernel is Suanli's default assumption, not data: set [porting.effort] to your own.",
-                "每千行代码与每个算子的迁移工作量为 Suanli 的默认假设而非数据：请在 [porting.effort] 中填写你的估计。"
-            )
+            lang.pick("Porting effort per kLOC and per kernel is Suanli's default assumption, not data: set [porting.effort] to your own.", "每千行代码与每个算子的迁移工作量为 Suanli 的默认假设而非数据：请在 [porting.effort] 中填写你的估计。")
         );
     }
     if e.options.iter().any(|o| o.supply.is_some()) {
         println!(
             "{}",
-            pick(
-                lang,
-                "Supply-risk weights are Suanli's assumptions (docs/analytics.md); the drivers show what moved each score.",
-                "供应风险权重为 Suanli 的假设（见 docs/analytics.md）；驱动因素说明了每个分数的来源。"
-            )
+            lang.pick("Supply-risk weights are Suanli's assumptions (docs/analytics.md); the drivers show what moved each score.", "供应风险权重为 Suanli 的假设（见 docs/analytics.md）；驱动因素说明了每个分数的来源。")
         );
     }
     Ok(())
@@ -111,14 +103,14 @@ pub fn sensitivity(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error
     println!();
     println!(
         "{}",
-        pick(lang, "Tornado: NPV at each input's low and high end", "龙卷风图：各输入取低值与高值时的净现值")
+        lang.pick("Tornado: NPV at each input's low and high end", "龙卷风图：各输入取低值与高值时的净现值")
     );
     let mut t = Table::new([
-        pick(lang, "Input", "输入"),
-        pick(lang, "Low", "低"),
-        pick(lang, "High", "高"),
-        pick(lang, "Largest swing", "最大变动"),
-        pick(lang, "Option: low → high", "方案：低 → 高"),
+        lang.pick("Input", "输入"),
+        lang.pick("Low", "低"),
+        lang.pick("High", "高"),
+        lang.pick("Largest swing", "最大变动"),
+        lang.pick("Option: low → high", "方案：低 → 高"),
     ])
     .right_from(1);
     for b in &r.tornado {
@@ -138,12 +130,12 @@ pub fn sensitivity(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error
     print!("{}", t.render());
     for b in &r.break_even {
         println!();
-        let u = b.utilisation.map_or(pick(lang, "none within 0–100 %", "0–100% 内无").to_owned(), |u| {
+        let u = b.utilisation.map_or(lang.pick("none within 0–100 %", "0–100% 内无").to_owned(), |u| {
             format!("{:.0} %", u * 100.0)
         });
         let now = b.current_utilisation.map_or("—".into(), |u| format!("{:.0} %", u * 100.0));
         let month =
-            b.month.map_or(pick(lang, "never within the horizon", "评估期内无").to_owned(), |m| m.to_string());
+            b.month.map_or(lang.pick("never within the horizon", "评估期内无").to_owned(), |m| m.to_string());
         if lang == Lang::Zh {
             println!("{} 与 {}：盈亏平衡利用率 {u}（当前 {now}）；自购在第 {month} 个月起累计更便宜。", b.buy, b.rent);
         } else {
@@ -172,15 +164,15 @@ pub fn optimise(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error> {
             }
             println!();
             let mut t = Table::new([
-                pick(lang, "Mix", "组合"),
-                pick(lang, "Base", "基础容量"),
-                pick(lang, "Total (NPV)", "总成本（净现值）"),
-                pick(lang, "Total (nominal)", "总成本（名义）"),
+                lang.pick("Mix", "组合"),
+                lang.pick("Base", "基础容量"),
+                lang.pick("Total (NPV)", "总成本（净现值）"),
+                lang.pick("Total (nominal)", "总成本（名义）"),
             ])
             .right_from(1);
             let base = |b: &Option<(String, u32)>| b.as_ref().map_or("—".into(), |(id, n)| format!("{n} × {id}"));
             t.row([
-                pick(lang, "chosen", "最优组合").to_owned(),
+                lang.pick("chosen", "最优组合").to_owned(),
                 base(&chosen.base),
                 format_amount(chosen.total_npv, c, lang),
                 format_amount(chosen.total_nominal, c, lang),
@@ -203,12 +195,12 @@ pub fn optimise(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error> {
             }
             print!("{}", t.render());
             for (id, why) in excluded {
-                println!("{} {id}: {why}", pick(lang, "excluded", "已排除"));
+                println!("{} {id}: {why}", lang.pick("excluded", "已排除"));
             }
             Ok(())
         }
         analytics::OptimiseJson::Infeasible { because } => {
-            println!("{}", pick(lang, "Infeasible: no mix meets the constraints.", "不可行：没有组合满足约束。"));
+            println!("{}", lang.pick("Infeasible: no mix meets the constraints.", "不可行：没有组合满足约束。"));
             for (id, why) in because {
                 println!("  {id}: {why}");
             }

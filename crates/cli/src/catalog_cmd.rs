@@ -12,7 +12,7 @@ use suanli_api::catalog_store::{Catalog, Offer};
 use suanli_api::{Error, Lang, catalog};
 
 use crate::Format;
-use crate::table::{Table, pick};
+use crate::table::Table;
 
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
@@ -336,7 +336,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             match format {
                 Format::Json => json(&hits),
                 Format::Table => {
-                    let mut t = Table::new([pick(lang, "Kind", "类型"), "Id", pick(lang, "Names", "名称")]);
+                    let mut t = Table::new([lang.pick("Kind", "类型"), "Id", lang.pick("Names", "名称")]);
                     for h in hits {
                         t.row([h.kind, h.id.clone(), h.text.replacen(&h.id, "", 1).trim().to_owned()]);
                     }
@@ -353,11 +353,11 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                 Format::Table => {
                     let mut t = Table::new([
                         "#",
-                        pick(lang, "Applied", "时间"),
-                        pick(lang, "Change", "变更"),
-                        pick(lang, "Added", "新增"),
-                        pick(lang, "Repriced", "调价"),
-                        pick(lang, "Removed", "移除"),
+                        lang.pick("Applied", "时间"),
+                        lang.pick("Change", "变更"),
+                        lang.pick("Added", "新增"),
+                        lang.pick("Repriced", "调价"),
+                        lang.pick("Removed", "移除"),
                     ]);
                     for ch in changes {
                         t.row([
@@ -382,10 +382,10 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                     match total {
                         Some(t) if t > 0 => eprint!(
                             "\r{} {got} / {t} bytes ({:.0} %)",
-                            pick(lang, "downloading", "下载中"),
+                            lang.pick("downloading", "下载中"),
                             got as f64 * 100.0 / t as f64
                         ),
-                        _ => eprint!("\r{} {got} bytes", pick(lang, "downloading", "下载中")),
+                        _ => eprint!("\r{} {got} bytes", lang.pick("downloading", "下载中")),
                     }
                 }
             };
@@ -398,13 +398,13 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
         }
         CatalogCommand::Trust { public_key, label } => {
             let id = catalog::trust_key(c, &public_key, &label)?;
-            println!("{} {id}", pick(lang, "trusted key", "已信任公钥"));
+            println!("{} {id}", lang.pick("trusted key", "已信任公钥"));
             Ok(())
         }
         CatalogCommand::Keygen { out: dir } => {
             let (pk, sk) = catalog::keygen(&dir)?;
-            println!("{}: {}", pick(lang, "public key (share it)", "公钥（可分发）"), pk.display());
-            println!("{}: {}", pick(lang, "secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
+            println!("{}: {}", lang.pick("public key (share it)", "公钥（可分发）"), pk.display());
+            println!("{}: {}", lang.pick("secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
             Ok(())
         }
     }
@@ -431,15 +431,15 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             }
             let mut t = Table::new([
                 "Id",
-                pick(lang, "Name", "名称"),
-                pick(lang, "Vendor", "厂商"),
-                pick(lang, "Memory GB", "显存 GB"),
+                lang.pick("Name", "名称"),
+                lang.pick("Vendor", "厂商"),
+                lang.pick("Memory GB", "显存 GB"),
                 "BF16/FP16 TFLOPS",
-                pick(lang, "Software", "软件栈"),
-                pick(lang, "Export (CN)", "出口管制（中国）"),
-                pick(lang, "Source", "来源"),
-                pick(lang, "As of", "日期"),
-                pick(lang, "Conf.", "置信度"),
+                lang.pick("Software", "软件栈"),
+                lang.pick("Export (CN)", "出口管制（中国）"),
+                lang.pick("Source", "来源"),
+                lang.pick("As of", "日期"),
+                lang.pick("Conf.", "置信度"),
             ]);
             for a in rows {
                 let name = localised(lang, &a.name, &a.name_zh);
@@ -467,14 +467,14 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             }
             let mut t = Table::new([
                 "Id",
-                pick(lang, "Name", "名称"),
-                pick(lang, "Country", "国家"),
-                pick(lang, "Kind", "类型"),
-                pick(lang, "Billing", "计费方式"),
-                pick(lang, "Bare metal", "裸金属"),
-                pick(lang, "Certifications", "认证"),
-                pick(lang, "Source", "来源"),
-                pick(lang, "Conf.", "置信度"),
+                lang.pick("Name", "名称"),
+                lang.pick("Country", "国家"),
+                lang.pick("Kind", "类型"),
+                lang.pick("Billing", "计费方式"),
+                lang.pick("Bare metal", "裸金属"),
+                lang.pick("Certifications", "认证"),
+                lang.pick("Source", "来源"),
+                lang.pick("Conf.", "置信度"),
             ]);
             for p in rows {
                 let name = localised(lang, &p.name, &p.name_zh);
@@ -525,19 +525,19 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             }
             let mut t = Table::new([
                 "Id",
-                pick(lang, "Provider", "供应商"),
-                pick(lang, "Accelerator", "加速卡"),
-                pick(lang, "Billing", "计费"),
-                pick(lang, "Price", "价格"),
-                pick(lang, "Per accel-hour", "每卡时"),
-                pick(lang, "Per ref-GPU-hour", "每参考卡时"),
-                pick(lang, "Ratio source", "效率来源"),
-                pick(lang, "Source", "来源"),
-                pick(lang, "As of", "日期"),
-                pick(lang, "Conf.", "置信度"),
+                lang.pick("Provider", "供应商"),
+                lang.pick("Accelerator", "加速卡"),
+                lang.pick("Billing", "计费"),
+                lang.pick("Price", "价格"),
+                lang.pick("Per accel-hour", "每卡时"),
+                lang.pick("Per ref-GPU-hour", "每参考卡时"),
+                lang.pick("Ratio source", "效率来源"),
+                lang.pick("Source", "来源"),
+                lang.pick("As of", "日期"),
+                lang.pick("Conf.", "置信度"),
             ]);
             for v in rows {
-                let mine = if v.origin == "pricebook" { pick(lang, " (mine)", "（我的）") } else { "" };
+                let mine = if v.origin == "pricebook" { lang.pick(" (mine)", "（我的）") } else { "" };
                 t.row([
                     format!("{}{mine}", v.offer.id),
                     v.provider_name.clone().unwrap_or(v.offer.provider_id.clone()),
@@ -570,7 +570,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         },
         FeedArg::AzureRetail => FeedFormat::AzureRetail,
     };
-    let today: String = suanli_api::now_utc().chars().take(10).collect();
+    let today = suanli_api::today();
     let provenance = Provenance {
         source: a.source.unwrap_or_else(|| format!("imported from {}", a.file.display())),
         as_of: a.as_of.unwrap_or(today),
@@ -581,29 +581,29 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         "{}: {} {}, {} {}, {} {}, {} {}",
         a.file.display(),
         report.rows,
-        pick(lang, "rows", "行"),
+        lang.pick("rows", "行"),
         report.imported,
-        pick(lang, "imported", "已导入"),
+        lang.pick("imported", "已导入"),
         report.skipped.len(),
-        pick(lang, "skipped", "已跳过"),
+        lang.pick("skipped", "已跳过"),
         report.rejected.len(),
-        pick(lang, "rejected", "被拒绝"),
+        lang.pick("rejected", "被拒绝"),
     );
     if let Some(ch) = &report.change {
         println!(
             "{}: {} {}, {} {}",
-            pick(lang, "change", "变更"),
+            lang.pick("change", "变更"),
             ch.added,
-            pick(lang, "new", "新增"),
+            lang.pick("new", "新增"),
             ch.repriced,
-            pick(lang, "repriced", "调价")
+            lang.pick("repriced", "调价")
         );
     }
     for s in &report.skipped {
-        println!("  {} {}: {}", pick(lang, "skipped line", "跳过第"), s.line, s.reason);
+        println!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
     }
     for r in &report.rejected {
-        println!("  {} {}", pick(lang, "rejected", "拒绝"), r.message(lang));
+        println!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
     }
     Ok(())
 }
@@ -613,33 +613,33 @@ fn report_pack(
     change: Option<&suanli_api::catalog_store::ChangeSummary>,
     lang: Lang,
 ) {
-    let signer = s.signed_by.clone().unwrap_or_else(|| pick(lang, "unsigned", "未签名").to_owned());
+    let signer = s.signed_by.clone().unwrap_or_else(|| lang.pick("unsigned", "未签名").to_owned());
     println!(
         "{} {:?} {} {} ({}), {}: {} · {} {}, {} {}, {} {}",
-        pick(lang, "pack", "目录包"),
+        lang.pick("pack", "目录包"),
         s.label,
-        pick(lang, "version", "版本"),
+        lang.pick("version", "版本"),
         s.version,
         s.created,
-        pick(lang, "signed by", "签名者"),
+        lang.pick("signed by", "签名者"),
         signer,
         s.accelerators,
-        pick(lang, "accelerators", "款加速卡"),
+        lang.pick("accelerators", "款加速卡"),
         s.providers,
-        pick(lang, "providers", "家供应商"),
+        lang.pick("providers", "家供应商"),
         s.offers,
-        pick(lang, "offers", "条报价"),
+        lang.pick("offers", "条报价"),
     );
     if let Some(ch) = change {
         println!(
             "{}: {} {}, {} {}, {} {}",
-            pick(lang, "applied", "已应用"),
+            lang.pick("applied", "已应用"),
             ch.added,
-            pick(lang, "new", "新增"),
+            lang.pick("new", "新增"),
             ch.repriced,
-            pick(lang, "repriced", "调价"),
+            lang.pick("repriced", "调价"),
             ch.removed,
-            pick(lang, "removed", "移除")
+            lang.pick("removed", "移除")
         );
     }
 }
@@ -655,13 +655,13 @@ fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
             catalog::pack_export(c, &file, key.as_deref(), version, &label, &subset)?;
             println!(
                 "{} {} ({} {version}{})",
-                pick(lang, "wrote", "已写入"),
+                lang.pick("wrote", "已写入"),
                 file.display(),
-                pick(lang, "version", "版本"),
+                lang.pick("version", "版本"),
                 if key.is_some() {
-                    pick(lang, ", signed", "，已签名")
+                    lang.pick(", signed", "，已签名")
                 } else {
-                    pick(lang, ", unsigned", "，未签名")
+                    lang.pick(", unsigned", "，未签名")
                 }
             );
             Ok(())
@@ -688,15 +688,15 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             }
             let mut t = Table::new([
                 "Id",
-                pick(lang, "Kind", "类型"),
-                pick(lang, "Applies to", "适用于"),
-                pick(lang, "Price / discount", "价格 / 折扣"),
-                pick(lang, "Source / note", "来源 / 备注"),
+                lang.pick("Kind", "类型"),
+                lang.pick("Applies to", "适用于"),
+                lang.pick("Price / discount", "价格 / 折扣"),
+                lang.pick("Source / note", "来源 / 备注"),
             ]);
             for o in file.offers {
                 t.row([
                     o.id.clone(),
-                    pick(lang, "own offer", "自有报价").to_owned(),
+                    lang.pick("own offer", "自有报价").to_owned(),
                     format!("{} {}", o.provider_id, o.accelerator_id.clone().unwrap_or_default()),
                     format!("{} {} / {}", o.price, o.currency, o.price_unit),
                     o.source.clone(),
@@ -705,7 +705,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             for d in file.discounts {
                 t.row([
                     d.id.clone(),
-                    pick(lang, "discount", "折扣").to_owned(),
+                    lang.pick("discount", "折扣").to_owned(),
                     d.offer_id.clone().or(d.provider_id.clone()).unwrap_or_default(),
                     format!("{:.1} %", d.discount_share * 100.0),
                     opt(&d.note),
@@ -716,7 +716,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
         }
         PricebookCommand::Export { file } => {
             let n = catalog::pricebook_export(c, &file)?;
-            println!("{} {n} {} {}", pick(lang, "wrote", "已写入"), pick(lang, "entries to", "条到"), file.display());
+            println!("{} {n} {} {}", lang.pick("wrote", "已写入"), lang.pick("entries to", "条到"), file.display());
             Ok(())
         }
         PricebookCommand::Import { file } => {
@@ -741,11 +741,11 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             } else {
                 catalog::pricebook_import(c, &file)?
             };
-            println!("{} {n} {}", pick(lang, "imported", "已导入"), pick(lang, "entries", "条"));
+            println!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
             Ok(())
         }
         PricebookCommand::Discount { id, offer, provider, share, note } => {
-            let today: String = suanli_api::now_utc().chars().take(10).collect();
+            let today = suanli_api::today();
             c.put_discount(&Discount {
                 id: id.clone(),
                 offer_id: offer,
@@ -755,13 +755,13 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
                 as_of: Some(today),
             })
             .map_err(Error::Catalog)?;
-            println!("{} {id}", pick(lang, "saved discount", "已保存折扣"));
+            println!("{} {id}", lang.pick("saved discount", "已保存折扣"));
             Ok(())
         }
         PricebookCommand::Remove { id } => {
             let removed = c.remove_from_pricebook(&id).map_err(Error::Catalog)?;
             if removed {
-                println!("{} {id}", pick(lang, "removed", "已删除"));
+                println!("{} {id}", lang.pick("removed", "已删除"));
                 Ok(())
             } else {
                 Err(Error::Catalog(suanli_api::catalog_store::Error::NotFound(id)))

@@ -188,19 +188,11 @@ fn parse_lang(s: &str) -> Result<Lang, String> {
     s.parse().map_err(|bad| format!("unknown language {bad:?}: use en or zh / 未知语言 {bad:?}：请用 en 或 zh"))
 }
 
-fn lang_from_env() -> Lang {
-    ["SUANLI_LANG", "LC_ALL", "LANG"]
-        .iter()
-        .filter_map(|k| std::env::var(k).ok())
-        .find(|v| !v.is_empty())
-        .map_or(Lang::En, |v| if v.to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En })
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let lang = cli.lang.unwrap_or_else(lang_from_env);
+    let lang = cli.lang.unwrap_or_else(suanli_api::system_lang);
     let fail = |e: suanli_api::Error| {
-        let prefix = if lang == Lang::Zh { "错误：" } else { "error: " };
+        let prefix = lang.pick("error: ", "错误：");
         eprintln!("{prefix}{}", e.message(lang));
         ExitCode::FAILURE
     };
@@ -256,7 +248,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Proposal { scenario, out, client, author, firm, date, logo } => {
-            let date = date.unwrap_or_else(|| suanli_api::now_utc().chars().take(10).collect());
+            let date = date.unwrap_or_else(|| suanli_api::today());
             let logo = match logo.map(|p| std::fs::read(&p).map_err(|source| (p, source))).transpose() {
                 Ok(l) => l,
                 Err((p, source)) => return fail(suanli_api::Error::Read { path: p.display().to_string(), source }),

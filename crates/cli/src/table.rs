@@ -135,11 +135,6 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     out
 }
 
-/// The English or the Chinese text.
-pub fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    if lang == Lang::Zh { zh } else { en }
-}
-
 /// A plain text table that keeps Chinese characters aligned.
 pub struct Table<const N: usize> {
     header: [String; N],

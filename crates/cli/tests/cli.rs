@@ -18,6 +18,7 @@ fn suanli_on(db: &std::path::Path, args: &[&str]) -> Output {
         .env_remove("SUANLI_LANG")
         .env("LANG", "C")
         .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
         .env("HOME", "/nonexistent-suanli-test-home")
         .output()
         .unwrap()

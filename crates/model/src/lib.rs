@@ -17,6 +17,7 @@
 pub mod demand;
 pub mod evaluate;
 pub mod finance;
+mod lang;
 pub mod money;
 pub mod optimise;
 pub mod porting;
@@ -29,7 +30,8 @@ pub mod uncertainty;
 pub mod validate;
 
 pub use evaluate::{evaluate, scaling_at};
-pub use money::{Currency, Lang, format_amount, round_money, round_unit_price};
+pub use lang::Lang;
+pub use money::{Currency, format_amount, round_money, round_unit_price};
 pub use result::{BreakEven, Category, Evaluation, MonthFlows, Note, OptionResult};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

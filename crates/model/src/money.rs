@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Lang;
+
 /// The currencies the catalogue's sources quote in. A closed list, so a
 /// typo is an error and not a silent new currency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -58,29 +60,6 @@ impl FromStr for Currency {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Currency::ALL.into_iter().find(|c| c.code().eq_ignore_ascii_case(s.trim())).ok_or_else(|| s.to_owned())
-    }
-}
-
-/// The language a figure or message is written in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum Lang {
-    #[default]
-    #[serde(rename = "en")]
-    En,
-    #[serde(rename = "zh")]
-    Zh,
-}
-
-impl FromStr for Lang {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "en" | "en-us" | "en-gb" | "english" => Ok(Lang::En),
-            "zh" | "zh-cn" | "zh-hans" | "cn" | "chinese" => Ok(Lang::Zh),
-            _ => Err(s.to_owned()),
-        }
     }
 }
 

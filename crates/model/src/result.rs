@@ -260,7 +260,7 @@ impl Note {
                 }
             }
             Note::DeliveredAfterHorizon => {
-                if zh { "服务器在评估期结束后才到货" } else { "the servers arrive after the horizon" }.to_owned()
+                lang.pick("the servers arrive after the horizon", "服务器在评估期结束后才到货").to_owned()
             }
         }
     }

@@ -8,7 +8,8 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::money::{Currency, Lang};
+use crate::Lang;
+use crate::money::Currency;
 use crate::scenario::*;
 
 /// The longest horizon the engine accepts (20 years).
@@ -141,11 +142,11 @@ impl Rule {
     pub fn describe(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {
-            Rule::NotFinite => pick(zh, "must be a finite number", "必须是有限数值"),
-            Rule::Negative => pick(zh, "must not be negative", "不能为负数"),
-            Rule::NotPositive => pick(zh, "must be greater than 0", "必须大于 0"),
-            Rule::Share => pick(zh, "must be between 0 and 1", "必须在 0 到 1 之间"),
-            Rule::PositiveShare => pick(zh, "must be greater than 0 and at most 1", "必须大于 0 且不超过 1"),
+            Rule::NotFinite => lang.pick("must be a finite number", "必须是有限数值").to_owned(),
+            Rule::Negative => lang.pick("must not be negative", "不能为负数").to_owned(),
+            Rule::NotPositive => lang.pick("must be greater than 0", "必须大于 0").to_owned(),
+            Rule::Share => lang.pick("must be between 0 and 1", "必须在 0 到 1 之间").to_owned(),
+            Rule::PositiveShare => lang.pick("must be greater than 0 and at most 1", "必须大于 0 且不超过 1").to_owned(),
             Rule::AtLeast { min } => {
                 if zh {
                     format!("必须不小于 {min}")
@@ -160,17 +161,9 @@ impl Rule {
                     format!("must be between {min} and {max}")
                 }
             }
-            Rule::Required => pick(zh, "is required here", "此处为必填项"),
-            Rule::PriceOrOffer => pick(
-                zh,
-                "set price_per_accel_hour, or an offer id that the catalogue resolves",
-                "请填写 price_per_accel_hour，或填写可由目录解析的报价 offer",
-            ),
-            Rule::UnresolvedOffer => pick(
-                zh,
-                "this offer was not resolved from the catalogue; evaluate through the catalogue or set price_per_accel_hour",
-                "该报价未能从目录解析；请通过目录计算，或直接填写 price_per_accel_hour",
-            ),
+            Rule::Required => lang.pick("is required here", "此处为必填项").to_owned(),
+            Rule::PriceOrOffer => lang.pick("set price_per_accel_hour, or an offer id that the catalogue resolves", "请填写 price_per_accel_hour，或填写可由目录解析的报价 offer").to_owned(),
+            Rule::UnresolvedOffer => lang.pick("this offer was not resolved from the catalogue; evaluate through the catalogue or set price_per_accel_hour", "该报价未能从目录解析；请通过目录计算，或直接填写 price_per_accel_hour").to_owned(),
             Rule::NotUsedByKind { kind } => {
                 if zh {
                     format!("{} 方案不使用此项", kind_zh(*kind))
@@ -178,63 +171,23 @@ impl Rule {
                     format!("is not used by a {} option", kind_en(*kind))
                 }
             }
-            Rule::MixNeedsBase => pick(
-                zh,
-                "a mix needs a base pool ([owned] or [reserved]), or both [on_demand] and [spot]",
-                "混合方案需要基础资源池（[owned] 或 [reserved]），或同时具备 [on_demand] 与 [spot]",
-            ),
-            Rule::MixOneBase => pick(
-                zh,
-                "a mix has one base pool: [owned] or [reserved], not both",
-                "混合方案只能有一个基础资源池：[owned] 或 [reserved]，不能同时设置",
-            ),
-            Rule::MixNeedsRental => pick(
-                zh,
-                "a mix needs [on_demand] or [spot] beside its base",
-                "混合方案除基础资源池外还需要 [on_demand] 或 [spot]",
-            ),
-            Rule::MixNeedsSharedDemand => pick(
-                zh,
-                "a mix serves a demand profile or a job portfolio, not a single job",
-                "混合方案适用于需求曲线或任务组合，不适用于单个任务",
-            ),
-            Rule::SpotNeedsFallback => pick(
-                zh,
-                "spot availability below 1 needs an [on_demand] pool to fall back to",
-                "竞价可用率低于 1 时需要 [on_demand] 资源池作为回退",
-            ),
-            Rule::WorkMissing => pick(
-                zh,
-                "give ref_gpu_hours, or parameters, tokens, mfu and reference_peak_tflops",
-                "请填写 ref_gpu_hours，或填写 parameters、tokens、mfu 和 reference_peak_tflops",
-            ),
-            Rule::WorkTwice => pick(
-                zh,
-                "give ref_gpu_hours or parameters × tokens, not both",
-                "ref_gpu_hours 与 parameters × tokens 只能二选一",
-            ),
+            Rule::MixNeedsBase => lang.pick("a mix needs a base pool ([owned] or [reserved]), or both [on_demand] and [spot]", "混合方案需要基础资源池（[owned] 或 [reserved]），或同时具备 [on_demand] 与 [spot]").to_owned(),
+            Rule::MixOneBase => lang.pick("a mix has one base pool: [owned] or [reserved], not both", "混合方案只能有一个基础资源池：[owned] 或 [reserved]，不能同时设置").to_owned(),
+            Rule::MixNeedsRental => lang.pick("a mix needs [on_demand] or [spot] beside its base", "混合方案除基础资源池外还需要 [on_demand] 或 [spot]").to_owned(),
+            Rule::MixNeedsSharedDemand => lang.pick("a mix serves a demand profile or a job portfolio, not a single job", "混合方案适用于需求曲线或任务组合，不适用于单个任务").to_owned(),
+            Rule::SpotNeedsFallback => lang.pick("spot availability below 1 needs an [on_demand] pool to fall back to", "竞价可用率低于 1 时需要 [on_demand] 资源池作为回退").to_owned(),
+            Rule::WorkMissing => lang.pick("give ref_gpu_hours, or parameters, tokens, mfu and reference_peak_tflops", "请填写 ref_gpu_hours，或填写 parameters、tokens、mfu 和 reference_peak_tflops").to_owned(),
+            Rule::WorkTwice => lang.pick("give ref_gpu_hours or parameters × tokens, not both", "ref_gpu_hours 与 parameters × tokens 只能二选一").to_owned(),
             Rule::ProfileMissing => {
-                pick(zh, "give monthly_ref_gpus or hourly_ref_gpus", "请填写 monthly_ref_gpus 或 hourly_ref_gpus")
+                lang.pick("give monthly_ref_gpus or hourly_ref_gpus", "请填写 monthly_ref_gpus 或 hourly_ref_gpus").to_owned()
             }
-            Rule::ProfileTwice => pick(
-                zh,
-                "give monthly_ref_gpus or hourly_ref_gpus, not both",
-                "monthly_ref_gpus 与 hourly_ref_gpus 只能二选一",
-            ),
-            Rule::ShapeWithHourly => pick(
-                zh,
-                "shape applies to monthly_ref_gpus only; an hourly profile has its own shape",
-                "shape 只适用于 monthly_ref_gpus；逐小时需求自带形状",
-            ),
-            Rule::SharesAboveOne => pick(
-                zh,
-                "normal_share + low_priority_share must not exceed 1",
-                "normal_share 与 low_priority_share 之和不能超过 1",
-            ),
+            Rule::ProfileTwice => lang.pick("give monthly_ref_gpus or hourly_ref_gpus, not both", "monthly_ref_gpus 与 hourly_ref_gpus 只能二选一").to_owned(),
+            Rule::ShapeWithHourly => lang.pick("shape applies to monthly_ref_gpus only; an hourly profile has its own shape", "shape 只适用于 monthly_ref_gpus；逐小时需求自带形状").to_owned(),
+            Rule::SharesAboveOne => lang.pick("normal_share + low_priority_share must not exceed 1", "normal_share 与 low_priority_share 之和不能超过 1").to_owned(),
             Rule::UnknownCurve => {
-                pick(zh, "names no scaling curve in [[scaling_curves]]", "在 [[scaling_curves]] 中找不到该扩展效率曲线")
+                lang.pick("names no scaling curve in [[scaling_curves]]", "在 [[scaling_curves]] 中找不到该扩展效率曲线").to_owned()
             }
-            Rule::Duplicate => pick(zh, "is used twice; ids must be unique", "重复；标识必须唯一"),
+            Rule::Duplicate => lang.pick("is used twice; ids must be unique", "重复；标识必须唯一").to_owned(),
             Rule::MissingFx { currency } => {
                 if zh {
                     format!("使用了 {currency}，但 [fx] 中没有 {currency} 的汇率")
@@ -243,9 +196,9 @@ impl Rule {
                 }
             }
             Rule::NotAscending => {
-                pick(zh, "points must be in ascending order of accelerators", "各点必须按加速卡数量升序排列")
+                lang.pick("points must be in ascending order of accelerators", "各点必须按加速卡数量升序排列").to_owned()
             }
-            Rule::AtLeastOne => pick(zh, "needs at least one entry", "至少需要一项"),
+            Rule::AtLeastOne => lang.pick("needs at least one entry", "至少需要一项").to_owned(),
             Rule::NeedsSection { section } => {
                 if zh {
                     format!("需要场景中的 [{section}] 部分")
@@ -253,16 +206,8 @@ impl Rule {
                     format!("needs a [{section}] section in the scenario")
                 }
             }
-            Rule::ReservedNeedsSize => pick(
-                zh,
-                "a mix's reserved base needs its committed accelerators",
-                "混合方案的预留基础资源池需要填写承诺的加速卡数量",
-            ),
-            Rule::OverflowNeedsSharedDemand => pick(
-                zh,
-                "a buy option's on-demand overflow serves a profile or portfolio; a single job runs on the owned fleet",
-                "自购方案的按需溢出只用于需求曲线或任务组合；单个任务只在自有集群上运行",
-            ),
+            Rule::ReservedNeedsSize => lang.pick("a mix's reserved base needs its committed accelerators", "混合方案的预留基础资源池需要填写承诺的加速卡数量").to_owned(),
+            Rule::OverflowNeedsSharedDemand => lang.pick("a buy option's on-demand overflow serves a profile or portfolio; a single job runs on the owned fleet", "自购方案的按需溢出只用于需求曲线或任务组合；单个任务只在自有集群上运行").to_owned(),
             Rule::Path { why } => {
                 if zh {
                     format!("路径无效：{why}")
@@ -292,14 +237,10 @@ impl Rule {
                 }
             }
             Rule::RuleOverlap => {
-                pick(zh, "spot_below must not exceed base_above + 1", "spot_below 不能大于 base_above + 1")
+                lang.pick("spot_below must not exceed base_above + 1", "spot_below 不能大于 base_above + 1").to_owned()
             }
         }
     }
-}
-
-fn pick(zh: bool, en: &str, zh_text: &str) -> String {
-    if zh { zh_text.to_owned() } else { en.to_owned() }
 }
 
 pub(crate) fn kind_en(kind: OptionKind) -> &'static str {

@@ -41,8 +41,8 @@ fn leaves(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
 
 /// `[input, value, source]` rows: scenario-level inputs, then each option's.
 pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
-    let assumed = if lang == Lang::Zh { "用户假设" } else { "user assumption" };
-    let default = if lang == Lang::Zh { "默认值" } else { "default" };
+    let assumed = lang.pick("user assumption", "用户假设");
+    let default = lang.pick("default", "默认值");
     let mut out = Vec::new();
     let mut scenario = serde_json::to_value(s).unwrap_or(Value::Null);
     let mut options = Value::Null;

@@ -46,10 +46,6 @@ pub const PALETTE: [Rgb8; 8] = [
     Rgb8(0xF0, 0xE4, 0x42),
 ];
 
-fn t(lang: Lang, en: &str, zh: &str) -> String {
-    if lang == Lang::Zh { zh.to_owned() } else { en.to_owned() }
-}
-
 /// Renders the proposal PDF.
 pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     let lang = input.lang;
@@ -78,7 +74,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         26.0,
         true,
         Rgb8(255, 255, 255),
-        &t(lang, "GPU compute proposal", "算力获取方案建议书"),
+        &lang.pick("GPU compute proposal", "算力获取方案建议书").to_owned(),
     );
     let mut y = 160.0;
     for line in cv.wrap(&s.name, 14.0, false, CONTENT_W) {
@@ -87,10 +83,10 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     }
     let mut y = 320.0;
     for (label, value) in [
-        (t(lang, "Prepared for", "客户"), input.meta.client.clone()),
-        (t(lang, "Prepared by", "撰写人"), input.meta.author.clone()),
-        (t(lang, "Firm", "机构"), input.meta.firm.clone()),
-        (t(lang, "Date", "日期"), input.meta.date.clone()),
+        (lang.pick("Prepared for", "客户").to_owned(), input.meta.client.clone()),
+        (lang.pick("Prepared by", "撰写人").to_owned(), input.meta.author.clone()),
+        (lang.pick("Firm", "机构").to_owned(), input.meta.firm.clone()),
+        (lang.pick("Date", "日期").to_owned(), input.meta.date.clone()),
     ] {
         if value.trim().is_empty() {
             continue;
@@ -108,11 +104,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         8.5,
         false,
         MUTED,
-        &t(
-            lang,
-            "Every figure is computed from the stated inputs; the appendix gives each input's source or marks it as an assumption.",
-            "所有数字均由所列输入计算得出；附录列出每项输入的来源，或标明其为假设。",
-        ),
+        &lang.pick("Every figure is computed from the stated inputs; the appendix gives each input's source or marks it as an assumption.", "所有数字均由所列输入计算得出；附录列出每项输入的来源，或标明其为假设。").to_owned(),
     );
 
     // ---- contents (filled in once the sections are placed)
@@ -127,7 +119,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     };
 
     // ---- executive summary
-    section(&mut cv, t(lang, "1. Executive summary", "1. 摘要"));
+    section(&mut cv, lang.pick("1. Executive summary", "1. 摘要").to_owned());
     let runner_up = ranked.get(1).copied();
     let worst = ranked.last().copied().unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
@@ -151,9 +143,9 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     let per_hour =
         best.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| format!("{c} {:.4}", round_unit_price(p)));
     let boxes = [
-        (t(lang, "Total cost (NPV)", "总成本（净现值）"), money(best.total_npv)),
-        (t(lang, "Saving vs the dearest option", "较最贵方案节省"), format!("{:.0} %", saving * 100.0)),
-        (t(lang, "Per reference-GPU-hour", "每参考卡时成本"), per_hour),
+        (lang.pick("Total cost (NPV)", "总成本（净现值）").to_owned(), money(best.total_npv)),
+        (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format!("{:.0} %", saving * 100.0)),
+        (lang.pick("Per reference-GPU-hour", "每参考卡时成本").to_owned(), per_hour),
     ];
     cv.ensure(80.0);
     let bw = (CONTENT_W - 20.0) / 3.0;
@@ -228,13 +220,13 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     }
 
     // ---- comparison table
-    section(&mut cv, t(lang, "2. Options compared", "2. 方案比较"));
+    section(&mut cv, lang.pick("2. Options compared", "2. 方案比较").to_owned());
     let header = vec![
-        t(lang, "Option", "方案"),
-        t(lang, "Total (nominal)", "总成本（名义）"),
-        t(lang, "Total (NPV)", "总成本（净现值）"),
-        t(lang, "Per ref-GPU-h", "每参考卡时"),
-        t(lang, "Break-even", "盈亏平衡"),
+        lang.pick("Option", "方案").to_owned(),
+        lang.pick("Total (nominal)", "总成本（名义）").to_owned(),
+        lang.pick("Total (NPV)", "总成本（净现值）").to_owned(),
+        lang.pick("Per ref-GPU-h", "每参考卡时").to_owned(),
+        lang.pick("Break-even", "盈亏平衡").to_owned(),
     ];
     let rows: Vec<Vec<String>> = ranked
         .iter()
@@ -258,24 +250,20 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     );
     cv.space(10.0);
     cv.paragraph(
-        &t(
-            lang,
-            "NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU.",
-            "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）。",
-        ),
+        &lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）。").to_owned(),
         8.5,
         false,
         MUTED,
     );
 
     // ---- charts
-    section(&mut cv, t(lang, "3. Cost over time and where it goes", "3. 成本随时间的变化与构成"));
+    section(&mut cv, lang.pick("3. Cost over time and where it goes", "3. 成本随时间的变化与构成").to_owned());
     cumulative_chart(&mut cv, e, lang);
     breakdown_chart(&mut cv, e, lang);
 
     // ---- ranges and sensitivity
     if input.simulation.is_some() || input.sensitivity.is_some() {
-        section(&mut cv, t(lang, "4. How sure the numbers are", "4. 数字的确定性"));
+        section(&mut cv, lang.pick("4. How sure the numbers are", "4. 数字的确定性").to_owned());
         if let Some(sim) = input.simulation {
             range_chart(&mut cv, e, sim, lang);
         }
@@ -286,13 +274,13 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
 
     // ---- porting and supply
     if e.options.iter().any(|o| o.porting.is_some() || o.supply.is_some()) {
-        section(&mut cv, t(lang, "5. Porting and supply risk", "5. 迁移成本与供应风险"));
+        section(&mut cv, lang.pick("5. Porting and supply risk", "5. 迁移成本与供应风险").to_owned());
         let header = vec![
-            t(lang, "Option", "方案"),
-            t(lang, "Porting cost", "迁移成本"),
-            t(lang, "Delay", "延迟"),
-            t(lang, "Supply risk", "供应风险"),
-            t(lang, "Main drivers", "主要因素"),
+            lang.pick("Option", "方案").to_owned(),
+            lang.pick("Porting cost", "迁移成本").to_owned(),
+            lang.pick("Delay", "延迟").to_owned(),
+            lang.pick("Supply risk", "供应风险").to_owned(),
+            lang.pick("Main drivers", "主要因素").to_owned(),
         ];
         let rows: Vec<Vec<String>> = e
             .options
@@ -323,11 +311,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         );
         cv.space(8.0);
         cv.paragraph(
-            &t(
-                lang,
-                "Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.",
-                "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。",
-            ),
+            &lang.pick("Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.", "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。").to_owned(),
             8.5,
             false,
             MUTED,
@@ -335,15 +319,19 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     }
 
     // ---- assumptions appendix
-    section(&mut cv, t(lang, "Appendix: every input and its source", "附录：全部输入及其来源"));
+    section(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源").to_owned());
     let rows = crate::assumptions::rows(s, lang);
-    let header = vec![t(lang, "Input", "输入"), t(lang, "Value", "取值"), t(lang, "Source", "来源")];
+    let header = vec![
+        lang.pick("Input", "输入").to_owned(),
+        lang.pick("Value", "取值").to_owned(),
+        lang.pick("Source", "来源").to_owned(),
+    ];
     cv.table(&[CONTENT_W * 0.34, CONTENT_W * 0.2, CONTENT_W * 0.46], &header, &rows, 3);
 
     // ---- contents page
     cv.draw_on(contents_page, |cv| {
         cv.y = 60.0;
-        cv.heading(&t(lang, "Contents", "目录"));
+        cv.heading(&lang.pick("Contents", "目录").to_owned());
         for (title, page) in &sections {
             cv.y += 22.0;
             cv.text_at(MARGIN_X, cv.y, 11.0, false, INK, title);
@@ -356,7 +344,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     cv.finish(&header, &|n, total| {
         if lang == Lang::Zh { format!("第 {n} 页 / 共 {total} 页") } else { format!("page {n} / {total}") }
     });
-    let title = format!("{} — {}", t(lang, "GPU compute proposal", "算力获取方案建议书"), s.name);
+    let title = format!("{} — {}", lang.pick("GPU compute proposal", "算力获取方案建议书").to_owned(), s.name);
     Ok(cv.save(&title, &input.meta.author, &input.meta.date))
 }
 
@@ -404,7 +392,7 @@ fn chart_title(cv: &mut Canvas, title: &str) {
 }
 
 fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
-    chart_title(cv, &t(lang, "Cumulative cost by month (nominal)", "按月累计成本（名义）"));
+    chart_title(cv, &lang.pick("Cumulative cost by month (nominal)", "按月累计成本（名义）").to_owned());
     let (x0, y0, w, h) = (MARGIN_X + 44.0, cv.y + 10.0, CONTENT_W - 54.0, 170.0);
     let series: Vec<Vec<f64>> = e.options.iter().map(OptionResult::cumulative).collect();
     let max = nice(series.iter().flatten().copied().fold(0.0, f64::max));
@@ -434,7 +422,7 @@ fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
 }
 
 fn breakdown_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
-    chart_title(cv, &t(lang, "Where the money goes (nominal, by category)", "成本构成（名义，按类别）"));
+    chart_title(cv, &lang.pick("Where the money goes (nominal, by category)", "成本构成（名义，按类别）").to_owned());
     let cats: Vec<Category> =
         Category::ALL.iter().copied().filter(|c| e.options.iter().any(|o| o.breakdown(*c) > 0.0)).collect();
     let max =
@@ -465,11 +453,12 @@ fn breakdown_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
     legend(cv, &labels);
     if e.options.iter().any(|o| o.breakdown(Category::ResidualValue) < 0.0) {
         cv.paragraph(
-            &t(
-                lang,
-                "Residual value at the horizon is credited back and not drawn; the totals include it.",
-                "评估期末的残值作为回收计入总额，图中未绘出。",
-            ),
+            &lang
+                .pick(
+                    "Residual value at the horizon is credited back and not drawn; the totals include it.",
+                    "评估期末的残值作为回收计入总额，图中未绘出。",
+                )
+                .to_owned(),
             8.0,
             false,
             MUTED,
@@ -504,7 +493,7 @@ fn range_chart(cv: &mut Canvas, e: &Evaluation, sim: &Simulation, lang: Lang) {
     cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &format!("0 … {}", short(max, lang)));
     cv.y += 12.0;
     cv.paragraph(
-        &t(lang, "The bar spans P10 to P90; the tick is P50.", "色条为 P10 至 P90，竖线为 P50。"),
+        &lang.pick("The bar spans P10 to P90; the tick is P50.", "色条为 P10 至 P90，竖线为 P50。").to_owned(),
         8.0,
         false,
         MUTED,
@@ -549,8 +538,8 @@ fn tornado_chart(cv: &mut Canvas, sens: &Sensitivity, best: &OptionResult, lang:
     legend(
         cv,
         &[
-            (t(lang, "input at its low end", "输入取低值"), PALETTE[0]),
-            (t(lang, "input at its high end", "输入取高值"), PALETTE[1]),
+            (lang.pick("input at its low end", "输入取低值").to_owned(), PALETTE[0]),
+            (lang.pick("input at its high end", "输入取高值").to_owned(), PALETTE[1]),
         ],
     );
 }

@@ -5,10 +5,6 @@
 use rust_xlsxwriter::{Format, Workbook, XlsxError};
 use suanli_model::{Category, Evaluation, Lang, Scenario, round_money, round_unit_price};
 
-fn t(lang: Lang, en: &str, zh: &str) -> String {
-    if lang == Lang::Zh { zh.to_owned() } else { en.to_owned() }
-}
-
 /// The tables, as rows of cells (numbers where they are numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
@@ -36,13 +32,13 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
     let money = |x: f64| Cell::Number(round_money(x, c));
     let mut comparison = vec![
         [
-            t(lang, "Option", "方案"),
-            t(lang, "Kind", "类型"),
-            format!("{} ({c})", t(lang, "Total nominal", "名义总成本")),
-            format!("{} ({c})", t(lang, "Total NPV", "净现值总成本")),
-            format!("{} ({c})", t(lang, "Per reference-GPU-hour", "每参考卡时")),
-            t(lang, "Reference-GPU-hours served", "有效参考卡时"),
-            t(lang, "Break-even month", "盈亏平衡月"),
+            lang.pick("Option", "方案").to_owned(),
+            lang.pick("Kind", "类型").to_owned(),
+            format!("{} ({c})", lang.pick("Total nominal", "名义总成本").to_owned()),
+            format!("{} ({c})", lang.pick("Total NPV", "净现值总成本").to_owned()),
+            format!("{} ({c})", lang.pick("Per reference-GPU-hour", "每参考卡时").to_owned()),
+            lang.pick("Reference-GPU-hours served", "有效参考卡时").to_owned(),
+            lang.pick("Break-even month", "盈亏平衡月").to_owned(),
         ]
         .into_iter()
         .map(Cell::Text)
@@ -66,9 +62,9 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
     let cats: Vec<Category> =
         Category::ALL.iter().copied().filter(|cat| e.options.iter().any(|o| o.breakdown(*cat) != 0.0)).collect();
     let mut breakdown = vec![
-        std::iter::once(Cell::Text(t(lang, "Option", "方案")))
+        std::iter::once(Cell::Text(lang.pick("Option", "方案").to_owned()))
             .chain(cats.iter().map(|cat| Cell::Text(cat.label(lang).to_owned())))
-            .chain(std::iter::once(Cell::Text(t(lang, "Total", "合计"))))
+            .chain(std::iter::once(Cell::Text(lang.pick("Total", "合计").to_owned())))
             .collect::<Vec<_>>(),
     ];
     for o in &e.options {
@@ -80,7 +76,7 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
         );
     }
     let mut monthly = vec![
-        std::iter::once(Cell::Text(t(lang, "Month", "月份")))
+        std::iter::once(Cell::Text(lang.pick("Month", "月份").to_owned()))
             .chain(e.options.iter().map(|o| Cell::Text(o.label.clone())))
             .collect::<Vec<_>>(),
     ];
@@ -91,8 +87,11 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
                 .collect(),
         );
     }
-    let mut assumptions =
-        vec![vec![text(&t(lang, "Input", "输入")), text(&t(lang, "Value", "取值")), text(&t(lang, "Source", "来源"))]];
+    let mut assumptions = vec![vec![
+        text(&lang.pick("Input", "输入").to_owned()),
+        text(&lang.pick("Value", "取值").to_owned()),
+        text(&lang.pick("Source", "来源").to_owned()),
+    ]];
     assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
     Tables { comparison, breakdown, monthly, assumptions }
 }
@@ -103,10 +102,10 @@ pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
     let header = Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap();
     let number = Format::new().set_num_format("#,##0.00");
     let sheets = [
-        (t(lang, "Comparison", "方案比较"), &tables.comparison),
-        (t(lang, "Breakdown", "成本构成"), &tables.breakdown),
-        (t(lang, "Monthly", "月度现金流"), &tables.monthly),
-        (t(lang, "Assumptions", "输入与来源"), &tables.assumptions),
+        (lang.pick("Comparison", "方案比较").to_owned(), &tables.comparison),
+        (lang.pick("Breakdown", "成本构成").to_owned(), &tables.breakdown),
+        (lang.pick("Monthly", "月度现金流").to_owned(), &tables.monthly),
+        (lang.pick("Assumptions", "输入与来源").to_owned(), &tables.assumptions),
     ];
     for (name, rows) in sheets {
         let ws = wb.add_worksheet();
