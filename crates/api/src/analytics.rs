@@ -4,7 +4,9 @@
 use serde::Serialize;
 use suanli_model::optimise::{Outcome, explain};
 use suanli_model::uncertainty::{Percentiles, SimulationConfig};
-use suanli_model::{Evaluation, Lang, Scenario, round_money, round_unit_price};
+use suanli_model::{
+    Evaluation, Lang, Scenario, round_money, round_quantity, round_score, round_share, round_unit_price,
+};
 
 use crate::Error;
 
@@ -113,23 +115,19 @@ pub fn simulation_json(e: &Evaluation, sim: &suanli_model::uncertainty::Simulati
                 total_npv: round_money(o.total_npv, c),
                 nominal: range(&r.nominal, c),
                 npv: range(&r.npv, c),
-                probability_cheapest: (r.probability_cheapest * 1e4).round() / 1e4,
+                probability_cheapest: round_share(r.probability_cheapest),
                 porting: o.porting.as_ref().map(|p| PortingJson {
                     maturity: format!("{:?}", p.maturity).to_lowercase(),
                     adapter: p.adapter.clone(),
-                    engineer_months: (p.engineer_months * 100.0).round() / 100.0,
+                    engineer_months: round_quantity(p.engineer_months),
                     cost: round_money(p.cost, c),
-                    delay_months: (p.delay_months * 100.0).round() / 100.0,
+                    delay_months: round_quantity(p.delay_months),
                     maintenance_per_year: round_money(p.maintenance_per_year, c),
                     effort_is_default_assumption: p.default_effort,
                 }),
                 supply_risk: o.supply.as_ref().map(|s| SupplyJson {
-                    score: (s.score * 10.0).round() / 10.0,
-                    drivers: s
-                        .drivers
-                        .iter()
-                        .map(|d| (d.label(lang).to_owned(), (d.points * 10.0).round() / 10.0))
-                        .collect(),
+                    score: round_score(s.score),
+                    drivers: s.drivers.iter().map(|d| (d.label(lang).to_owned(), round_score(d.points))).collect(),
                 }),
             })
             .collect(),
@@ -168,7 +166,6 @@ pub struct SensitivityJson {
 }
 
 pub fn sensitivity_json(s: &suanli_model::sensitivity::Sensitivity, c: suanli_model::Currency) -> SensitivityJson {
-    let r4 = |x: f64| (x * 1e4).round() / 1e4;
     SensitivityJson {
         base_npv: s.base.iter().map(|(id, v)| (id.clone(), round_money(*v, c))).collect(),
         tornado: s
@@ -192,8 +189,8 @@ pub fn sensitivity_json(s: &suanli_model::sensitivity::Sensitivity, c: suanli_mo
             .map(|b| BreakEvenJson {
                 buy: b.buy.clone(),
                 rent: b.rent.clone(),
-                utilisation: b.utilisation.map(r4),
-                current_utilisation: b.current_utilisation.map(r4),
+                utilisation: b.utilisation.map(round_share),
+                current_utilisation: b.current_utilisation.map(round_share),
                 month: b.month,
             })
             .collect(),
@@ -237,7 +234,7 @@ pub fn optimise_json(o: &Outcome, c: suanli_model::Currency, lang: Lang) -> Opti
         total_nominal: round_money(x.total_nominal, c),
         total_npv: round_money(x.total_npv, c),
         p90_npv: x.p90_npv.map(|p| round_money(p, c)),
-        spend_shares: x.shares.map(|v| (v * 1e4).round() / 1e4),
+        spend_shares: x.shares.map(round_share),
     };
     match o {
         Outcome::Chosen(b) => OptimiseJson::Chosen {

@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use suanli_model::{Category, Evaluation, Lang, OptionResult, round_money, round_unit_price};
+use suanli_model::{
+    Category, Evaluation, Lang, OptionResult, round_money, round_quantity, round_share, round_unit_price,
+};
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -53,17 +55,13 @@ pub struct BreakEvenJson {
     pub month: Option<u32>,
 }
 
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 impl EvaluationJson {
     pub fn from_evaluation(e: &Evaluation, lang: Lang) -> Self {
         EvaluationJson {
             scenario: e.scenario_name.clone(),
             currency: e.currency.to_string(),
             horizon_months: e.horizon_months,
-            demand_ref_gpu_hours: round2(e.demand_ref_gpu_hours),
+            demand_ref_gpu_hours: round_quantity(e.demand_ref_gpu_hours),
             cheapest_nominal: e.cheapest_nominal().map(|o| o.id.clone()),
             cheapest_npv: e.cheapest_npv().map(|o| o.id.clone()),
             options: e.options.iter().map(|o| OptionJson::from_result(o, lang)).collect(),
@@ -93,11 +91,11 @@ impl OptionJson {
             effective_price_per_ref_gpu_hour: o.effective_price_per_ref_gpu_hour.map(round_unit_price),
             breakdown,
             monthly: o.monthly.iter().map(|m| round_money(m.total(), c)).collect(),
-            ref_gpu_hours_served: round2(o.ref_gpu_hours_served),
-            ref_gpu_hours_unserved: round2(o.ref_gpu_hours_unserved),
-            accelerator_hours: round2(o.accelerator_hours),
-            owned_utilisation: o.owned_utilisation.map(|u| (u * 1e4).round() / 1e4),
-            time_to_complete_months: o.time_to_complete_months.map(round2),
+            ref_gpu_hours_served: round_quantity(o.ref_gpu_hours_served),
+            ref_gpu_hours_unserved: round_quantity(o.ref_gpu_hours_unserved),
+            accelerator_hours: round_quantity(o.accelerator_hours),
+            owned_utilisation: o.owned_utilisation.map(round_share),
+            time_to_complete_months: o.time_to_complete_months.map(round_quantity),
             completes_within_horizon: o.completes_within_horizon,
             meets_deadline: o.meets_deadline,
             break_even: o.break_even.as_ref().map(|b| BreakEvenJson { against: b.against.clone(), month: b.month }),

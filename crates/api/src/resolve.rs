@@ -30,7 +30,9 @@ fn provenance(v: &OfferView) -> String {
         "import" => "imported feed",
         _ => "catalogue",
     };
-    let discount = v.discount_share.map_or(String::new(), |d| format!(", less your {:.1} % discount", d * 100.0));
+    let discount = v
+        .discount_share
+        .map_or(String::new(), |d| format!(", less your {} discount", suanli_model::format_percent(d, 1)));
     format!(
         "{origin} offer {}: {} {} per {} ({}, as of {}, confidence {}){discount}",
         o.id,

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use suanli_api::model::{Scenario, format_amount};
+use suanli_api::model::{Scenario, format_amount, format_percent, format_unit_price};
 use suanli_api::{Error, Lang, analytics};
 
 use crate::Format;
@@ -66,14 +66,14 @@ pub fn simulate(s: &Scenario, trials: u32, seed: u64, format: Format, lang: Lang
         });
         t.row([
             o.label.clone(),
-            o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format!("{c} {p:.4}")),
-            o.all_in_per_ref_gpu_hour.map_or("—".into(), |p| format!("{c} {p:.4}")),
+            o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
+            o.all_in_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
             porting,
             supply,
             format_amount(r.npv.p10, c, lang),
             format_amount(r.npv.p50, c, lang),
             format_amount(r.npv.p90, c, lang),
-            format!("{:.0} %", r.probability_cheapest * 100.0),
+            format_percent(r.probability_cheapest, 0),
         ]);
     }
     print!("{}", t.render());
@@ -130,10 +130,10 @@ pub fn sensitivity(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error
     print!("{}", t.render());
     for b in &r.break_even {
         println!();
-        let u = b.utilisation.map_or(lang.pick("none within 0–100 %", "0–100% 内无").to_owned(), |u| {
-            format!("{:.0} %", u * 100.0)
-        });
-        let now = b.current_utilisation.map_or("—".into(), |u| format!("{:.0} %", u * 100.0));
+        let u = b
+            .utilisation
+            .map_or(lang.pick("none within 0–100%", "0–100% 内无").to_owned(), |u| format_percent(u, 0));
+        let now = b.current_utilisation.map_or("—".into(), |u| format_percent(u, 0));
         let month =
             b.month.map_or(lang.pick("never within the horizon", "评估期内无").to_owned(), |m| m.to_string());
         if lang == Lang::Zh {

@@ -707,7 +707,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
                     d.id.clone(),
                     lang.pick("discount", "折扣").to_owned(),
                     d.offer_id.clone().or(d.provider_id.clone()).unwrap_or_default(),
-                    format!("{:.1} %", d.discount_share * 100.0),
+                    suanli_api::model::format_percent(d.discount_share, 1),
                     opt(&d.note),
                 ]);
             }

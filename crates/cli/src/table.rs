@@ -103,8 +103,7 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
             kind(o.kind, lang).to_owned(),
             format_amount(o.total_nominal, c, lang),
             format_amount(o.total_npv, c, lang),
-            o.effective_price_per_ref_gpu_hour
-                .map_or("—".to_owned(), |p| format!("{} {:.4}", c, model::round_unit_price(p))),
+            o.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| model::format_unit_price(p, c, lang)),
             time,
             break_even,
         ]);

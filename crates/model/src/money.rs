@@ -63,41 +63,146 @@ impl FromStr for Currency {
     }
 }
 
-/// The rounding rule: to the currency's minor unit, half away from zero.
-/// Applied once, where a figure is reported or stored.
+/// The rounding rules, one per kind of reported figure, all half away
+/// from zero and never `-0`. Applied once, where a figure is reported or
+/// stored; the engine itself never rounds.
+///
+/// Amounts: to the currency's minor unit.
 pub fn round_money(amount: f64, currency: Currency) -> f64 {
-    let scale = 10f64.powi(currency.minor_digits() as i32);
-    let rounded = (amount * scale).round() / scale;
-    // Never report "-0.00".
-    if rounded == 0.0 { 0.0 } else { rounded }
+    round_half_away(amount, currency.minor_digits() as i32)
 }
 
-/// Prices per hour are quoted finer than amounts: four decimal places,
-/// half away from zero (0.4706 CNY per reference-GPU-hour).
+/// Prices per hour are quoted finer than amounts: four decimal places
+/// (0.4706 CNY per reference-GPU-hour).
 pub fn round_unit_price(price: f64) -> f64 {
-    let rounded = (price * 1e4).round() / 1e4;
+    round_half_away(price, 4)
+}
+
+/// Hours, months and engineer-months: two decimal places.
+pub fn round_quantity(x: f64) -> f64 {
+    round_half_away(x, 2)
+}
+
+/// Shares and probabilities (0.6084 = 60.84 %): four decimal places.
+pub fn round_share(x: f64) -> f64 {
+    round_half_away(x, 4)
+}
+
+/// Scores out of 100: one decimal place.
+pub fn round_score(x: f64) -> f64 {
+    round_half_away(x, 1)
+}
+
+fn round_half_away(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    let rounded = (x * scale).round() / scale;
     if rounded == 0.0 { 0.0 } else { rounded }
 }
 
-/// Writes an amount for a reader: `CNY 1,234,567.89` in English; in
-/// Chinese, amounts of 10,000 and more in 万 or 亿 (`123.46万元`,
-/// `1.50亿元`, `12.00万美元`), smaller ones in full (`8,000.00元`).
+/// Writes an amount for a reader. English: the ISO code and the digits,
+/// `CNY 1,234,568` (amounts of 1,000 and more to the unit, smaller ones to
+/// the minor unit unless whole: `USD 8.56`, `USD 120`). Chinese: amounts of
+/// 10,000 and more in 万 or 亿 with two decimals (`123.46万元`, `1.50亿元`,
+/// `12.00万美元`; 99,999,999 is `1.00亿元`, never `10,000.00万元`), smaller
+/// ones as in English with the unit after (`8,000元`). The shared table
+/// `data/format-cases.json` holds the cases the UI's formatter meets too.
 pub fn format_amount(amount: f64, currency: Currency, lang: Lang) -> String {
-    let amount = round_money(amount, currency);
-    match lang {
-        Lang::En => format!("{} {}", currency.code(), group_thousands(amount, currency.minor_digits())),
-        Lang::Zh => {
-            let unit = zh_currency_unit(currency);
-            let abs = amount.abs();
-            if abs >= 1e8 {
-                format!("{}亿{unit}", group_thousands(amount / 1e8, 2))
-            } else if abs >= 1e4 {
-                format!("{}万{unit}", group_thousands(amount / 1e4, 2))
-            } else {
-                format!("{}{unit}", group_thousands(amount, currency.minor_digits()))
-            }
-        }
+    if !amount.is_finite() {
+        return "—".to_owned();
     }
+    let amount = round_money(amount, currency);
+    let sign = if amount < 0.0 { "-" } else { "" };
+    let abs = amount.abs();
+    match lang {
+        Lang::En => format!("{} {sign}{}", currency.code(), plain_digits(abs, currency)),
+        Lang::Zh => format!("{sign}{}{}", zh_digits(abs, currency), zh_currency_unit(currency)),
+    }
+}
+
+/// Digits of an amount under the "whole from 1,000, else the minor unit
+/// unless whole" rule.
+fn plain_digits(abs: f64, currency: Currency) -> String {
+    let whole = (abs * 100.0).round() % 100.0 == 0.0;
+    if abs >= 1_000.0 || whole {
+        group_thousands(abs.round(), 0)
+    } else {
+        group_thousands(abs, currency.minor_digits())
+    }
+}
+
+/// Chinese digits in 万/亿 from 10,000 (two decimals), the boundary
+/// rounding up into the next unit.
+fn zh_digits(abs: f64, currency: Currency) -> String {
+    let yi = round_half_away(abs / 1e8, 2);
+    let wan = round_half_away(abs / 1e4, 2);
+    if abs >= 1e8 || wan >= 1e4 {
+        format!("{}亿", group_thousands(yi, 2))
+    } else if abs >= 1e4 {
+        format!("{}万", group_thousands(wan, 2))
+    } else {
+        plain_digits(abs, currency)
+    }
+}
+
+/// A price per accelerator- or reference-GPU-hour: two to four decimals
+/// (`CNY 0.80`, `USD 2.0475`; Chinese `0.80元`).
+pub fn format_unit_price(price: f64, currency: Currency, lang: Lang) -> String {
+    if !price.is_finite() {
+        return "—".to_owned();
+    }
+    let p = round_unit_price(price);
+    let sign = if p < 0.0 { "-" } else { "" };
+    let digits = trim_decimals(&group_thousands(p.abs(), 4), 2);
+    match lang {
+        Lang::En => format!("{} {sign}{digits}", currency.code()),
+        Lang::Zh => format!("{sign}{digits}{}", zh_currency_unit(currency)),
+    }
+}
+
+/// A share as a percentage, the same in both languages: 0.43 → `43%`,
+/// with `decimals` after the point.
+pub fn format_percent(share: f64, decimals: usize) -> String {
+    if !share.is_finite() {
+        return "—".to_owned();
+    }
+    let rounded = round_half_away(share * 100.0, decimals as i32);
+    format!("{rounded:.decimals$}%")
+}
+
+/// A plain figure with thousands separators and at most `max_decimals`
+/// (trailing zeros dropped): 1500000 → `1,500,000`, 0.08 → `0.08`.
+pub fn format_number(x: f64, max_decimals: u32) -> String {
+    if !x.is_finite() {
+        return "—".to_owned();
+    }
+    trim_decimals(&group_thousands(x, max_decimals), 0)
+}
+
+/// A short chart-axis label: Chinese 万/亿, English k/M/B, at most two
+/// decimals with trailing zeros dropped (1.25M, 3.75M, 350万, 1.2亿).
+pub fn format_axis(x: f64, lang: Lang) -> String {
+    if !x.is_finite() {
+        return "—".to_owned();
+    }
+    let (scaled, unit) = match lang {
+        Lang::Zh if x.abs() >= 1e8 => (x / 1e8, "亿"),
+        Lang::Zh if x.abs() >= 1e4 => (x / 1e4, "万"),
+        Lang::En if x.abs() >= 1e9 => (x / 1e9, "B"),
+        Lang::En if x.abs() >= 1e6 => (x / 1e6, "M"),
+        Lang::En if x.abs() >= 1e3 => (x / 1e3, "k"),
+        _ => (x, ""),
+    };
+    format!("{}{unit}", format_number(scaled, 2))
+}
+
+/// `1,234.5000` with `keep` → drops trailing zeros after the first `keep` decimals.
+fn trim_decimals(text: &str, keep: usize) -> String {
+    let Some(dot) = text.find('.') else { return text.to_owned() };
+    let mut end = text.len();
+    while end > dot + 1 + keep && text.as_bytes()[end - 1] == b'0' {
+        end -= 1;
+    }
+    if end == dot + 1 { text[..dot].to_owned() } else { text[..end].to_owned() }
 }
 
 fn zh_currency_unit(currency: Currency) -> &'static str {
@@ -143,17 +248,6 @@ mod tests {
         assert_eq!(round_money(1.005_000_1, Currency::CNY), 1.01);
         assert_eq!(round_money(-2.5, Currency::JPY), -3.0);
         assert_eq!(round_money(-0.001, Currency::USD), 0.0);
-    }
-
-    #[test]
-    fn writes_amounts_for_each_language() {
-        assert_eq!(format_amount(1_234_567.891, Currency::CNY, Lang::En), "CNY 1,234,567.89");
-        assert_eq!(format_amount(1_234_567.891, Currency::CNY, Lang::Zh), "123.46万元");
-        assert_eq!(format_amount(150_000_000.0, Currency::CNY, Lang::Zh), "1.50亿元");
-        assert_eq!(format_amount(8_000.0, Currency::CNY, Lang::Zh), "8,000.00元");
-        assert_eq!(format_amount(120_000.0, Currency::USD, Lang::Zh), "12.00万美元");
-        assert_eq!(format_amount(-1_500.0, Currency::USD, Lang::En), "USD -1,500.00");
-        assert_eq!(format_amount(999.0, Currency::JPY, Lang::En), "JPY 999");
     }
 
     #[test]

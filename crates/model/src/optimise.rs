@@ -527,7 +527,7 @@ fn p90_npv(
 pub fn explain(o: &Optimised, lang: Lang) -> Vec<String> {
     let c = &o.chosen;
     let zh = lang == Lang::Zh;
-    let pct = |x: f64| format!("{:.0} %", x * 100.0);
+    let pct = |x: f64| crate::format_percent(x, 0);
     let mut lines = Vec::new();
     match (&c.base, zh) {
         (Some((id, n)), false) => lines.push(format!(

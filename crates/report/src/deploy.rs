@@ -248,7 +248,7 @@ fn job_manifest(
 }
 
 fn fmt(x: f64) -> String {
-    let r = (x * 10_000.0).round() / 10_000.0;
+    let r = suanli_model::round_unit_price(x);
     if r == r.trunc() { format!("{r:.0}") } else { format!("{r}") }
 }
 

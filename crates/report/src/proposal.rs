@@ -6,7 +6,9 @@
 
 use suanli_model::sensitivity::Sensitivity;
 use suanli_model::uncertainty::Simulation;
-use suanli_model::{Category, Evaluation, Lang, OptionResult, Scenario, format_amount, round_unit_price};
+use suanli_model::{
+    Category, Evaluation, Lang, OptionResult, Scenario, format_amount, format_axis, format_percent, format_unit_price,
+};
 
 use crate::pdf::{ACCENT, CONTENT_W, Canvas, INK, MARGIN_X, MUTED, PAGE_H, PAGE_W, RULE, Rgb8};
 
@@ -140,11 +142,10 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     );
     cv.space(10.0);
     // The three numbers that matter.
-    let per_hour =
-        best.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| format!("{c} {:.4}", round_unit_price(p)));
+    let per_hour = best.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| format_unit_price(p, c, lang));
     let boxes = [
         (lang.pick("Total cost (NPV)", "总成本（净现值）").to_owned(), money(best.total_npv)),
-        (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format!("{:.0} %", saving * 100.0)),
+        (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format_percent(saving, 0)),
         (lang.pick("Per reference-GPU-hour", "每参考卡时成本").to_owned(), per_hour),
     ];
     cv.ensure(80.0);
@@ -195,19 +196,19 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     {
         points.push(if lang == Lang::Zh {
             format!(
-                "在 {} 次模拟中，其净现值 P10–P90 为 {}–{}，成为最低成本方案的概率为 {:.0}%。",
+                "在 {} 次模拟中，其净现值 P10–P90 为 {}–{}，成为最低成本方案的概率为 {}。",
                 sim.trials,
                 money(r.npv.p10),
                 money(r.npv.p90),
-                r.probability_cheapest * 100.0
+                format_percent(r.probability_cheapest, 0)
             )
         } else {
             format!(
-                "Across {} simulated trials its net present cost ranges {} to {} (P10–P90); it is the cheapest in {:.0} % of them.",
+                "Across {} simulated trials its net present cost ranges {} to {} (P10–P90); it is the cheapest in {} of them.",
                 sim.trials,
                 money(r.npv.p10),
                 money(r.npv.p90),
-                r.probability_cheapest * 100.0
+                format_percent(r.probability_cheapest, 0)
             )
         });
     }
@@ -235,7 +236,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
                 o.label.clone(),
                 money(o.total_nominal),
                 money(o.total_npv),
-                o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format!("{:.4}", round_unit_price(p))),
+                o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
                 o.break_even.as_ref().and_then(|b| b.month).map_or("—".into(), |m| {
                     if lang == Lang::Zh { format!("第 {m} 个月") } else { format!("month {m}") }
                 }),
@@ -348,17 +349,6 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     Ok(cv.save(&title, &input.meta.author, &input.meta.date))
 }
 
-/// Axis labels: short amounts (万/亿 in Chinese, k/M in English).
-fn short(x: f64, lang: Lang) -> String {
-    match lang {
-        Lang::Zh if x.abs() >= 1e8 => format!("{:.1}亿", x / 1e8),
-        Lang::Zh if x.abs() >= 1e4 => format!("{:.0}万", x / 1e4),
-        Lang::En if x.abs() >= 1e6 => format!("{:.1}M", x / 1e6),
-        Lang::En if x.abs() >= 1e3 => format!("{:.0}k", x / 1e3),
-        _ => format!("{x:.0}"),
-    }
-}
-
 /// A "nice" axis maximum: 1, 2 or 5 × a power of ten at or above `x`.
 fn nice(x: f64) -> f64 {
     if x <= 0.0 {
@@ -401,7 +391,7 @@ fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
         let v = max * f64::from(i) / 4.0;
         let y = y0 + h - h * i as f32 / 4.0;
         cv.line(&[(x0, y), (x0 + w, y)], RULE, 0.4);
-        cv.text_right(x0 - 4.0, y + 3.0, 7.0, false, MUTED, &short(v, lang));
+        cv.text_right(x0 - 4.0, y + 3.0, 7.0, false, MUTED, &format_axis(v, lang));
     }
     let step = (e.horizon_months / 6).max(1);
     for m in (0..=e.horizon_months).step_by(step as usize) {
@@ -445,7 +435,7 @@ fn breakdown_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
         }
         cv.y += bar + 6.0;
     }
-    let axis = format!("0 … {}", short(max, lang));
+    let axis = format!("0 … {}", format_axis(max, lang));
     cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &axis);
     cv.y += 6.0;
     let labels: Vec<(String, Rgb8)> =
@@ -490,7 +480,7 @@ fn range_chart(cv: &mut Canvas, e: &Evaluation, sim: &Simulation, lang: Lang) {
         cv.line(&[(xm, cv.y), (xm, cv.y + 16.0)], INK, 1.2);
         cv.y += 20.0;
     }
-    cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &format!("0 … {}", short(max, lang)));
+    cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &format!("0 … {}", format_axis(max, lang)));
     cv.y += 12.0;
     cv.paragraph(
         &lang.pick("The bar spans P10 to P90; the tick is P50.", "色条为 P10 至 P90，竖线为 P50。").to_owned(),

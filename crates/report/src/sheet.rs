@@ -3,7 +3,7 @@
 //! source — as XLSX (formatted, frozen headers) and as CSV files.
 
 use rust_xlsxwriter::{Format, Workbook, XlsxError};
-use suanli_model::{Category, Evaluation, Lang, Scenario, round_money, round_unit_price};
+use suanli_model::{Category, Evaluation, Lang, Scenario, round_money, round_quantity, round_unit_price};
 
 /// The tables, as rows of cells (numbers where they are numbers).
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +55,7 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
             money(o.total_nominal),
             money(o.total_npv),
             o.effective_price_per_ref_gpu_hour.map_or(Cell::Empty, |p| Cell::Number(round_unit_price(p))),
-            Cell::Number((o.ref_gpu_hours_served * 100.0).round() / 100.0),
+            Cell::Number(round_quantity(o.ref_gpu_hours_served)),
             o.break_even.as_ref().and_then(|b| b.month).map_or(Cell::Empty, |m| Cell::Number(f64::from(m))),
         ]);
     }
