@@ -13,7 +13,7 @@ fn scenarios_dir() -> PathBuf {
 
 /// Evaluates through the API on a temporary catalogue database (tests
 /// never touch the user's data directory).
-fn evaluate_path(path: &Path) -> (suanli_api::Scenario, Evaluation) {
+fn evaluate_path(path: &Path) -> (suanli_api::Checked<suanli_api::Scenario>, Evaluation) {
     let db = tempfile::tempdir().unwrap();
     let (s, e, _) = suanli_api::evaluate_file_with(path, Some(&db.path().join("catalog.sqlite")))
         .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message(suanli_api::Lang::En)));

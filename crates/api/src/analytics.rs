@@ -5,30 +5,30 @@ use serde::Serialize;
 use suanli_model::optimise::{Outcome, explain};
 use suanli_model::uncertainty::{Percentiles, SimulationConfig};
 use suanli_model::{
-    Evaluation, Lang, Scenario, round_money, round_quantity, round_score, round_share, round_unit_price,
+    Checked, Evaluation, Lang, Scenario, round_money, round_quantity, round_score, round_share, round_unit_price,
 };
 
 use crate::Error;
 
 /// Monte Carlo over the scenario's ranges, beside the point evaluation.
 pub fn simulate(
-    s: &Scenario,
+    s: &Checked<Scenario>,
     trials: u32,
     seed: u64,
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<(Evaluation, suanli_model::uncertainty::Simulation), Error> {
-    let evaluation = crate::evaluate(s)?;
+    let evaluation = crate::evaluate(s);
     let sim = suanli_model::uncertainty::simulate(s, SimulationConfig { trials, seed, threads }, progress)
         .map_err(Error::Invalid)?;
     Ok((evaluation, sim))
 }
 
-pub fn sensitivity(s: &Scenario) -> Result<suanli_model::sensitivity::Sensitivity, Error> {
+pub fn sensitivity(s: &Checked<Scenario>) -> Result<suanli_model::sensitivity::Sensitivity, Error> {
     suanli_model::sensitivity::sensitivity(s).map_err(Error::Invalid)
 }
 
-pub fn optimise(s: &Scenario) -> Result<Outcome, Error> {
+pub fn optimise(s: &Checked<Scenario>) -> Result<Outcome, Error> {
     suanli_model::optimise::optimise(s).map_err(Error::Invalid)
 }
 

@@ -17,7 +17,7 @@ pub fn deploy(
     out: &Path,
 ) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
     let (s, mut notes) = crate::load_resolved(scenario, db)?;
-    let e = crate::evaluate(&s)?;
+    let e = crate::evaluate(&s);
     let (artifacts, more) = suanli_report::deploy(&s, &e, option, settings)?;
     notes.extend(more);
     std::fs::create_dir_all(out).map_err(|source| Error::Write { path: out.display().to_string(), source })?;

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use suanli_catalog::Catalog;
-use suanli_model::{Lang, Scenario};
+use suanli_model::{Checked, Lang, Scenario};
 
 use crate::{Error, EvaluationJson, needs_catalog, resolve_offers};
 
@@ -32,16 +32,14 @@ pub fn doc_to_toml(doc: &Value) -> Result<String, Error> {
 
 /// The document as a checked scenario: catalogue references resolved
 /// (when it has any), every rule checked, ranges included.
-pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Scenario, Vec<String>), Error> {
+pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Checked<Scenario>, Vec<String>), Error> {
     let mut scenario = doc_to_scenario(doc)?;
     let mut notes = Vec::new();
     if needs_catalog(&scenario) {
         let catalog = catalog.ok_or(Error::Unavailable)?;
         notes = resolve_offers(&mut scenario, catalog)?;
     }
-    suanli_model::validate(&scenario).map_err(Error::Invalid)?;
-    suanli_model::uncertainty::validate_uncertainty(&scenario).map_err(Error::Invalid)?;
-    Ok((scenario, notes))
+    Ok((crate::check(scenario)?, notes))
 }
 
 /// Where one of an option's figures comes from.
@@ -66,7 +64,7 @@ pub struct Evaluated {
 /// Checks and evaluates the editor's document.
 pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang) -> Result<Evaluated, Error> {
     let (scenario, notes) = checked(doc, catalog)?;
-    let evaluation = crate::evaluate(&scenario)?;
+    let evaluation = crate::evaluate(&scenario);
     let sources = scenario
         .options
         .iter()
@@ -92,7 +90,7 @@ mod tests {
         let doc = doc_from_toml(SEED)?;
         let again = doc_from_toml(&doc_to_toml(&doc)?)?;
         assert_eq!(doc, again);
-        assert_eq!(doc_to_scenario(&doc)?, crate::parse_scenario(SEED)?);
+        assert_eq!(doc_to_scenario(&doc)?, crate::parse_scenario(SEED)?.into_inner());
         Ok(())
     }
 

@@ -26,37 +26,40 @@ pub use resolve::{needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;
 pub use suanli_catalog as catalog_store;
 pub use suanli_model as model;
-pub use suanli_model::{Evaluation, Lang, Scenario};
+pub use suanli_model::{Checked, Evaluation, Lang, Scenario};
 
-/// Reads and validates a scenario file.
-pub fn load_scenario(path: &Path) -> Result<Scenario, Error> {
+/// Reads and checks a scenario file.
+pub fn load_scenario(path: &Path) -> Result<Checked<Scenario>, Error> {
     let text =
         std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
     parse_scenario(&text)
 }
 
-/// Evaluates every option of a scenario.
-pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, Error> {
-    suanli_model::evaluate(scenario).map_err(Error::Invalid)
+/// Evaluates every option of a checked scenario.
+pub fn evaluate(scenario: &Checked<Scenario>) -> Evaluation {
+    suanli_model::evaluate(scenario)
 }
 
 /// Reads a scenario file and evaluates it. A scenario that names catalogue
 /// offers is resolved against the catalogue at `db` (default location when
 /// `None`); one that names none never opens the database.
-pub fn evaluate_file(path: &Path) -> Result<(Scenario, Evaluation), Error> {
+pub fn evaluate_file(path: &Path) -> Result<(Checked<Scenario>, Evaluation), Error> {
     evaluate_file_with(path, None).map(|(s, e, _)| (s, e))
 }
 
 /// As [`evaluate_file`], with the database path and the resolution notes.
-pub fn evaluate_file_with(path: &Path, db: Option<&Path>) -> Result<(Scenario, Evaluation, Vec<String>), Error> {
+pub fn evaluate_file_with(
+    path: &Path,
+    db: Option<&Path>,
+) -> Result<(Checked<Scenario>, Evaluation, Vec<String>), Error> {
     let (scenario, notes) = load_resolved(path, db)?;
-    let evaluation = evaluate(&scenario)?;
+    let evaluation = evaluate(&scenario);
     Ok((scenario, evaluation, notes))
 }
 
 /// Reads a scenario file, resolves its catalogue references (opening the
 /// database only when it names any) and checks every rule, ranges included.
-pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Scenario, Vec<String>), Error> {
+pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Checked<Scenario>, Vec<String>), Error> {
     let text =
         std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
     let mut scenario = scenario_file::parse_scenario_unvalidated(&text)?;
@@ -65,9 +68,13 @@ pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Scenario, Vec<St
         let (catalog, _) = catalog::open_catalog(db)?;
         notes = resolve_offers(&mut scenario, &catalog)?;
     }
-    suanli_model::validate(&scenario).map_err(Error::Invalid)?;
-    suanli_model::uncertainty::validate_uncertainty(&scenario).map_err(Error::Invalid)?;
-    Ok((scenario, notes))
+    Ok((check(scenario)?, notes))
+}
+
+/// Checks every rule of a scenario, ranges included: the one way to a
+/// [`Checked`] scenario, which is all the engine accepts.
+pub fn check(scenario: Scenario) -> Result<Checked<Scenario>, Error> {
+    Checked::new(scenario).map_err(Error::Invalid)
 }
 
 /// The machine-readable form of an evaluation (rounded by the one rule).

@@ -21,8 +21,12 @@ pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &Pro
 
 /// The proposal PDF's bytes for a resolved, checked scenario (the CLI and
 /// the desktop app both end here, so both write the same bytes).
-pub fn proposal_pdf_for(s: &suanli_model::Scenario, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
-    let e = crate::evaluate(s)?;
+pub fn proposal_pdf_for(
+    s: &suanli_model::Checked<suanli_model::Scenario>,
+    lang: Lang,
+    meta: &ProposalMeta,
+) -> Result<Vec<u8>, Error> {
+    let e = crate::evaluate(s);
     let (simulation, sensitivity) = if s.uncertainty.is_empty() {
         (None, None)
     } else {
@@ -66,7 +70,7 @@ pub fn export(
     csv_dir: Option<&Path>,
 ) -> Result<Vec<std::path::PathBuf>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    let e = crate::evaluate(&s)?;
+    let e = crate::evaluate(&s);
     let tables = suanli_report::sheet::tables(&s, &e, lang);
     let mut written = Vec::new();
     if let Some(path) = xlsx {
@@ -86,8 +90,8 @@ pub fn export(
 }
 
 /// The spreadsheet's bytes for a resolved, checked scenario.
-pub fn xlsx_for(s: &suanli_model::Scenario, lang: Lang) -> Result<Vec<u8>, Error> {
-    let e = crate::evaluate(s)?;
+pub fn xlsx_for(s: &suanli_model::Checked<suanli_model::Scenario>, lang: Lang) -> Result<Vec<u8>, Error> {
+    let e = crate::evaluate(s);
     xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang), lang)
 }
 

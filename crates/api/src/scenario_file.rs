@@ -1,16 +1,13 @@
 //! Scenario files: TOML text into a validated [`Scenario`].
 
-use suanli_model::{Scenario, validate};
+use suanli_model::{Checked, Scenario};
 
 use crate::Error;
 
 /// Parses scenario text and checks every rule; the error names the field
 /// path, the value and what is allowed.
-pub fn parse_scenario(text: &str) -> Result<Scenario, Error> {
-    let scenario = parse_scenario_unvalidated(text)?;
-    validate(&scenario).map_err(Error::Invalid)?;
-    suanli_model::uncertainty::validate_uncertainty(&scenario).map_err(Error::Invalid)?;
-    Ok(scenario)
+pub fn parse_scenario(text: &str) -> Result<Checked<Scenario>, Error> {
+    crate::check(parse_scenario_unvalidated(text)?)
 }
 
 /// Parses without checking the rules (catalogue references are resolved

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use suanli_api::model::{Scenario, format_amount, format_percent, format_unit_price};
+use suanli_api::model::{Checked, Scenario, format_amount, format_percent, format_unit_price};
 use suanli_api::{Error, Lang, analytics};
 
 use crate::Format;
@@ -15,7 +15,7 @@ fn json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
     Ok(())
 }
 
-pub fn simulate(s: &Scenario, trials: u32, seed: u64, format: Format, lang: Lang) -> Result<(), Error> {
+pub fn simulate(s: &Checked<Scenario>, trials: u32, seed: u64, format: Format, lang: Lang) -> Result<(), Error> {
     let terminal = std::io::stderr().is_terminal();
     let shown = AtomicU32::new(0);
     let progress = |done: u32| {
@@ -93,7 +93,7 @@ pub fn simulate(s: &Scenario, trials: u32, seed: u64, format: Format, lang: Lang
     Ok(())
 }
 
-pub fn sensitivity(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error> {
+pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<(), Error> {
     let r = analytics::sensitivity(s)?;
     let c = s.currency;
     if let Format::Json = format {
@@ -148,7 +148,7 @@ pub fn sensitivity(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error
     Ok(())
 }
 
-pub fn optimise(s: &Scenario, format: Format, lang: Lang) -> Result<(), Error> {
+pub fn optimise(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<(), Error> {
     let outcome = analytics::optimise(s)?;
     let c = s.currency;
     let j = analytics::optimise_json(&outcome, c, lang);

@@ -248,7 +248,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Proposal { scenario, out, client, author, firm, date, logo } => {
-            let date = date.unwrap_or_else(|| suanli_api::today());
+            let date = date.unwrap_or_else(suanli_api::today);
             let logo = match logo.map(|p| std::fs::read(&p).map_err(|source| (p, source))).transpose() {
                 Ok(l) => l,
                 Err((p, source)) => return fail(suanli_api::Error::Read { path: p.display().to_string(), source }),

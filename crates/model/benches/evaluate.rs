@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use suanli_model::{Scenario, evaluate};
+use suanli_model::{Checked, Scenario, evaluate};
 
 fn scenario(options: usize, months: u32) -> Scenario {
     let mut text = format!(
@@ -142,22 +142,21 @@ price_per_accel_hour = 5.0
 }
 
 fn bench(c: &mut Criterion) {
-    let s = scenario(200, 60);
-    assert!(evaluate(&s).is_ok());
+    let s = Checked::new(scenario(200, 60)).unwrap_or_else(|e| panic!("{e:?}"));
     c.bench_function("evaluate 200 options × 60 months", |b| b.iter(|| evaluate(black_box(&s))));
-    let small = scenario(10, 36);
+    let small = Checked::new(scenario(10, 36)).unwrap_or_else(|e| panic!("{e:?}"));
     c.bench_function("evaluate 10 options × 36 months", |b| b.iter(|| evaluate(black_box(&small))));
 }
 
 fn analytics(c: &mut Criterion) {
     use suanli_model::uncertainty::{SimulationConfig, simulate};
-    let s = uncertain(10);
+    let s = Checked::new(uncertain(10)).unwrap_or_else(|e| panic!("{e:?}"));
     let mut group = c.benchmark_group("analytics");
     group.sample_size(10);
     group.bench_function("100,000 Monte Carlo trials, 10 options × 36 months", |b| {
         b.iter(|| simulate(black_box(&s), SimulationConfig { trials: 100_000, seed: 1, threads: 0 }, &|_| {}))
     });
-    let year = hourly_year();
+    let year = Checked::new(hourly_year()).unwrap_or_else(|e| panic!("{e:?}"));
     group.bench_function("optimiser on a year of hourly demand", |b| {
         b.iter(|| suanli_model::optimise::optimise(black_box(&year)))
     });

@@ -6,24 +6,17 @@
 //! its efficiency (ratio × scaling × achieved share × generation refresh),
 //! and accelerator-hours or capacity into money.
 
+use crate::checked::Checked;
 use crate::demand::{self, MonthDemand, Tier};
 use crate::finance;
 use crate::result::{Category, Evaluation, MonthFlows, Note, OptionResult};
 use crate::scenario::*;
-use crate::validate::{InputError, validate};
 
-/// Evaluates every option of a valid scenario.
-pub fn evaluate(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
-    validate(s)?;
-    evaluate_unchecked(s)
-}
-
-/// Evaluates a scenario already known to be valid (simulation trials,
-/// whose ranges were checked at both ends).
-pub(crate) fn evaluate_unchecked(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
+/// Evaluates every option of a checked scenario.
+pub fn evaluate(s: &Checked<Scenario>) -> Evaluation {
     let mut e = evaluate_totals(s);
     finance::attach_break_even(&mut e.options);
-    Ok(e)
+    e
 }
 
 /// Everything but break-even (which compares options pairwise): what a

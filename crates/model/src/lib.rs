@@ -14,6 +14,7 @@
 //! `f64` in the scenario's currency; [`round_money`] is the one rounding
 //! rule, applied where figures are reported.
 
+mod checked;
 pub mod demand;
 pub mod evaluate;
 pub mod finance;
@@ -29,6 +30,7 @@ pub mod supply;
 pub mod uncertainty;
 pub mod validate;
 
+pub use checked::Checked;
 pub use evaluate::{evaluate, scaling_at};
 pub use lang::Lang;
 pub use money::{

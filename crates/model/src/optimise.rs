@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::scenario::*;
 use crate::uncertainty::{Param, SimulationConfig};
 use crate::validate::{InputError, Rule};
-use crate::{Lang, evaluate};
+use crate::{Checked, Lang, evaluate};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -265,18 +265,16 @@ fn sizes(peak_accelerators: f64, per_unit: u32) -> Vec<u32> {
 type Shape = (Option<u32>, bool, bool);
 
 /// Finds the cheapest mix by NPV under the constraints.
-pub fn optimise(s: &Scenario) -> Result<Outcome, Vec<InputError>> {
-    crate::validate(s)?;
+pub fn optimise(s: &Checked<Scenario>) -> Result<Outcome, Vec<InputError>> {
     let Some(spec) = s.optimise.clone() else {
         return Err(vec![InputError::missing("optimise", Rule::NeedsSection { section: "optimise".into() })]);
     };
-    let params =
-        if spec.constraints.max_p90_npv.is_some() { crate::uncertainty::validate_uncertainty(s)? } else { Vec::new() };
-    let outcome = search(s, &spec, &spec.constraints, &params);
+    let params = s.ranges();
+    let outcome = search(s, &spec, &spec.constraints, params);
     let Outcome::Chosen(mut best) = outcome else { return Ok(outcome) };
     for key in ConstraintKey::active(&spec.constraints) {
         let looser = key.remove(&spec.constraints);
-        if let Outcome::Chosen(other) = search(s, &spec, &looser, &params)
+        if let Outcome::Chosen(other) = search(s, &spec, &looser, params)
             && other.chosen.total_npv < best.chosen.total_npv - 1e-6 * best.chosen.total_npv.abs().max(1.0)
         {
             best.binding.push(key);
@@ -396,11 +394,12 @@ fn search(
     if built.is_empty() {
         return Outcome::Infeasible { reasons: reasons() };
     }
-    let mut trial = s.clone();
+    let mut trial = (*s).clone();
     trial.optimise = None;
     trial.uncertainty.clear();
     trial.options = built.iter().map(|(_, o)| o.clone()).collect();
-    let Ok(e) = evaluate(&trial) else { return Outcome::Infeasible { reasons: reasons() } };
+    let Ok(trial) = Checked::derived(trial) else { return Outcome::Infeasible { reasons: reasons() } };
+    let e = evaluate(&trial);
     let mut candidates: Vec<Candidate> = built
         .into_iter()
         .zip(e.options)
@@ -520,7 +519,9 @@ fn p90_npv(
         })
         .collect();
     let config = SimulationConfig { trials: 1000, seed: 0x5EED, threads: 1 };
-    crate::uncertainty::simulate(&one, config, &|_| {}).map_or(f64::INFINITY, |sim| sim.options[0].npv.p90)
+    Checked::new(one)
+        .and_then(|one| crate::uncertainty::simulate(&one, config, &|_| {}))
+        .map_or(f64::INFINITY, |sim| sim.options[0].npv.p90)
 }
 
 /// The decision in words.

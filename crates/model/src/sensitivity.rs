@@ -3,9 +3,9 @@
 //! and renting in utilisation and in time.
 
 use crate::scenario::*;
-use crate::uncertainty::{scale_demand, validate_uncertainty};
+use crate::uncertainty::scale_demand;
 use crate::validate::InputError;
-use crate::{OptionKind, evaluate};
+use crate::{Checked, OptionKind, evaluate};
 
 /// One bar of the tornado.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,26 +42,28 @@ pub struct BreakEvenPoint {
     pub month: Option<u32>,
 }
 
-fn npv_of(s: &Scenario) -> Result<Vec<(String, f64)>, Vec<InputError>> {
-    Ok(evaluate(s)?.options.into_iter().map(|o| (o.id, o.total_npv)).collect())
+/// NPV per option of a derived scenario (a combination of range ends can
+/// still break a rule that spans fields).
+fn npv_of(s: Scenario) -> Result<Vec<(String, f64)>, Vec<InputError>> {
+    let s = Checked::derived(s)?;
+    Ok(crate::evaluate::evaluate_totals(&s).options.into_iter().map(|o| (o.id, o.total_npv)).collect())
 }
 
 /// The tornado and the break-evens of a scenario.
-pub fn sensitivity(s: &Scenario) -> Result<Sensitivity, Vec<InputError>> {
-    crate::validate(s)?;
-    let params = validate_uncertainty(s)?;
-    let mut base_s = s.clone();
-    for (p, d) in &params {
+pub fn sensitivity(s: &Checked<Scenario>) -> Result<Sensitivity, Vec<InputError>> {
+    let params = s.ranges();
+    let mut base_s = (**s).clone();
+    for (p, d) in params {
         p.set(&mut base_s, s, d.base());
     }
-    let base = npv_of(&base_s)?;
+    let base = npv_of(base_s.clone())?;
     let mut tornado = Vec::new();
-    for (u, (p, d)) in s.uncertainty.iter().zip(&params) {
+    for (u, (p, d)) in s.uncertainty.iter().zip(params) {
         let (low, high) = d.low_high();
         let at = |v: f64| {
             let mut t = base_s.clone();
             p.set(&mut t, s, v);
-            npv_of(&t)
+            npv_of(t)
         };
         let (lo, hi) = (at(low)?, at(high)?);
         let totals: Vec<(String, f64, f64)> =
@@ -70,23 +72,23 @@ pub fn sensitivity(s: &Scenario) -> Result<Sensitivity, Vec<InputError>> {
         tornado.push(Bar { path: u.path.clone(), low, high, totals, swing });
     }
     tornado.sort_by(|a, b| b.swing.total_cmp(&a.swing));
-    Ok(Sensitivity { base, tornado, break_even: break_even(&base_s)? })
+    Ok(Sensitivity { base, tornado, break_even: break_even(&Checked::derived(base_s)?) })
 }
 
 /// For every buy option, against the cheapest rent option: the owned
 /// utilisation at which their NPVs are equal (demand scaled up or down),
 /// and the break-even month as the scenario stands.
-pub fn break_even(s: &Scenario) -> Result<Vec<BreakEvenPoint>, Vec<InputError>> {
-    let e = evaluate(s)?;
+pub fn break_even(s: &Checked<Scenario>) -> Vec<BreakEvenPoint> {
+    let e = evaluate(s);
     let Some(rent) =
         e.options.iter().filter(|o| o.kind == OptionKind::Rent).min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
     else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     let mut out = Vec::new();
     for buy in e.options.iter().filter(|o| o.kind == OptionKind::Buy) {
         let pair: Vec<OptionSpec> = s.options.iter().filter(|o| o.id == buy.id || o.id == rent.id).cloned().collect();
-        let mut two = s.clone();
+        let mut two = (**s).clone();
         two.options = pair;
         two.uncertainty.clear();
         two.optimise = None;
@@ -94,7 +96,8 @@ pub fn break_even(s: &Scenario) -> Result<Vec<BreakEvenPoint>, Vec<InputError>> 
         let at = |k: f64| -> Option<(f64, f64)> {
             let mut t = two.clone();
             scale_demand(&mut t.demand, &two.demand, k);
-            let r = evaluate(&t).ok()?;
+            // Scaled demand may leave the rules' bounds: checked again.
+            let r = evaluate(&Checked::derived(t).ok()?);
             let b = r.option(&buy.id)?;
             let rr = r.option(&rent.id)?;
             Some((b.total_npv - rr.total_npv, b.owned_utilisation.unwrap_or(0.0)))
@@ -125,5 +128,5 @@ pub fn break_even(s: &Scenario) -> Result<Vec<BreakEvenPoint>, Vec<InputError>> 
             month: crate::finance::break_even_month(&buy.cumulative(), &rent.cumulative()),
         });
     }
-    Ok(out)
+    out
 }

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+use crate::Checked;
 use crate::random::{Distribution, Rng};
 use crate::scenario::*;
 use crate::validate::{InputError, Rule};
@@ -291,15 +292,14 @@ const CHUNK: usize = 256;
 
 /// Runs the Monte Carlo. `progress(done)` is called as chunks finish.
 pub fn simulate(
-    s: &Scenario,
+    s: &Checked<Scenario>,
     config: SimulationConfig,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Simulation, Vec<InputError>> {
     if config.trials == 0 {
         return Err(vec![InputError::new("trials", 0, Rule::NotPositive)]);
     }
-    crate::validate(s)?;
-    let params = validate_uncertainty(s)?;
+    let params = s.ranges();
     let n = s.options.len();
     let trials = config.trials as usize;
     let chunks = trials.div_ceil(CHUNK);
@@ -315,7 +315,7 @@ pub fn simulate(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut trial = s.clone();
+                let mut trial = (**s).clone();
                 let base_demand = crate::demand::prepare(s);
                 loop {
                     let c = next.fetch_add(1, Ordering::Relaxed);
@@ -326,7 +326,7 @@ pub fn simulate(
                     let count = CHUNK.min(trials - c * CHUNK);
                     let mut rows = Vec::with_capacity(count * 2 * n);
                     for _ in 0..count {
-                        rows.extend(run_trial(s, &mut trial, &base_demand, &params, &mut rng));
+                        rows.extend(run_trial(s, &mut trial, &base_demand, params, &mut rng));
                     }
                     if let Ok(mut r) = results.lock() {
                         r[c] = rows;

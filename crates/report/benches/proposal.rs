@@ -5,13 +5,14 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use suanli_model::uncertainty::{SimulationConfig, simulate};
-use suanli_model::{Lang, Scenario, evaluate};
+use suanli_model::{Checked, Lang, Scenario, evaluate};
 use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_pdf};
 
 fn bench(c: &mut Criterion) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/domestic-card-full.toml");
     let s: Scenario = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let e = evaluate(&s).unwrap();
+    let s = Checked::new(s).unwrap();
+    let e = evaluate(&s);
     let sim = simulate(&s, SimulationConfig { trials: 10_000, seed: 1, threads: 0 }, &|_| {}).unwrap();
     let sens = suanli_model::sensitivity::sensitivity(&s).unwrap();
     let meta = ProposalMeta {

@@ -76,7 +76,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         26.0,
         true,
         Rgb8(255, 255, 255),
-        &lang.pick("GPU compute proposal", "算力获取方案建议书").to_owned(),
+        lang.pick("GPU compute proposal", "算力获取方案建议书"),
     );
     let mut y = 160.0;
     for line in cv.wrap(&s.name, 14.0, false, CONTENT_W) {
@@ -106,7 +106,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         8.5,
         false,
         MUTED,
-        &lang.pick("Every figure is computed from the stated inputs; the appendix gives each input's source or marks it as an assumption.", "所有数字均由所列输入计算得出；附录列出每项输入的来源，或标明其为假设。").to_owned(),
+        lang.pick("Every figure is computed from the stated inputs; the appendix gives each input's source or marks it as an assumption.", "所有数字均由所列输入计算得出；附录列出每项输入的来源，或标明其为假设。"),
     );
 
     // ---- contents (filled in once the sections are placed)
@@ -251,7 +251,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     );
     cv.space(10.0);
     cv.paragraph(
-        &lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）。").to_owned(),
+        lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）。"),
         8.5,
         false,
         MUTED,
@@ -312,7 +312,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         );
         cv.space(8.0);
         cv.paragraph(
-            &lang.pick("Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.", "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。").to_owned(),
+            lang.pick("Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.", "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。"),
             8.5,
             false,
             MUTED,
@@ -332,7 +332,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     // ---- contents page
     cv.draw_on(contents_page, |cv| {
         cv.y = 60.0;
-        cv.heading(&lang.pick("Contents", "目录").to_owned());
+        cv.heading(lang.pick("Contents", "目录"));
         for (title, page) in &sections {
             cv.y += 22.0;
             cv.text_at(MARGIN_X, cv.y, 11.0, false, INK, title);
@@ -382,7 +382,7 @@ fn chart_title(cv: &mut Canvas, title: &str) {
 }
 
 fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
-    chart_title(cv, &lang.pick("Cumulative cost by month (nominal)", "按月累计成本（名义）").to_owned());
+    chart_title(cv, lang.pick("Cumulative cost by month (nominal)", "按月累计成本（名义）"));
     let (x0, y0, w, h) = (MARGIN_X + 44.0, cv.y + 10.0, CONTENT_W - 54.0, 170.0);
     let series: Vec<Vec<f64>> = e.options.iter().map(OptionResult::cumulative).collect();
     let max = nice(series.iter().flatten().copied().fold(0.0, f64::max));
@@ -412,7 +412,7 @@ fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
 }
 
 fn breakdown_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
-    chart_title(cv, &lang.pick("Where the money goes (nominal, by category)", "成本构成（名义，按类别）").to_owned());
+    chart_title(cv, lang.pick("Where the money goes (nominal, by category)", "成本构成（名义，按类别）"));
     let cats: Vec<Category> =
         Category::ALL.iter().copied().filter(|c| e.options.iter().any(|o| o.breakdown(*c) > 0.0)).collect();
     let max =
@@ -443,12 +443,10 @@ fn breakdown_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
     legend(cv, &labels);
     if e.options.iter().any(|o| o.breakdown(Category::ResidualValue) < 0.0) {
         cv.paragraph(
-            &lang
-                .pick(
-                    "Residual value at the horizon is credited back and not drawn; the totals include it.",
-                    "评估期末的残值作为回收计入总额，图中未绘出。",
-                )
-                .to_owned(),
+            lang.pick(
+                "Residual value at the horizon is credited back and not drawn; the totals include it.",
+                "评估期末的残值作为回收计入总额，图中未绘出。",
+            ),
             8.0,
             false,
             MUTED,
@@ -483,7 +481,7 @@ fn range_chart(cv: &mut Canvas, e: &Evaluation, sim: &Simulation, lang: Lang) {
     cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &format!("0 … {}", format_axis(max, lang)));
     cv.y += 12.0;
     cv.paragraph(
-        &lang.pick("The bar spans P10 to P90; the tick is P50.", "色条为 P10 至 P90，竖线为 P50。").to_owned(),
+        lang.pick("The bar spans P10 to P90; the tick is P50.", "色条为 P10 至 P90，竖线为 P50。"),
         8.0,
         false,
         MUTED,

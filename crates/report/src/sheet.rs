@@ -88,9 +88,9 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
         );
     }
     let mut assumptions = vec![vec![
-        text(&lang.pick("Input", "输入").to_owned()),
-        text(&lang.pick("Value", "取值").to_owned()),
-        text(&lang.pick("Source", "来源").to_owned()),
+        text(lang.pick("Input", "输入")),
+        text(lang.pick("Value", "取值")),
+        text(lang.pick("Source", "来源")),
     ]];
     assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
     Tables { comparison, breakdown, monthly, assumptions }

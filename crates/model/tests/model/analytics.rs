@@ -5,12 +5,16 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use suanli_model::optimise::{Outcome, optimise};
 use suanli_model::sensitivity::sensitivity;
 use suanli_model::uncertainty::{SimulationConfig, simulate};
-use suanli_model::{Category, Rule, Scenario};
+use suanli_model::{Category, Checked, Rule, Scenario};
 
 use crate::{assert_close, eval, option};
 
-fn parse(text: &str) -> Scenario {
-    toml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+fn parse(text: &str) -> Checked<Scenario> {
+    check(text).unwrap_or_else(|e| panic!("{e:?}\n{text}"))
+}
+
+fn check(text: &str) -> Result<Checked<Scenario>, Vec<suanli_model::InputError>> {
+    Checked::new(toml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}")))
 }
 
 const DOMESTIC: &str = r#"
@@ -150,7 +154,7 @@ fn widening_an_input_range_never_narrows_the_output_range() {
 fn bad_ranges_and_zero_trials_are_refused_with_their_field() {
     let bad = |range: &str| {
         let text = DOMESTIC.replace(r#"{ dist = "triangular", low = 0.28, mode = 0.32, high = 0.40 }"#, range);
-        let err = simulate(&parse(&text), SimulationConfig { trials: 10, seed: 1, threads: 1 }, &|_| {}).unwrap_err();
+        let err = check(&text).unwrap_err();
         (err[0].path.clone(), err[0].rule.clone())
     };
     assert_eq!(bad(r#"{ dist = "triangular", low = 0.5, mode = 0.4, high = 0.3 }"#).0, "uncertainty[0].range.high");
@@ -164,7 +168,7 @@ fn bad_ranges_and_zero_trials_are_refused_with_their_field() {
     assert_eq!(path, "uncertainty[0].range");
     assert!(matches!(rule, Rule::RangeBreaks { .. }), "{rule:?}");
     let text = DOMESTIC.replace("path = \"demand.scale\"", "path = \"options.nobody.efficiency_ratio\"");
-    let err = simulate(&parse(&text), SimulationConfig { trials: 10, seed: 1, threads: 1 }, &|_| {}).unwrap_err();
+    let err = check(&text).unwrap_err();
     assert_eq!(err[0].path, "uncertainty[2].path");
     let err = simulate(&parse(DOMESTIC), SimulationConfig { trials: 0, seed: 1, threads: 1 }, &|_| {}).unwrap_err();
     assert_eq!((err[0].path.as_str(), &err[0].rule), ("trials", &Rule::NotPositive));

@@ -172,8 +172,8 @@ fn absurd_but_finite_numbers_are_refused() {
 }
 
 #[test]
-fn evaluate_refuses_what_validate_refuses() {
+fn only_a_checked_scenario_reaches_the_engine() {
     let mut s: Scenario = toml::from_str(VALID).unwrap_or_else(|e| panic!("{e}"));
     s.horizon_months = 0;
-    assert!(suanli_model::evaluate(&s).is_err());
+    assert!(suanli_model::Checked::new(s).is_err());
 }

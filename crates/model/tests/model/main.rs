@@ -10,12 +10,12 @@ mod golden;
 mod mechanics;
 mod properties;
 
-use suanli_model::{Evaluation, OptionResult, Scenario, evaluate};
+use suanli_model::{Checked, Evaluation, OptionResult, Scenario, evaluate};
 
 /// Parses a scenario written as TOML (the file format) and evaluates it.
 pub fn eval(toml_text: &str) -> Evaluation {
     let scenario: Scenario = toml::from_str(toml_text).unwrap_or_else(|e| panic!("test scenario does not parse: {e}"));
-    evaluate(&scenario).unwrap_or_else(|e| panic!("test scenario is invalid: {e:?}"))
+    evaluate(&Checked::new(scenario).unwrap_or_else(|e| panic!("test scenario is invalid: {e:?}")))
 }
 
 pub fn option<'a>(e: &'a Evaluation, id: &str) -> &'a OptionResult {
