@@ -81,7 +81,7 @@ range = { dist = "triangular", low = 6.9, mode = 7.1106, high = 7.4 }
 "#;
     #[derive(serde::Deserialize)]
     struct Ranges {
-        uncertainty: Vec<suanli_model::uncertainty::Uncertain>,
+        uncertainty: Vec<suanli_model::Uncertain>,
     }
     let r: Ranges = toml::from_str(text).unwrap_or_else(|e| panic!("{e}"));
     s.uncertainty = r.uncertainty;

@@ -4,7 +4,7 @@
 
 use std::ops::Deref;
 
-use crate::random::Distribution;
+use crate::scenario::Distribution;
 use crate::scenario::Scenario;
 use crate::uncertainty::{Param, validate_uncertainty};
 use crate::validate::{InputError, validate};

@@ -5,96 +5,10 @@
 //! templates); the search is exhaustive over base sizes on a grid, so a
 //! tighter constraint can only remove candidates, never lower the cost.
 
-use serde::{Deserialize, Serialize};
-
 use crate::scenario::*;
-use crate::uncertainty::{Param, SimulationConfig};
+use crate::uncertainty::{Param, RentalPool, SimulationConfig};
 use crate::validate::{InputError, Rule};
 use crate::{Checked, Lang, evaluate};
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OptimiseSpec {
-    /// Option whose `owned` or `reserved` pool is the base to size.
-    #[serde(default)]
-    pub base: Option<String>,
-    /// Option whose `on_demand` pool takes the peaks.
-    #[serde(default)]
-    pub on_demand: Option<String>,
-    /// Option whose `spot` pool takes low-priority work.
-    #[serde(default)]
-    pub spot: Option<String>,
-    #[serde(default)]
-    pub constraints: Constraints,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Constraints {
-    /// Every pool must be available (lead time + porting) by this month.
-    #[serde(default)]
-    pub deadline_months: Option<f64>,
-    /// The chosen mix's P90 NPV must not exceed this (simulated with the
-    /// scenario's `[[uncertainty]]`).
-    #[serde(default)]
-    pub max_p90_npv: Option<f64>,
-    /// Every pool's supply-risk score must be at most this (pools without
-    /// supply facts cannot show that they meet it).
-    #[serde(default)]
-    pub max_supply_score: Option<f64>,
-    #[serde(default)]
-    pub domestic_only: bool,
-    /// Every pool must run in this country (ISO 3166), e.g. `CN`.
-    #[serde(default)]
-    pub provider_country: Option<String>,
-    /// Security features every pool must offer.
-    #[serde(default)]
-    pub required_security: Vec<String>,
-}
-
-/// Checks the spec against the scenario (called by `validate`).
-pub(crate) fn validate_spec(spec: &OptimiseSpec, s: &Scenario, errors: &mut Vec<InputError>) {
-    let mut check = |field: &str, id: &Option<String>, has: &dyn Fn(&OptionSpec) -> bool, pool: &str| {
-        if let Some(id) = id {
-            match s.options.iter().find(|o| &o.id == id) {
-                None => errors.push(InputError::new(
-                    format!("optimise.{field}"),
-                    format!("{id:?}"),
-                    Rule::Path { why: format!("no option has the id {id:?}") },
-                )),
-                Some(o) if !has(o) => errors.push(InputError::new(
-                    format!("optimise.{field}"),
-                    format!("{id:?}"),
-                    Rule::TemplateLacks { pool: pool.to_owned() },
-                )),
-                Some(_) => {}
-            }
-        }
-    };
-    check("base", &spec.base, &|o| o.owned.is_some() || o.reserved.is_some(), "owned|reserved");
-    check("on_demand", &spec.on_demand, &|o| o.on_demand.is_some(), "on_demand");
-    check("spot", &spec.spot, &|o| o.spot.is_some(), "spot");
-    if spec.base.is_none() && spec.on_demand.is_none() && spec.spot.is_none() {
-        errors.push(InputError::missing("optimise.on_demand", Rule::AtLeastOne));
-    }
-    if let Some(x) = spec.constraints.max_p90_npv
-        && !(x.is_finite() && x > 0.0)
-    {
-        errors.push(InputError::new("optimise.constraints.max_p90_npv", x, Rule::NotPositive));
-    }
-    if let Some(x) = spec.constraints.max_supply_score
-        && !(0.0..=100.0).contains(&x)
-    {
-        errors.push(InputError::new(
-            "optimise.constraints.max_supply_score",
-            x,
-            Rule::Between { min: 0.0, max: 100.0 },
-        ));
-    }
-    if matches!(s.demand, Demand::Job(_)) {
-        errors.push(InputError::new("optimise", "[set]", Rule::MixNeedsSharedDemand));
-    }
-}
 
 /// A constraint by name (for "which constraint binds").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,7 +201,7 @@ fn search(
     s: &Scenario,
     spec: &OptimiseSpec,
     c: &Constraints,
-    params: &[(Param, crate::random::Distribution)],
+    params: &[(Param, crate::scenario::Distribution)],
 ) -> Outcome {
     let mut excluded = Vec::new();
     let base = eligible(s, &spec.base, c, &mut excluded);
@@ -484,38 +398,37 @@ fn p90_npv(
     od: &Option<String>,
     spot: &Option<String>,
     cand: &Candidate,
-    params: &[(Param, crate::random::Distribution)],
+    params: &[(Param, crate::scenario::Distribution)],
 ) -> f64 {
     let mut one = s.clone();
     one.optimise = None;
     let mut option = cand.option.clone();
     option.id = "candidate".into();
     one.options = vec![option];
-    let template_of = |pool: &str| match pool {
-        "owned" | "reserved" => base,
-        "on_demand" => od,
-        _ => spot,
+    let carried = |index: usize, template: &Option<String>, has_pool: bool, pool: &str, field: &str, u: &Uncertain| {
+        (template.as_ref() == Some(&s.options[index].id) && has_pool).then(|| Uncertain {
+            path: format!("options.candidate.{pool}.{field}"),
+            range: u.range,
+            source: u.source.clone(),
+        })
     };
+    let c = &cand.option;
     one.uncertainty = s
         .uncertainty
         .iter()
         .zip(params)
-        .filter_map(|(u, (p, _))| match p {
-            Param::Pool { index, pool, field } if template_of(pool).as_ref() == Some(&s.options[*index].id) => {
-                let uses = match pool.as_str() {
-                    "owned" => cand.option.owned.is_some(),
-                    "reserved" => cand.option.reserved.is_some(),
-                    "on_demand" => cand.option.on_demand.is_some(),
-                    _ => cand.option.spot.is_some(),
+        .filter_map(|(u, (p, _))| match *p {
+            Param::Owned { index, field } => carried(index, base, c.owned.is_some(), "owned", field.name(), u),
+            Param::Rental { index, pool, field } => {
+                let (template, has_pool) = match pool {
+                    RentalPool::Reserved => (base, c.reserved.is_some()),
+                    RentalPool::OnDemand => (od, c.on_demand.is_some()),
+                    RentalPool::Spot => (spot, c.spot.is_some()),
                 };
-                uses.then(|| crate::uncertainty::Uncertain {
-                    path: format!("options.candidate.{pool}.{field}"),
-                    range: u.range,
-                    source: u.source.clone(),
-                })
+                carried(index, template, has_pool, pool.name(), field.name(), u)
             }
             Param::DemandScale | Param::DiscountRate | Param::Fx(_) => Some(u.clone()),
-            _ => None,
+            Param::Porting(_) | Param::Option { .. } => None,
         })
         .collect();
     let config = SimulationConfig { trials: 1000, seed: 0x5EED, threads: 1 };

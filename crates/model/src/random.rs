@@ -3,7 +3,7 @@
 //! SplitMix64 for seeding, xoshiro256** for the stream, and inverse-CDF or
 //! textbook samplers for the distributions.
 
-use serde::{Deserialize, Serialize};
+use crate::scenario::Distribution;
 
 /// xoshiro256** (Blackman & Vigna), seeded through SplitMix64.
 #[derive(Debug, Clone)]
@@ -86,36 +86,6 @@ impl Rng {
         let y = self.gamma(b);
         x / (x + y)
     }
-}
-
-/// A quantity known only as a range.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "dist", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Distribution {
-    Uniform {
-        low: f64,
-        high: f64,
-    },
-    Triangular {
-        low: f64,
-        mode: f64,
-        high: f64,
-    },
-    /// Beta-PERT: a smoother triangular (λ = 4).
-    Pert {
-        low: f64,
-        mode: f64,
-        high: f64,
-    },
-    /// Log-normal given by its median and its 90th percentile.
-    Lognormal {
-        median: f64,
-        p90: f64,
-    },
-    /// An event: 1 with `probability`, else 0.
-    Bernoulli {
-        probability: f64,
-    },
 }
 
 /// z of the standard normal's 90th percentile.

@@ -10,56 +10,119 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::{Deserialize, Serialize};
-
 use crate::Checked;
-use crate::random::{Distribution, Rng};
+use crate::random::Rng;
 use crate::scenario::*;
 use crate::validate::{InputError, Rule};
 
-/// One uncertain input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Uncertain {
-    /// What it applies to: `options.ID.on_demand.price_per_accel_hour`,
-    /// `options.ID.owned.capex_per_server`, `options.ID.efficiency_ratio`,
-    /// `demand.scale`, `discount_rate_annual`, `fx.USD`, `porting.code_kloc` …
-    pub path: String,
-    pub range: Distribution,
-    #[serde(default)]
-    pub source: String,
-}
-
 /// A parsed path: where a sampled value goes.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Param {
     DemandScale,
     DiscountRate,
     Fx(crate::Currency),
-    Porting(String),
-    Option { index: usize, field: String },
-    Pool { index: usize, pool: String, field: String },
+    Porting(PortingField),
+    /// A field of the option at `index`.
+    Option {
+        index: usize,
+        field: OptionField,
+    },
+    /// A field of the owned pool of the option at `index`.
+    Owned {
+        index: usize,
+        field: OwnedField,
+    },
+    /// A field of a rental pool of the option at `index`.
+    Rental {
+        index: usize,
+        pool: RentalPool,
+        field: RentalField,
+    },
 }
 
-/// Fields a path may name, per place.
-const OPTION_FIELDS: [&str; 3] = ["efficiency_ratio", "scaling_efficiency", "achieved_share"];
-const OWNED_FIELDS: [&str; 12] = [
-    "capex_per_server",
-    "network_storage_capex",
-    "installation",
-    "lead_time_months",
-    "server_kw",
-    "colocation_per_kw_month",
-    "pue",
-    "electricity_per_kwh",
-    "staff_per_year",
-    "maintenance_share_per_year",
-    "other_opex_per_year",
-    "market_residual_share",
-];
-const RENTAL_FIELDS: [&str; 4] = ["price_per_accel_hour", "upfront_share", "interruption_overhead", "availability"];
-const PORTING_FIELDS: [&str; 5] =
-    ["code_kloc", "custom_kernels", "engineer_month_cost", "engineers", "bridge_price_per_ref_gpu_hour"];
+/// Declares a closed set of field names: the enum, its names as written in
+/// a path, and the list of them.
+macro_rules! fields {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The field's name in a path and in the scenario file.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            fn parse(text: &str) -> Option<$name> {
+                $name::ALL.iter().copied().find(|f| f.name() == text)
+            }
+
+            fn names() -> String {
+                $name::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join("|")
+            }
+        }
+    };
+}
+
+fields!(
+    /// Uncertain fields of an option itself.
+    OptionField { EfficiencyRatio = "efficiency_ratio", ScalingEfficiency = "scaling_efficiency", AchievedShare = "achieved_share" }
+);
+fields!(
+    /// Uncertain fields of an owned pool.
+    OwnedField {
+        CapexPerServer = "capex_per_server",
+        NetworkStorageCapex = "network_storage_capex",
+        Installation = "installation",
+        LeadTimeMonths = "lead_time_months",
+        ServerKw = "server_kw",
+        ColocationPerKwMonth = "colocation_per_kw_month",
+        Pue = "pue",
+        ElectricityPerKwh = "electricity_per_kwh",
+        StaffPerYear = "staff_per_year",
+        MaintenanceSharePerYear = "maintenance_share_per_year",
+        OtherOpexPerYear = "other_opex_per_year",
+        MarketResidualShare = "market_residual_share",
+    }
+);
+fields!(
+    /// The rental pools.
+    RentalPool { OnDemand = "on_demand", Reserved = "reserved", Spot = "spot" }
+);
+fields!(
+    /// Uncertain fields of a rental pool.
+    RentalField {
+        PricePerAccelHour = "price_per_accel_hour",
+        UpfrontShare = "upfront_share",
+        InterruptionOverhead = "interruption_overhead",
+        Availability = "availability",
+    }
+);
+fields!(
+    /// Uncertain fields of the workload's porting facts.
+    PortingField {
+        CodeKloc = "code_kloc",
+        CustomKernels = "custom_kernels",
+        EngineerMonthCost = "engineer_month_cost",
+        Engineers = "engineers",
+        BridgePricePerRefGpuHour = "bridge_price_per_ref_gpu_hour",
+    }
+);
+
+impl RentalPool {
+    /// Whether an option has this pool with this field.
+    fn has(self, o: &OptionSpec, field: RentalField) -> bool {
+        use RentalField::*;
+        match self {
+            RentalPool::OnDemand => o.on_demand.is_some() && field == PricePerAccelHour,
+            RentalPool::Reserved => o.reserved.is_some() && matches!(field, PricePerAccelHour | UpfrontShare),
+            RentalPool::Spot => o.spot.is_some() && field != UpfrontShare,
+        }
+    }
+}
 
 impl Param {
     /// Parses a path against a scenario; the error says what is allowed.
@@ -69,38 +132,40 @@ impl Param {
             ["demand", "scale"] => Ok(Param::DemandScale),
             ["discount_rate_annual"] => Ok(Param::DiscountRate),
             ["fx", code] => code.parse().map(Param::Fx).map_err(|_| format!("{code} is not a known currency")),
-            ["porting", field] if PORTING_FIELDS.contains(field) && s.porting.is_some() => {
-                Ok(Param::Porting((*field).to_owned()))
-            }
+            ["porting", field] if s.porting.is_some() => PortingField::parse(field)
+                .map(Param::Porting)
+                .ok_or_else(|| format!("porting: expected one of {}", PortingField::names())),
             ["options", id, rest @ ..] => {
                 let index =
                     s.options.iter().position(|o| o.id == *id).ok_or_else(|| format!("no option has the id {id:?}"))?;
                 let o = &s.options[index];
+                let expected = || {
+                    format!(
+                        "option {id:?}: expected one of {}, owned.<{}>, {}.<{}>",
+                        OptionField::names(),
+                        OwnedField::names(),
+                        RentalPool::names(),
+                        RentalField::names()
+                    )
+                };
                 match rest {
-                    [field] if OPTION_FIELDS.contains(field) => Ok(Param::Option { index, field: (*field).to_owned() }),
-                    ["owned", field] if o.owned.is_some() && OWNED_FIELDS.contains(field) => {
-                        Ok(Param::Pool { index, pool: "owned".into(), field: (*field).to_owned() })
+                    [field] => {
+                        OptionField::parse(field).map(|field| Param::Option { index, field }).ok_or_else(expected)
                     }
-                    [pool @ ("on_demand" | "reserved" | "spot"), field] if RENTAL_FIELDS.contains(field) => {
-                        let present = match *pool {
-                            "on_demand" => o.on_demand.is_some() && *field == "price_per_accel_hour",
-                            "reserved" => {
-                                o.reserved.is_some() && matches!(*field, "price_per_accel_hour" | "upfront_share")
-                            }
-                            _ => o.spot.is_some() && *field != "upfront_share",
+                    ["owned", field] if o.owned.is_some() => {
+                        OwnedField::parse(field).map(|field| Param::Owned { index, field }).ok_or_else(expected)
+                    }
+                    [pool, field] => {
+                        let (Some(pool), Some(field)) = (RentalPool::parse(pool), RentalField::parse(field)) else {
+                            return Err(expected());
                         };
-                        if present {
-                            Ok(Param::Pool { index, pool: (*pool).to_owned(), field: (*field).to_owned() })
+                        if pool.has(o, field) {
+                            Ok(Param::Rental { index, pool, field })
                         } else {
-                            Err(format!("option {id:?} has no {pool}.{field}"))
+                            Err(format!("option {id:?} has no {}.{}", pool.name(), field.name()))
                         }
                     }
-                    _ => Err(format!(
-                        "option {id:?}: expected one of {}, owned.<{}>, on_demand|reserved|spot.<{}>",
-                        OPTION_FIELDS.join("|"),
-                        OWNED_FIELDS.join("|"),
-                        RENTAL_FIELDS.join("|")
-                    )),
+                    _ => Err(expected()),
                 }
             }
             _ => {
@@ -112,83 +177,87 @@ impl Param {
 
     /// Puts a value into a scenario (`demand.scale` multiplies the base demand).
     pub fn set(&self, s: &mut Scenario, base: &Scenario, value: f64) {
-        match self {
+        match *self {
             Param::DemandScale => scale_demand(&mut s.demand, &base.demand, value),
             Param::DiscountRate => s.discount_rate_annual = value,
             Param::Fx(c) => {
-                s.fx.insert(*c, value);
+                s.fx.insert(c, value);
             }
             Param::Porting(field) => {
                 if let Some(p) = s.porting.as_mut() {
-                    match field.as_str() {
-                        "code_kloc" => p.code_kloc = value,
-                        "custom_kernels" => p.custom_kernels = value,
-                        "engineer_month_cost" => p.engineer_month_cost = value,
-                        "engineers" => p.engineers = value,
-                        _ => p.bridge_price_per_ref_gpu_hour = Some(value),
+                    match field {
+                        PortingField::CodeKloc => p.code_kloc = value,
+                        PortingField::CustomKernels => p.custom_kernels = value,
+                        PortingField::EngineerMonthCost => p.engineer_month_cost = value,
+                        PortingField::Engineers => p.engineers = value,
+                        PortingField::BridgePricePerRefGpuHour => p.bridge_price_per_ref_gpu_hour = Some(value),
                     }
                 }
             }
             Param::Option { index, field } => {
-                let o = &mut s.options[*index];
-                match field.as_str() {
-                    "efficiency_ratio" => o.efficiency_ratio = Some(value),
-                    "scaling_efficiency" => o.scaling_efficiency = Some(value),
-                    _ => o.achieved_share = value,
+                let o = &mut s.options[index];
+                match field {
+                    OptionField::EfficiencyRatio => o.efficiency_ratio = Some(value),
+                    OptionField::ScalingEfficiency => o.scaling_efficiency = Some(value),
+                    OptionField::AchievedShare => o.achieved_share = value,
                 }
             }
-            Param::Pool { index, pool, field } => {
-                let o = &mut s.options[*index];
-                match (pool.as_str(), field.as_str()) {
-                    ("owned", f) => {
-                        if let Some(p) = o.owned.as_mut() {
-                            set_owned(p, f, value);
-                        }
-                    }
-                    ("on_demand", _) => {
-                        if let Some(p) = o.on_demand.as_mut() {
-                            p.price_per_accel_hour = Some(value);
-                        }
-                    }
-                    ("reserved", "upfront_share") => {
-                        if let Some(p) = o.reserved.as_mut() {
-                            p.upfront_share = value;
-                        }
-                    }
-                    ("reserved", _) => {
-                        if let Some(p) = o.reserved.as_mut() {
-                            p.price_per_accel_hour = Some(value);
-                        }
-                    }
-                    (_, f) => {
-                        if let Some(p) = o.spot.as_mut() {
-                            match f {
-                                "interruption_overhead" => p.interruption_overhead = value,
-                                "availability" => p.availability = value,
-                                _ => p.price_per_accel_hour = Some(value),
-                            }
-                        }
-                    }
+            Param::Owned { index, field } => {
+                if let Some(p) = s.options[index].owned.as_mut() {
+                    set_owned(p, field, value);
                 }
             }
+            Param::Rental { index, pool, field } => set_rental(&mut s.options[index], pool, field, value),
         }
     }
 }
 
-fn set_owned(p: &mut OwnedPool, field: &str, value: f64) {
+fn set_owned(p: &mut OwnedPool, field: OwnedField, value: f64) {
     match field {
-        "capex_per_server" => p.capex_per_server = value,
-        "network_storage_capex" => p.network_storage_capex = value,
-        "installation" => p.installation = value,
-        "lead_time_months" => p.lead_time_months = value.round().max(0.0) as u32,
-        "server_kw" => p.server_kw = value,
-        "colocation_per_kw_month" => p.colocation_per_kw_month = value,
-        "pue" => p.pue = value,
-        "electricity_per_kwh" => p.electricity_per_kwh = value,
-        "staff_per_year" => p.staff_per_year = value,
-        "maintenance_share_per_year" => p.maintenance_share_per_year = value,
-        "other_opex_per_year" => p.other_opex_per_year = value,
-        _ => p.market_residual_share = value,
+        OwnedField::CapexPerServer => p.capex_per_server = value,
+        OwnedField::NetworkStorageCapex => p.network_storage_capex = value,
+        OwnedField::Installation => p.installation = value,
+        OwnedField::LeadTimeMonths => p.lead_time_months = value.round().max(0.0) as u32,
+        OwnedField::ServerKw => p.server_kw = value,
+        OwnedField::ColocationPerKwMonth => p.colocation_per_kw_month = value,
+        OwnedField::Pue => p.pue = value,
+        OwnedField::ElectricityPerKwh => p.electricity_per_kwh = value,
+        OwnedField::StaffPerYear => p.staff_per_year = value,
+        OwnedField::MaintenanceSharePerYear => p.maintenance_share_per_year = value,
+        OwnedField::OtherOpexPerYear => p.other_opex_per_year = value,
+        OwnedField::MarketResidualShare => p.market_residual_share = value,
+    }
+}
+
+/// Only fields [`RentalPool::has`] allows reach here; others change nothing.
+fn set_rental(o: &mut OptionSpec, pool: RentalPool, field: RentalField, value: f64) {
+    match (pool, field) {
+        (RentalPool::OnDemand, RentalField::PricePerAccelHour) => {
+            if let Some(p) = o.on_demand.as_mut() {
+                p.price_per_accel_hour = Some(value);
+            }
+        }
+        (RentalPool::Reserved, RentalField::PricePerAccelHour) => {
+            if let Some(p) = o.reserved.as_mut() {
+                p.price_per_accel_hour = Some(value);
+            }
+        }
+        (RentalPool::Reserved, RentalField::UpfrontShare) => {
+            if let Some(p) = o.reserved.as_mut() {
+                p.upfront_share = value;
+            }
+        }
+        (RentalPool::Spot, field) => {
+            if let Some(p) = o.spot.as_mut() {
+                match field {
+                    RentalField::PricePerAccelHour => p.price_per_accel_hour = Some(value),
+                    RentalField::InterruptionOverhead => p.interruption_overhead = value,
+                    RentalField::Availability => p.availability = value,
+                    RentalField::UpfrontShare => {}
+                }
+            }
+        }
+        (RentalPool::OnDemand | RentalPool::Reserved, _) => {}
     }
 }
 

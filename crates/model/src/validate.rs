@@ -418,7 +418,7 @@ impl Checker<'_> {
             }
         }
         if let Some(opt) = &s.optimise {
-            crate::optimise::validate_spec(opt, s, &mut self.errors);
+            optimise_spec(opt, s, &mut self.errors);
         }
         if s.options.is_empty() {
             self.push(InputError::missing("options", Rule::AtLeastOne));
@@ -816,5 +816,49 @@ impl Checker<'_> {
                 Rule::Between { min: 0.0, max: MAX_HORIZON_MONTHS as f64 },
             ));
         }
+    }
+}
+
+/// Checks the optimiser's spec against the scenario.
+fn optimise_spec(spec: &OptimiseSpec, s: &Scenario, errors: &mut Vec<InputError>) {
+    let mut check = |field: &str, id: &Option<String>, has: &dyn Fn(&OptionSpec) -> bool, pool: &str| {
+        if let Some(id) = id {
+            match s.options.iter().find(|o| &o.id == id) {
+                None => errors.push(InputError::new(
+                    format!("optimise.{field}"),
+                    format!("{id:?}"),
+                    Rule::Path { why: format!("no option has the id {id:?}") },
+                )),
+                Some(o) if !has(o) => errors.push(InputError::new(
+                    format!("optimise.{field}"),
+                    format!("{id:?}"),
+                    Rule::TemplateLacks { pool: pool.to_owned() },
+                )),
+                Some(_) => {}
+            }
+        }
+    };
+    check("base", &spec.base, &|o| o.owned.is_some() || o.reserved.is_some(), "owned|reserved");
+    check("on_demand", &spec.on_demand, &|o| o.on_demand.is_some(), "on_demand");
+    check("spot", &spec.spot, &|o| o.spot.is_some(), "spot");
+    if spec.base.is_none() && spec.on_demand.is_none() && spec.spot.is_none() {
+        errors.push(InputError::missing("optimise.on_demand", Rule::AtLeastOne));
+    }
+    if let Some(x) = spec.constraints.max_p90_npv
+        && !(x.is_finite() && x > 0.0)
+    {
+        errors.push(InputError::new("optimise.constraints.max_p90_npv", x, Rule::NotPositive));
+    }
+    if let Some(x) = spec.constraints.max_supply_score
+        && !(0.0..=100.0).contains(&x)
+    {
+        errors.push(InputError::new(
+            "optimise.constraints.max_supply_score",
+            x,
+            Rule::Between { min: 0.0, max: 100.0 },
+        ));
+    }
+    if matches!(s.demand, Demand::Job(_)) {
+        errors.push(InputError::new("optimise", "[set]", Rule::MixNeedsSharedDemand));
     }
 }

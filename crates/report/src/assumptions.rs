@@ -86,7 +86,7 @@ pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         }
     }
     for u in &s.uncertainty {
-        use suanli_model::random::Distribution as D;
+        use suanli_model::Distribution as D;
         let range = match u.range {
             D::Uniform { low, high } => format!("uniform {low} – {high}"),
             D::Triangular { low, mode, high } => format!("triangular {low} / {mode} / {high}"),

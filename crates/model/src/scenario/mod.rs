@@ -12,6 +12,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::money::Currency;
 
+mod optimise;
+mod porting;
+mod ranges;
+mod supply;
+
+pub use optimise::{Constraints, OptimiseSpec};
+pub use porting::{Effort, Maturity, OptionPorting, PortingAssumptions};
+pub use ranges::{Distribution, Uncertain};
+pub use supply::{ExportStatus, Stability, Supply};
+
 /// Hours in an average month (8,760 / 12). Every monthly figure uses it.
 pub const HOURS_PER_MONTH: f64 = 730.0;
 /// Days in an average month (365 / 12).
@@ -56,13 +66,13 @@ pub struct Scenario {
     pub edge: Option<EdgeAssumptions>,
     /// The workload's porting facts, for options on non-CUDA accelerators.
     #[serde(default)]
-    pub porting: Option<crate::porting::PortingAssumptions>,
+    pub porting: Option<PortingAssumptions>,
     /// Inputs known only as ranges (for `simulate` and `sensitivity`).
     #[serde(default)]
-    pub uncertainty: Vec<crate::uncertainty::Uncertain>,
+    pub uncertainty: Vec<Uncertain>,
     /// What `optimise` may combine, and the constraints it must meet.
     #[serde(default)]
-    pub optimise: Option<crate::optimise::OptimiseSpec>,
+    pub optimise: Option<OptimiseSpec>,
     pub options: Vec<OptionSpec>,
 }
 
@@ -413,10 +423,10 @@ pub struct OptionSpec {
     pub sources: BTreeMap<String, String>,
     /// Porting this workload to the option's accelerator (non-CUDA).
     #[serde(default)]
-    pub porting: Option<crate::porting::OptionPorting>,
+    pub porting: Option<OptionPorting>,
     /// Supply-risk facts of the option's accelerator and provider.
     #[serde(default)]
-    pub supply: Option<crate::supply::Supply>,
+    pub supply: Option<Supply>,
     /// Chinese domestic accelerator (for domestic-only constraints).
     #[serde(default)]
     pub domestic: Option<bool>,
