@@ -1,9 +1,10 @@
 // Figures derived from an evaluation for display.
 import type { EvaluationJson, OptionJson, SourceLine } from "../backend/types";
 
-export function cumulativeSeries(monthly: number[]): number[] {
+/** Running totals of monthly cash flows (a month the backend could not figure, null, breaks the line). */
+export function cumulativeSeries(monthly: (number | null)[]): number[] {
   let acc = 0;
-  return monthly.map((x) => Math.round((acc += x) * 100) / 100);
+  return monthly.map((x) => Math.round((acc += x ?? NaN) * 100) / 100);
 }
 
 export function optionById(ev: EvaluationJson, id: string | null): OptionJson | undefined {
