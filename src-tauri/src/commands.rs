@@ -22,11 +22,11 @@ use crate::AppState;
 
 type Reply<T> = Result<T, ErrorJson>;
 
-/// The scenario as the editor holds it: the scenario file's fields as JSON
-/// (`docs/scenario-format.md`); its shape is checked in `suanli_api`.
+/// The scenario as the editor holds it: the scenario file's fields as a JSON
+/// object (`docs/scenario-format.md`); its shape is checked in `suanli_api`.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, Type)]
 #[serde(transparent)]
-pub struct ScenarioDoc(#[specta(type = specta_typescript::Unknown)] pub Value);
+pub struct ScenarioDoc(#[specta(type = suanli_api::document::JsonObject)] pub Value);
 
 /// Runs `f` with the app's state on a blocking thread.
 async fn blocking<T: Send + 'static>(

@@ -272,14 +272,14 @@ export type Draft = Draft_Serialize | Draft_Deserialize;
 
 /**  The editor's last state. */
 export type Draft_Deserialize = {
-	scenario: unknown,
+	scenario: { [key in string]: JsonValue },
 	library_id?: number | null,
 	saved_at: string,
 };
 
 /**  The editor's last state. */
 export type Draft_Serialize = {
-	scenario: unknown,
+	scenario: { [key in string]: JsonValue },
 	library_id: number | null,
 	saved_at: string,
 };
@@ -362,6 +362,13 @@ export type FieldError = {
 	/**  The problem, in the requested language. */
 	message: string,
 };
+
+/**
+ *  Any JSON value, as the TypeScript bindings spell it. The editor's
+ *  document is an object of these ([`JsonObject`]); serde_json's own
+ *  `Value` cannot be exported, since its numbers may be 64-bit integers.
+ */
+export type JsonValue = null | boolean | number | null | string | JsonValue[] | { [key in string]: JsonValue };
 
 /**  Whose rules decide what a buyer can obtain. */
 export type Jurisdiction = 
@@ -755,14 +762,14 @@ export type RatioUsed_Serialize = {
 /**  A saved scenario, opened. */
 export type SavedScenario = {
 	meta: ScenarioMeta,
-	scenario: unknown,
+	scenario: { [key in string]: JsonValue },
 };
 
 /**
- *  The scenario as the editor holds it: the scenario file's fields as JSON
- *  (`docs/scenario-format.md`); its shape is checked in `suanli_api`.
+ *  The scenario as the editor holds it: the scenario file's fields as a JSON
+ *  object (`docs/scenario-format.md`); its shape is checked in `suanli_api`.
  */
-export type ScenarioDoc = unknown;
+export type ScenarioDoc = { [key in string]: JsonValue };
 
 /**  A saved scenario's name and dates (the text is fetched on open). */
 export type ScenarioMeta = {

@@ -8,8 +8,25 @@ import { selectBackend } from "./backend";
 import { APP, createAppState } from "./app";
 import { makeI18n } from "./i18n";
 
+/** A built UI opened outside the app has no backend: say so instead of a blank page. */
+function noBackend(e: unknown) {
+  const root = document.getElementById("app");
+  if (!root) return;
+  const p = document.createElement("p");
+  p.setAttribute("data-testid", "no-backend");
+  p.style.cssText = "font: 16px sans-serif; margin: 48px auto; max-width: 640px";
+  p.textContent = `${e instanceof Error ? e.message : String(e)} / 此页面需在算力桌面应用中打开。`;
+  root.replaceChildren(p);
+}
+
 async function start() {
-  const backend = await selectBackend();
+  let backend;
+  try {
+    backend = await selectBackend();
+  } catch (e) {
+    noBackend(e);
+    return;
+  }
   const state = createAppState(backend);
   const settings = await backend.getSettings().catch(() => null);
   // No settings (first start, or no database): the backend's language, which follows the system.

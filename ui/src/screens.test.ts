@@ -1,103 +1,176 @@
-// Component tests of the smaller screens against the mock backend.
-import { afterEach, describe, expect, it } from "vitest";
+// Component tests of the smaller screens on recorded answers.
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { VueWrapper } from "@vue/test-utils";
 import TomlTab from "./scenario/TomlTab.vue";
 import MyPrices from "./catalogue/MyPrices.vue";
 import AcceleratorsTable from "./catalogue/AcceleratorsTable.vue";
+import OffersTable from "./catalogue/OffersTable.vue";
 import SettingsView from "./settings/SettingsView.vue";
 import ExportDialog from "./scenario/ExportDialog.vue";
+import UncertaintyPanel from "./results/UncertaintyPanel.vue";
+import SensitivityPanel from "./results/SensitivityPanel.vue";
+import { recordedAnswer, recordedError } from "./backend/replay";
 import { setup, until } from "./test/helpers";
 
-let w: VueWrapper | null = null;
-afterEach(() => { w?.unmount(); w = null; document.body.innerHTML = ""; });
+let wrappers: VueWrapper[] = [];
+afterEach(() => { wrappers.forEach((w) => w.unmount()); wrappers = []; document.body.innerHTML = ""; vi.useRealTimers(); });
 const q = (sel: string) => document.querySelector(sel) as HTMLElement | null;
 const typeInto = (input: HTMLInputElement | HTMLTextAreaElement, text: string) => {
   input.value = text;
   input.dispatchEvent(new Event("input"));
 };
+const errors = () => [...document.querySelectorAll(".el-form-item__error")].map((e) => e.textContent);
+const pick = (text: string) => {
+  const item = [...document.querySelectorAll(".el-select-dropdown__item")].find((e) => e.textContent === text) as HTMLElement;
+  item.click();
+};
 
 describe("screens", () => {
-  it("TOML tab shows the scenario, applies edits and reports parse errors with line and column", async () => {
+  it("TOML tab shows the backend's text, applies edits and reports parse errors", async () => {
     const s = setup();
     await s.editor.init();
-    w = s.mount(TomlTab);
+    wrappers.push(s.mount(TomlTab));
     const area = () => q('textarea[data-testid="toml-text"]') as HTMLTextAreaElement;
-    await until(() => !!area() && area().value.includes("horizon_months = 36"));
+    await until(() => !!area() && area().value === recordedAnswer("scenarioToToml", "seed as TOML"));
+    expect(area().value).toContain("horizon_months = 36");
     typeInto(area(), area().value.replace("horizon_months = 36", "horizon_months = 18"));
     q('[data-testid="toml-apply"]')!.click();
     await until(() => s.editor.scenario.value?.horizon_months === 18);
+    await until(() => s.editor.result.value?.evaluation.horizon_months === 18);
     typeInto(area(), "name = \n");
     q('[data-testid="toml-apply"]')!.click();
     await until(() => !!q('[data-testid="toml-error"]'));
-    expect(q('[data-testid="toml-error"]')!.textContent).toMatch(/line 1, column \d+/);
+    const refused = recordedError("scenarioFromToml", "TOML with a syntax error");
+    expect(refused.message).toMatch(/line 1, column \d+/);
+    expect(q('[data-testid="toml-error"]')!.textContent).toContain(refused.message);
     expect(s.editor.scenario.value?.horizon_months).toBe(18);
   });
 
-  it("domestic-only switch filters the accelerator table", async () => {
+  it("domestic-only switch filters the accelerator table as the backend does", async () => {
     const s = setup();
     await s.state.loadCatalogue();
-    w = s.mount(AcceleratorsTable);
+    wrappers.push(s.mount(AcceleratorsTable));
     const ids = () => [...document.querySelectorAll('[data-testid="accel-row"]')].map((e) => (e as HTMLElement).dataset.id);
-    await until(() => ids().length === 7);
+    const all = recordedAnswer("listAccelerators", "accelerators");
+    await until(() => ids().length === all.length);
+    expect(all).toHaveLength(72);
     q('[data-testid="domestic-only"]')!.click();
-    await until(() => ids().length === 3);
-    expect(ids()).toEqual(["huawei-ascend-910b", "cambricon-mlu370-x8", "hygon-dcu-k100"]);
+    const domestic = recordedAnswer("listAccelerators", "accelerators: domestic");
+    await until(() => ids().length === domestic.length);
+    expect(ids()).toEqual(domestic.map((a) => a.id));
+    expect(domestic.every((a) => a.domestic)).toBe(true);
+    expect(domestic.some((a) => a.vendor.includes("Huawei"))).toBe(true);
   });
 
-  it("my prices: client checks, then backend field errors at the field, then saved", async () => {
+  it("offers table: the scenario's workload class, compared in CNY, as the backend prices them", async () => {
+    const s = setup();
+    await s.state.loadSettings();
+    await s.state.loadCatalogue();
+    await s.editor.init();
+    wrappers.push(s.mount(OffersTable, {}, { ElTable: true }));
+    const offers = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price");
+    await until(() => document.body.textContent!.includes(`${offers.length} offers`));
+    expect(s.backend.calls).toContain("listOffers");
+    expect(offers.some((o) => o.effective_price_per_ref_gpu_hour !== null && o.efficiency?.workload_class === "llm_pretraining")).toBe(true);
+  });
+
+  it("my prices: client checks, then saved; the backend's refusal shown at its field", async () => {
+    // The forms date an entry today: the recordings' today.
+    vi.setSystemTime(new Date("2026-11-30T09:00:00Z"));
     const s = setup();
     await s.state.loadCatalogue();
-    w = s.mount(MyPrices);
+    wrappers.push(s.mount(MyPrices));
     await until(() => !!q('[data-testid="add-my-offer"]'));
     q('[data-testid="add-my-offer"]')!.click();
     await until(() => !!q('[data-testid="my-offer-save"]'));
     q('[data-testid="my-offer-save"]')!.click();
-    const errors = () => [...document.querySelectorAll(".el-form-item__error")].map((e) => e.textContent);
     await until(() => errors().includes("Must be greater than 0"));
     expect(s.backend.calls).not.toContain("pricebookPutOffer");
-    // fill the form; the id is one the catalogue already has, so the backend refuses it at the field
-    typeInto(q('input[data-testid="my-offer-id"]') as HTMLInputElement, "autodl-a100-on-demand");
+    typeInto(q('input[data-testid="my-offer-id"]') as HTMLInputElement, "my-autodl-a100");
     const price = q('[data-testid="my-offer-price"] input') as HTMLInputElement;
     typeInto(price, "6.5");
     price.dispatchEvent(new Event("blur"));
     price.dispatchEvent(new Event("change"));
-    const autodl = [...document.querySelectorAll(".el-select-dropdown__item")].find((e) => e.textContent === "AutoDL") as HTMLElement;
-    autodl.click();
-    q('[data-testid="my-offer-save"]')!.click();
-    await until(() => errors().includes("a catalogue offer has this id"));
-    expect(s.backend.calls).toContain("pricebookPutOffer");
-    typeInto(q('input[data-testid="my-offer-id"]') as HTMLInputElement, "my-autodl-a100");
+    pick("AutoDL");
     q('[data-testid="my-offer-save"]')!.click();
     await until(() => s.backend.book.offers.length === 1);
-    expect(s.backend.book.offers[0]).toMatchObject({ id: "my-autodl-a100", provider_id: "autodl", price: 6.5 });
+    expect(s.backend.calls).toContain("pricebookPutOffer");
+    expect(s.backend.book.offers[0]).toEqual(recordedAnswer("pricebookPutOffer", "my offer").offers[0]);
     await until(() => !!q('[data-testid="my-offers"]'));
+
+    // A discount on an offer and on its provider at once: the form lets it through, the backend does not.
+    q('[data-testid="add-my-discount"]')!.click();
+    await until(() => !!q('[data-testid="my-discount-save"]'));
+    typeInto(q('input[data-testid="my-discount-id"]') as HTMLInputElement, "my-discount");
+    const first = recordedAnswer("listOffers", "offers: the catalogue's own")[0].id;
+    pick(first);
+    pick("AutoDL");
+    q('[data-testid="my-discount-save"]')!.click();
+    const [refused] = recordedError("pricebookPutDiscount", "my discount on an offer and a provider").fields;
+    expect(refused.path).toBe("offer_id");
+    await until(() => errors().includes(refused.message));
+    const offerItem = q('[data-testid="my-discount-offer-item"]')!;
+    expect(offerItem.querySelector(".el-form-item__error")!.textContent).toBe(refused.message);
+    expect(s.backend.book.discounts).toEqual([]);
   });
 
-  it("settings: update from URL shows progress and the summary", async () => {
+  it("settings: a refused catalogue update shows the backend's message", async () => {
     const s = setup();
     await s.state.loadSettings();
     await s.state.loadInfo();
-    w = s.mount(SettingsView);
+    wrappers.push(s.mount(SettingsView));
     await until(() => !!q('input[data-testid="catalog-url"]'));
-    typeInto(q('input[data-testid="catalog-url"]') as HTMLInputElement, "https://example.invalid/catalogue.pack");
+    expect((q('input[data-testid="db-path"]') as HTMLInputElement).value).toBe("$DATA/suanli.sqlite");
+    typeInto(q('input[data-testid="catalog-url"]') as HTMLInputElement, "ftp://example.invalid/catalogue.pack");
     await until(() => !(q('[data-testid="catalog-url-go"]') as HTMLButtonElement).disabled);
     q('[data-testid="catalog-url-go"]')!.click();
-    await until(() => !!q('[data-testid="catalog-updated"]'));
-    expect(q('[data-testid="catalog-progress"]')!.textContent).toContain("100%");
-    expect(s.state.info.value?.catalog_version).toBe(2);
+    await until(() => !!q('[data-testid="catalog-update-error"]'));
+    expect(q('[data-testid="catalog-update-error"]')!.textContent).toContain(recordedError("catalogUpdateUrl", "update from an ftp URL").message);
+    typeInto(q('input[data-testid="catalog-file"]') as HTMLInputElement, "$DOCUMENTS/no-such.pack");
+    await until(() => !(q('[data-testid="catalog-file-go"]') as HTMLButtonElement).disabled);
+    q('[data-testid="catalog-file-go"]')!.click();
+    const missing = recordedError("catalogUpdateFile", "update from a file that does not exist").message;
+    await until(() => q('[data-testid="catalog-update-error"]')?.textContent?.includes(missing) ?? false);
   });
 
-  it("export: path prefilled from defaultExportPath, then 'Saved to …'", async () => {
+  it("export: path prefilled from defaultExportPath, then 'Saved to …', and a place that cannot be written", async () => {
     const s = setup();
     await s.editor.init();
-    w = s.mount(ExportDialog, { kind: "pdf" });
+    wrappers.push(s.mount(ExportDialog, { kind: "pdf" }));
     const path = () => q('input[data-testid="export-path"]') as HTMLInputElement;
-    await until(() => !!path() && path().value.endsWith(".pdf"));
+    const prefilled = recordedAnswer("defaultExportPath", "default proposal path");
+    await until(() => !!path() && path().value === prefilled);
     q('[data-testid="export-go"]')!.click();
     await until(() => !!q('[data-testid="export-done"]'));
-    expect(q('[data-testid="export-done"]')!.textContent).toContain(path().value);
-    typeInto(path(), "/tmp/x.txt");
+    expect(q('[data-testid="export-done"]')!.dataset.path).toBe(prefilled);
+    expect(q('[data-testid="export-done"]')!.textContent).toContain(prefilled);
+    typeInto(path(), "/nonexistent-dir/proposal.pdf");
     q('[data-testid="export-go"]')!.click();
-    await until(() => !!q('[data-testid="export-error"]') || document.querySelectorAll(".el-form-item__error").length > 0);
+    await until(() => !!q('[data-testid="export-error"]'));
+    expect(q('[data-testid="export-error"]')!.textContent).toContain(recordedError("exportProposal", "proposal where it cannot be written").message);
+  });
+
+  it("uncertainty, porting, supply risk and tornado of an example with ranges", async () => {
+    const s = setup();
+    await s.editor.init();
+    const ex = (await s.backend.examples()).find((e) => e.file === "domestic-card-full.toml")!;
+    await s.editor.openExample(ex.toml, ex.name);
+    wrappers.push(s.mount(UncertaintyPanel), s.mount(SensitivityPanel));
+    q('[data-testid="run-trials"]')!.click();
+    const sim = recordedAnswer("simulate", "simulate domestic-card-full.toml");
+    await until(() => !!q('[data-testid="sim-table"]') && !!q(`[data-testid="sim-p50-${sim.options[0].id}"]`));
+    for (const o of sim.options) {
+      expect(Number(q(`[data-testid="sim-p50-${o.id}"]`)!.dataset.value)).toBe(o.npv.p50);
+      if (o.supply_risk) expect(Number(q(`[data-testid="supply-score-${o.id}"]`)!.dataset.value)).toBe(o.supply_risk.score);
+    }
+    expect(sim.options.some((o) => o.porting)).toBe(true);
+    expect(q('[data-testid="porting"] .el-table')).not.toBeNull();
+
+    q('[data-testid="run-sensitivity"]')!.click();
+    const sens = recordedAnswer("sensitivity", "sensitivity domestic-card-full.toml");
+    await until(() => document.querySelectorAll('[data-testid="tornado-row"]').length > 0);
+    const first = sens.base_npv[0][0];
+    const moving = sens.tornado.filter((b) => b.totals.some(([id, lo, hi]) => id === first && (lo !== sens.base_npv[0][1] || hi !== sens.base_npv[0][1])));
+    expect(document.querySelectorAll('[data-testid="tornado-row"]')).toHaveLength(moving.length);
   });
 });

@@ -10,6 +10,26 @@ use suanli_model::{Checked, Lang, Scenario};
 
 use crate::{Error, EvaluationJson, needs_catalog, resolve_offers};
 
+/// Any JSON value, as the TypeScript bindings spell it. The editor's
+/// document is an object of these ([`JsonObject`]); serde_json's own
+/// `Value` cannot be exported, since its numbers may be 64-bit integers.
+#[cfg(feature = "specta")]
+#[derive(Debug, Serialize, specta::Type)]
+#[serde(untagged)]
+pub enum JsonValue {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<JsonValue>),
+    Object(JsonObject),
+}
+
+/// The editor's document in the TypeScript bindings: the scenario file's
+/// fields as a JSON object (`docs/scenario-format.md`).
+#[cfg(feature = "specta")]
+pub type JsonObject = std::collections::BTreeMap<String, JsonValue>;
+
 /// Scenario file text → the editor's document (every field, defaults filled in).
 pub fn doc_from_toml(text: &str) -> Result<Value, Error> {
     let scenario = crate::scenario_file::parse_scenario_unvalidated(text)?;

@@ -21,7 +21,7 @@ use crate::{Error, now_utc};
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SavedScenario {
     pub meta: ScenarioMeta,
-    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    #[cfg_attr(feature = "specta", specta(type = crate::document::JsonObject))]
     pub scenario: Value,
 }
 
@@ -74,7 +74,7 @@ pub fn delete(c: &mut Catalog, id: u32) -> Result<(), Error> {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Draft {
-    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    #[cfg_attr(feature = "specta", specta(type = crate::document::JsonObject))]
     pub scenario: Value,
     pub library_id: Option<u32>,
     pub saved_at: String,

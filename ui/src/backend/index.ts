@@ -1,5 +1,8 @@
-// One backend interface: a Tauri implementation (tauri.ts) and an in-memory
-// mock (mock.ts) for tests and for `npm run dev` in a plain browser.
+// One backend interface, with the Tauri implementation (tauri.ts) inside the
+// app and, for tests and `npm run dev` only, a replay of answers recorded from
+// the real backend (replay.ts). Nothing behind this interface computes in
+// TypeScript: every figure, rule and parse comes from Rust.
+import type * as B from "../bindings";
 import type * as T from "./types";
 
 export class BackendError extends Error {
@@ -13,15 +16,16 @@ export class BackendError extends Error {
   get fields(): T.FieldError[] { return this.error.fields ?? []; }
 }
 
+const isAppError = (e: object): e is T.AppError => "code" in e && "message" in e && typeof e.code === "string" && typeof e.message === "string";
+
 /** The AppError behind any thrown value (non-backend errors become code "internal"). */
 export function asAppError(e: unknown): T.AppError {
   if (e instanceof BackendError) return e.error;
-  if (e && typeof e === "object" && "code" in e && "message" in e) {
-    const o = e as T.AppError;
-    return { code: o.code, message: o.message, fields: o.fields ?? [] };
-  }
+  if (e && typeof e === "object" && isAppError(e)) return { code: e.code, message: e.message, fields: e.fields ?? [] };
   return { code: "internal", message: e instanceof Error ? e.message : String(e), fields: [] };
 }
+
+type FileFilter = { name: string; extensions: string[] };
 
 export interface Backend {
   readonly isTauri: boolean;
@@ -34,8 +38,8 @@ export interface Backend {
   getSource(id: string): Promise<T.Source | null>;
   workloadClasses(): Promise<string[]>;
   pricebook(): Promise<T.PriceBook>;
-  pricebookPutOffer(o: T.Offer): Promise<T.PriceBook>;
-  pricebookPutDiscount(d: T.Discount): Promise<T.PriceBook>;
+  pricebookPutOffer(o: B.Offer_Deserialize): Promise<T.PriceBook>;
+  pricebookPutDiscount(d: B.Discount_Deserialize): Promise<T.PriceBook>;
   pricebookRemove(id: string): Promise<T.PriceBook>;
   examples(): Promise<T.Example[]>;
   scenarioFromToml(text: string): Promise<T.ScenarioDoc>;
@@ -56,11 +60,23 @@ export interface Backend {
   catalogUpdateFile(path: string): Promise<T.UpdateSummary>;
   catalogUpdateUrl(url: string, onProgress: (p: T.Progress) => void): Promise<T.UpdateSummary>;
   defaultExportPath(name: string, extension: string): Promise<string>;
-  exportProposal(scenario: T.ScenarioDoc, path: string, meta: T.ProposalMeta): Promise<T.Exported>;
+  exportProposal(scenario: T.ScenarioDoc, path: string, fields: T.ProposalFields): Promise<T.Exported>;
   exportSpreadsheet(scenario: T.ScenarioDoc, path: string): Promise<T.Exported>;
   /** Native file dialogs (Tauri only); null when cancelled or unavailable. */
-  pickOpenFile(filters: { name: string; extensions: string[] }[]): Promise<string | null>;
-  pickSaveFile(defaultPath: string, filters: { name: string; extensions: string[] }[]): Promise<string | null>;
+  pickOpenFile(filters: FileFilter[]): Promise<string | null>;
+  pickSaveFile(defaultPath: string, filters: FileFilter[]): Promise<string | null>;
+}
+
+/** The backend writes every absent optional field as null; the editor treats a
+ * field as absent when it is missing. Dropping nulls loses nothing: the
+ * scenario format reads a missing optional field as null. */
+export function withoutNulls(doc: T.ScenarioDoc): T.ScenarioDoc {
+  const drop = (v: T.JsonValue): T.JsonValue => {
+    if (Array.isArray(v)) return v.map(drop);
+    if (v !== null && typeof v === "object") return withoutNulls(v);
+    return v;
+  };
+  return Object.fromEntries(Object.entries(doc).filter(([, v]) => v !== null).map(([k, v]) => [k, drop(v)]));
 }
 
 export function isTauri(): boolean {
@@ -69,17 +85,28 @@ export function isTauri(): boolean {
 
 let current: Backend | null = null;
 
-/** The backend for this window: Tauri inside the app, the mock in a plain browser. */
+/** The backend for this window: Tauri inside the app; in a plain browser the
+ * replay of recorded answers, on the dev server only (`import.meta.env.DEV`
+ * is false in `vite build`, which then leaves replay.ts and its recordings out
+ * of the bundle). A built UI outside the app has no backend. */
 export async function selectBackend(): Promise<Backend> {
   if (current) return current;
+  let backend: Backend;
   if (isTauri()) {
     const { TauriBackend } = await import("./tauri");
-    current = new TauriBackend();
+    backend = new TauriBackend();
+  } else if (import.meta.env.DEV) {
+    const { ReplayBackend } = await import("./replay");
+    const params = new URLSearchParams(window.location.search);
+    backend = new ReplayBackend({
+      lang: navigator.language.toLowerCase().startsWith("zh") ? "zh" : "en",
+      database: params.get("database") === "unreadable" ? "unreadable" : "fresh",
+    });
   } else {
-    const { MockBackend } = await import("./mock");
-    current = new MockBackend();
+    throw new Error("Suanli's window runs inside the desktop app; opened on its own it has no backend.");
   }
-  return current;
+  current = backend;
+  return backend;
 }
 
 export type * from "./types";

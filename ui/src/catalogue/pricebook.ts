@@ -12,7 +12,7 @@ export function checkOffer(o: Offer): Problems {
   if (!o.billing_mode) p.billing_mode = "prices.needValue";
   if (!o.currency) p.currency = "prices.needValue";
   if (!o.price_unit) p.price_unit = "prices.needValue";
-  if (!(Number.isFinite(o.price) && o.price > 0)) p.price = "prices.needPositive";
+  if (!(o.price !== null && Number.isFinite(o.price) && o.price > 0)) p.price = "prices.needPositive";
   if (o.accelerators_per_instance !== null && !(o.accelerators_per_instance >= 1)) p.accelerators_per_instance = "prices.needPositive";
   return p;
 }
@@ -20,7 +20,8 @@ export function checkOffer(o: Offer): Problems {
 export function checkDiscount(d: Discount): Problems {
   const p: Problems = {};
   if (!d.id.trim()) p.id = "prices.needValue";
-  if (!(Number.isFinite(d.discount_share) && d.discount_share >= 0 && d.discount_share < 1)) p.discount_share = "prices.needShare";
+  const share = d.discount_share;
+  if (!(share !== null && Number.isFinite(share) && share >= 0 && share < 1)) p.discount_share = "prices.needShare";
   if (!d.offer_id && !d.provider_id) p.offer_id = "prices.needTarget";
   return p;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { VueWrapper } from "@vue/test-utils";
 import LibraryView from "./LibraryView.vue";
+import { recordedAnswer, recordedError } from "../backend/replay";
 import { setup, until } from "../test/helpers";
 
 let w: VueWrapper | null = null;
@@ -17,14 +18,19 @@ async function seeded() {
   return s;
 }
 
-describe("library against the mock", () => {
+describe("library on recorded answers", () => {
   it("lists, duplicates, renames and deletes", async () => {
     const s = await seeded();
     w = s.mount(LibraryView);
     await until(() => all("library-row").length === 2);
-    all("library-duplicate")[0].click();
+    // the seed (saved first, listed last)
+    const seedRow = all("library-row").findIndex((r) => r.dataset.id === "1");
+    all("library-duplicate")[seedRow].click();
     await until(() => all("library-row").length === 3);
-    expect(all("library-row").some((r) => r.textContent!.includes("(copy)"))).toBe(true);
+    // the copy's name is the backend's ("… (copy)")
+    const copy = recordedAnswer("libraryDuplicate", "duplicate seed").name;
+    expect(copy).toMatch(/\(copy\)$/);
+    expect(all("library-row").some((r) => r.textContent === copy)).toBe(true);
 
     const id = Number(all("library-row")[0].dataset.id);
     all("library-rename")[0].click();
@@ -59,11 +65,16 @@ describe("library against the mock", () => {
   it("compares two scenarios: changed fields and effect on totals", async () => {
     const s = await seeded();
     const cmp = await s.backend.libraryCompare(1, 2);
-    expect(cmp.changes.map((c) => c.path)).toEqual(expect.arrayContaining(["horizon_months", "options[rent-8xa100-on-demand].on_demand.price_per_accel_hour"]));
-    const h = cmp.changes.find((c) => c.path === "horizon_months")!;
-    expect([h.before, h.after]).toEqual(["36", "24"]);
+    const recorded = recordedAnswer("libraryCompare", "compare seed with 24 months, on demand at 6");
+    expect(cmp.changes).toEqual(recorded.changes);
+    expect(cmp.totals).toEqual(recorded.totals);
+    expect(cmp.changes).toEqual([
+      { path: "horizon_months", before: "36", after: "24" },
+      { path: "options[1].on_demand.price_per_accel_hour", before: "8.56", after: "6.0" },
+    ]);
     const rent = cmp.totals.find((x) => x.option_id === "rent-8xa100-on-demand")!;
     expect(rent.after_nominal!).toBeLessThan(rent.before_nominal!);
+    expect([cmp.a.id, cmp.b.id]).toEqual([1, 2]);
 
     w = s.mount(LibraryView);
     await until(() => all("library-row").length === 2);
@@ -75,11 +86,12 @@ describe("library against the mock", () => {
     expect(document.querySelector('[data-testid="library-comparison"]')!.textContent).toContain("horizon_months");
   });
 
-  it("refuses to save an invalid scenario and says why", async () => {
+  it("refuses to save what the backend refuses and says why", async () => {
     const s = setup();
     await s.editor.init();
     s.editor.set("options", []);
     expect(await s.editor.save()).toBe(false);
+    expect(s.editor.saveError.value).toEqual(recordedError("librarySave", "save seed, no options"));
     expect(s.editor.saveError.value?.code).toBe("invalid");
     expect(s.editor.saveError.value?.fields[0].path).toBe("options");
     expect(await s.backend.libraryList()).toEqual([]);

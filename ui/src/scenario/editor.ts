@@ -2,8 +2,8 @@
 // autosave, and saving to the library. One instance per window (see app.ts).
 import { computed, reactive, ref, shallowRef, watch } from "vue";
 import { asAppError, type Backend } from "../backend";
-import type { AppError, Evaluated, FieldError, ScenarioDoc } from "../backend/types";
-import { getPath, mapFieldErrors, setPath } from "./paths";
+import type { AppError, Evaluated, FieldError, JsonValue, ScenarioDoc } from "../backend/types";
+import { getNumber, getPath, getText, isTable, mapFieldErrors, setPath } from "./paths";
 
 export interface EditorOptions { evaluateDelayMs?: number; autosaveDelayMs?: number }
 export type Notice = { key: string; params: Record<string, string> } | null;
@@ -34,7 +34,12 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
 
   const dirty = computed(() => scenario.value !== null && JSON.stringify(scenario.value) !== savedSnapshot.value);
   const fieldErrors = computed<FieldError[]>(() => [...(evalError.value?.fields ?? []), ...(saveError.value?.fields ?? [])]);
-  const optionIds = computed<string[]>(() => ((scenario.value?.options ?? []) as ScenarioDoc[]).map((o) => String(o.id ?? "")));
+  /** The options' tables, in order (an entry that is not a table shows as an empty one). */
+  const options = computed<ScenarioDoc[]>(() => {
+    const list = scenario.value?.options;
+    return Array.isArray(list) ? list.map((o) => (isTable(o) ? o : {})) : [];
+  });
+  const optionIds = computed<string[]>(() => options.value.map((o) => String(o.id ?? "")));
   const mapped = computed(() => mapFieldErrors(fieldErrors.value, shownPaths.keys(), optionIds.value));
 
   async function evaluateNow(): Promise<void> {
@@ -143,8 +148,10 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
     }
   }
 
-  function get(path: string): unknown { return getPath(scenario.value, path); }
-  function set(path: string, value: unknown) { if (scenario.value) setPath(scenario.value, path, value); }
+  function get(path: string): JsonValue | undefined { return getPath(scenario.value, path); }
+  function text(path: string): string | undefined { return getText(scenario.value, path); }
+  function number(path: string): number | undefined { return getNumber(scenario.value, path); }
+  function set(path: string, value: JsonValue | undefined) { if (scenario.value) setPath(scenario.value, path, value); }
 
   function registerPath(path: string) { shownPaths.set(path, (shownPaths.get(path) ?? 0) + 1); }
   function unregisterPath(path: string) {
@@ -156,8 +163,8 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
   function dispose() { clearTimeout(evalTimer); clearTimeout(autosaveTimer); }
 
   return {
-    scenario, libraryId, result, evalError, saveError, generation, evaluating, notice, dirty, mapped, optionIds,
-    evaluateNow, autosaveNow, load, init, openFromLibrary, openExample, save, get, set, registerPath, unregisterPath, errorsAt, dispose,
+    scenario, libraryId, result, evalError, saveError, generation, evaluating, notice, dirty, mapped, options, optionIds,
+    evaluateNow, autosaveNow, load, init, openFromLibrary, openExample, save, get, text, number, set, registerPath, unregisterPath, errorsAt, dispose,
   };
 }
 

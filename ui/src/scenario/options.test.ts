@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { customOption, optionFromOffer, uniqueId, withBilling, withKind } from "./options";
+import { getPath } from "./paths";
 import { checkDiscount, checkOffer, blankOffer, blankDiscount } from "../catalogue/pricebook";
-import type { OfferView } from "../backend/types";
+import { recordedAnswer } from "../backend/replay";
 
 describe("options", () => {
   it("makes unique ids", () => {
@@ -10,9 +11,9 @@ describe("options", () => {
     expect(uniqueId([], "AWS p4de/on demand")).toBe("aws-p4de-on-demand");
   });
   it("custom options follow the format", () => {
-    expect(customOption([], "buy", "B").owned.servers).toBe(1);
+    expect(getPath(customOption([], "buy", "B"), "owned.servers")).toBe(1);
     expect(customOption([], "rent", "R")).toMatchObject({ billing: "on_demand", on_demand: { price_per_accel_hour: 8 } });
-    expect(customOption([], "mix", "M").reserved.accelerators).toBe(8);
+    expect(getPath(customOption([], "mix", "M"), "reserved.accelerators")).toBe(8);
   });
   it("changing kind and billing keeps the common fields and the price", () => {
     const o = { id: "x", label: "X", kind: "rent", billing: "on_demand", accelerator: "a", on_demand: { price_per_accel_hour: 5, currency: "USD" } };
@@ -25,12 +26,13 @@ describe("options", () => {
     expect(b.on_demand).toBeUndefined();
   });
   it("an option from an offer names the offer in its pool", () => {
-    const v = { id: "huawei-cloud-910b-reserved-1y", billing_mode: "reserved_1y", provider_name: "Huawei Cloud", accelerator_name: "Ascend 910B",
-      accelerator_id: "huawei-ascend-910b", domestic: true, provider_country: "CN" } as OfferView;
-    expect(optionFromOffer([], v, "Reserved 1 y")).toEqual({
-      id: "huawei-cloud-910b-reserved-1y", label: "Huawei Cloud Ascend 910B Reserved 1 y", kind: "rent", billing: "reserved",
-      reserved: { offer: "huawei-cloud-910b-reserved-1y", term_months: 12 }, accelerator: "huawei-ascend-910b", domestic: true, provider_country: "CN",
+    const offers = recordedAnswer("listOffers", "offers: the catalogue's own");
+    const v = offers.find((o) => o.id === "aws-p4de-reserved-3y-gpu-s10")!;
+    expect(optionFromOffer([], v, "Reserved 3 y")).toEqual({
+      id: "aws-p4de-reserved-3y-gpu-s10", label: `${v.provider_name} ${v.accelerator_name} Reserved 3 y`, kind: "rent", billing: "reserved",
+      reserved: { offer: "aws-p4de-reserved-3y-gpu-s10", term_months: 36 }, accelerator: "nvidia-a100-sxm-80gb", provider_country: "US",
     });
+    expect(optionFromOffer(["aws-p4de-reserved-3y-gpu-s10"], { ...v, domestic: true }, "Reserved 3 y")).toMatchObject({ id: "aws-p4de-reserved-3y-gpu-s10-2", domestic: true });
   });
 });
 

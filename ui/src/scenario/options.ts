@@ -1,5 +1,6 @@
 // Building and reshaping options in the scenario document (docs/scenario-format.md).
 import type { OfferView, ScenarioDoc } from "../backend/types";
+import { isTable } from "./paths";
 
 export type Pool = "owned" | "reserved" | "on_demand" | "spot";
 export const POOLS: Pool[] = ["owned", "reserved", "on_demand", "spot"];
@@ -10,7 +11,7 @@ export function uniqueId(existing: string[], base: string): string {
   for (let n = 2; ; n++) if (!existing.includes(`${slug}-${n}`)) return `${slug}-${n}`;
 }
 
-export function defaultPool(pool: Pool): Record<string, unknown> {
+export function defaultPool(pool: Pool): ScenarioDoc {
   switch (pool) {
     case "owned": return { servers: 1, accelerators_per_server: 8, capex_per_server: 1_500_000 };
     case "reserved": return { term_months: 12, price_per_accel_hour: 5 };
@@ -37,13 +38,15 @@ export function withKind(o: ScenarioDoc, kind: "buy" | "rent" | "mix"): Scenario
 
 /** Changes a rent option's billing, carrying the price (or offer) over. */
 export function withBilling(o: ScenarioDoc, billing: "on_demand" | "reserved" | "spot"): ScenarioDoc {
-  const old = o[o.billing] ?? {};
-  const pool: Record<string, unknown> = {};
+  const current = typeof o.billing === "string" ? o.billing : "on_demand";
+  const oldPool = o[current];
+  const old = isTable(oldPool) ? oldPool : {};
+  const pool: ScenarioDoc = {};
   for (const k of ["price_per_accel_hour", "offer", "currency", "efficiency_ratio"]) if (old[k] !== undefined) pool[k] = old[k];
   if (billing === "reserved") pool.term_months = 12;
   if (pool.price_per_accel_hour === undefined && pool.offer === undefined) Object.assign(pool, defaultPool(billing));
   const next: ScenarioDoc = { ...o, billing };
-  delete next[o.billing];
+  delete next[current];
   if (billing === "on_demand") delete next.on_demand;
   next[billing] = pool;
   return next;
@@ -54,7 +57,7 @@ const TERM: Record<string, number> = { reserved_1y: 12, reserved_3y: 36, savings
 /** A rent option that takes its price from a catalogue (or price-book) offer. */
 export function optionFromOffer(existing: string[], offer: OfferView, billingLabel: string): ScenarioDoc {
   const billing = offer.billing_mode === "on_demand" ? "on_demand" : offer.billing_mode === "spot" ? "spot" : "reserved";
-  const pool: Record<string, unknown> = { offer: offer.id };
+  const pool: ScenarioDoc = { offer: offer.id };
   if (billing === "reserved") pool.term_months = TERM[offer.billing_mode] ?? 12;
   const o: ScenarioDoc = {
     id: uniqueId(existing, offer.id),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fieldTestId, getPath, mapFieldErrors, normalisePath, setPath } from "./paths";
+import type { ScenarioDoc } from "../backend/types";
 
 const err = (path: string, message = `bad ${path}`) => ({ path, value: "", message });
 
 describe("paths", () => {
   it("reads and writes nested paths", () => {
-    const d: Record<string, unknown> = { options: [{ id: "a" }] };
+    const d: ScenarioDoc = { options: [{ id: "a" }] };
     setPath(d, "options[0].owned.servers", 2);
     expect(getPath(d, "options[0].owned.servers")).toBe(2);
     setPath(d, "horizon_months", 36);

@@ -1,46 +1,77 @@
 // Field paths of the scenario document ("options[0].owned.servers"): reading,
 // writing, test ids, and matching backend errors (FieldError.path) to the
 // form items that show them.
-import type { FieldError, ScenarioDoc } from "../backend/types";
+import type { FieldError, JsonValue, ScenarioDoc } from "../backend/types";
+
+type Container = ScenarioDoc | JsonValue[];
+
+/** A JSON object (a table of the scenario file), not a list or a plain value. */
+export function isTable(v: JsonValue | undefined): v is ScenarioDoc {
+  return v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v);
+}
 
 export function splitPath(path: string): (string | number)[] {
   return path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
 }
 
-export function getPath(doc: ScenarioDoc | null | undefined, path: string): unknown {
-  let o: unknown = doc;
+const read = (o: Container, k: string | number): JsonValue | undefined => (Array.isArray(o) ? o[Number(k)] : o[String(k)]);
+function write(o: Container, k: string | number, v: JsonValue) {
+  if (Array.isArray(o)) o[Number(k)] = v;
+  else o[String(k)] = v;
+}
+function remove(o: Container, k: string | number) {
+  if (Array.isArray(o)) delete o[Number(k)];
+  else delete o[String(k)];
+}
+
+export function getPath(doc: ScenarioDoc | null | undefined, path: string): JsonValue | undefined {
+  let o: JsonValue | undefined = doc ?? undefined;
   for (const k of splitPath(path)) {
-    if (o === null || typeof o !== "object") return undefined;
-    o = (o as Record<string | number, unknown>)[k];
+    if (o === null || o === undefined || typeof o !== "object") return undefined;
+    o = read(o, k);
   }
   return o;
 }
 
+/** The text at `path`, when there is text there. */
+export function getText(doc: ScenarioDoc | null | undefined, path: string): string | undefined {
+  const v = getPath(doc, path);
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The number at `path`, when there is a number there. */
+export function getNumber(doc: ScenarioDoc | null | undefined, path: string): number | undefined {
+  const v = getPath(doc, path);
+  return typeof v === "number" ? v : undefined;
+}
+
 /** Sets a value; `undefined` removes the key (an optional field left empty), and
  * tables emptied that way are removed too. */
-export function setPath(doc: ScenarioDoc, path: string, value: unknown): void {
+export function setPath(doc: ScenarioDoc, path: string, value: JsonValue | undefined): void {
   const keys = splitPath(path);
-  const chain: Record<string | number, unknown>[] = [];
-  let o = doc as Record<string | number, unknown>;
+  const chain: Container[] = [];
+  let o: Container = doc;
   for (const [i, k] of keys.slice(0, -1).entries()) {
-    if (o[k] === undefined || o[k] === null || typeof o[k] !== "object") {
+    let next = read(o, k);
+    if (next === undefined || next === null || typeof next !== "object") {
       if (value === undefined) return;
-      o[k] = typeof keys[i + 1] === "number" ? [] : {};
+      next = typeof keys[i + 1] === "number" ? [] : {};
+      write(o, k, next);
     }
     chain.push(o);
-    o = o[k] as Record<string | number, unknown>;
+    o = next;
   }
   const last = keys[keys.length - 1];
   if (value === undefined) {
-    delete o[last];
+    remove(o, last);
     // drop tables left empty (not arrays, not the document itself)
     for (let i = chain.length - 1; i >= 0; i--) {
-      const child = chain[i][keys[i]];
-      if (child && typeof child === "object" && !Array.isArray(child) && Object.keys(child).length === 0 && typeof keys[i] === "string" && i > 0) {
-        delete chain[i][keys[i]];
+      const child = read(chain[i], keys[i]);
+      if (isTable(child) && Object.keys(child).length === 0 && typeof keys[i] === "string" && i > 0) {
+        remove(chain[i], keys[i]);
       } else break;
     }
-  } else o[last] = value;
+  } else write(o, last, value);
 }
 
 /** "options[0].owned.servers" → "field-options-0-owned-servers". */

@@ -3,50 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod recordings;
+mod support;
+
+use std::path::Path;
 
 use serde_json::{Value, json};
-use suanli_app::AppState;
-use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
-use tauri::{WebviewWindow, WebviewWindowBuilder};
-
-struct Shell {
-    _app: tauri::App<MockRuntime>,
-    window: WebviewWindow<MockRuntime>,
-}
-
-fn shell(db: &Path) -> Shell {
-    let state = AppState::open(db.to_path_buf(), suanli_api::Lang::En);
-    let app = suanli_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Shell { _app: app, window }
-}
-
-impl Shell {
-    fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: tauri::ipc::CallbackFn(0),
-            error: tauri::ipc::CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: tauri::ipc::InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_owned(),
-        };
-        get_ipc_response(&self.window, request).map(|b| b.deserialize::<Value>().unwrap())
-    }
-
-    fn ok(&self, cmd: &str, args: Value) -> Value {
-        self.call(cmd, args).unwrap_or_else(|e| panic!("{cmd} failed: {e}"))
-    }
-}
-
-fn temp_db() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("suanli.sqlite");
-    (dir, db)
-}
+use support::{Shell, shell, temp_db};
 
 fn seed_case(shell: &Shell) -> Value {
     let examples = shell.ok("examples", json!({}));

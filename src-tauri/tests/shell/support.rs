@@ -1,0 +1,57 @@
+//! The app on Tauri's mock runtime, and a temporary database for it.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use suanli_api::Lang;
+use suanli_app::AppState;
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+use tauri::{WebviewWindow, WebviewWindowBuilder};
+
+/// The app with one window; commands go through the same invoke path the
+/// real window uses.
+pub struct Shell {
+    _app: tauri::App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+}
+
+/// The app on the database at `db`, on a system whose language is English.
+pub fn shell(db: &Path) -> Shell {
+    shell_in(db, Lang::En)
+}
+
+/// The app on the database at `db`, on a system in `system_lang`.
+pub fn shell_in(db: &Path, system_lang: Lang) -> Shell {
+    let state = AppState::open(db.to_path_buf(), system_lang);
+    let app = suanli_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    Shell { _app: app, window }
+}
+
+impl Shell {
+    /// Invokes `cmd` with `args` (the JSON the front end sends): its result or its error.
+    pub fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: tauri::ipc::CallbackFn(0),
+            error: tauri::ipc::CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: tauri::ipc::InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_owned(),
+        };
+        get_ipc_response(&self.window, request).map(|b| b.deserialize::<Value>().unwrap())
+    }
+
+    pub fn ok(&self, cmd: &str, args: Value) -> Value {
+        self.call(cmd, args).unwrap_or_else(|e| panic!("{cmd} failed: {e}"))
+    }
+}
+
+/// A directory that goes away with the test, and a database path in it.
+pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("suanli.sqlite");
+    (dir, db)
+}

@@ -1,4 +1,0 @@
-declare module "*.toml?raw" {
-  const text: string;
-  export default text;
-}
