@@ -1,84 +1,95 @@
-// Number and money formatting, in one place.
+// Number and money formatting for the window: the same rules as the Rust
+// formatter (crates/model/src/money.rs), both tested against the shared
+// table of cases in data/format-cases.json.
 //
-// Rules (zh):
-//   |x| ≥ 1亿 (1e8)  → "¥1.23亿"       two decimals of 亿
-//   |x| ≥ 1万 (1e4)  → "¥1,234.56万"   two decimals of 万 (so a 万 amount shows to the yuan's hundred)
-//   below 1万        → "¥8,000"; amounts under 1,000 that are not whole show two decimals ("¥8.56")
-// Rules (en): full digits with thousands separators, "CN¥1,234,567", "US$12,345";
-//   amounts of 1,000 and more are rounded to the unit, smaller non-whole ones show two decimals.
-// Negative amounts put the sign before the symbol: "-¥1.23亿", "-CN¥5,000".
-// Prices per GPU-hour show 2–4 decimals ("¥8.56", "¥0.8000" → "¥0.80", "US$2.0475").
+//   money  en  "CNY 1,234,568" (from 1,000 to the unit; below, to the cent unless whole: "USD 8.56", "USD 120")
+//          zh  "123.46万元", "1.50亿元", "12.00万美元" (from 1万, two decimals; 99,999,999 → "1.00亿元"), "8,000元"
+//   price  two to four decimals: "CNY 0.80", "USD 2.0475"; zh "0.80元"
+//   share  "43%" in both languages
+//   axis   zh 万/亿, en k/M/B, at most two decimals: "1.25M", "350万"
 import type { Lang } from "./backend/types";
 
-const SYMBOL_ZH: Record<string, string> = { CNY: "¥", USD: "US$", EUR: "€", GBP: "£", JPY: "JP¥", HKD: "HK$", SGD: "S$" };
-const SYMBOL_EN: Record<string, string> = { CNY: "CN¥", USD: "US$", EUR: "€", GBP: "£", JPY: "JP¥", HKD: "HK$", SGD: "S$" };
+const ZH_UNIT: Record<string, string> = { CNY: "元", USD: "美元", EUR: "欧元", GBP: "英镑", JPY: "日元", HKD: "港元", SGD: "新加坡元" };
+const MINOR_DIGITS: Record<string, number> = { JPY: 0 };
 
-export function currencySymbol(currency: string, lang: Lang): string {
-  return (lang === "zh" ? SYMBOL_ZH : SYMBOL_EN)[currency] ?? `${currency} `;
+/** Half away from zero, never -0 (Rust: round_half_away). */
+function roundHalfAway(x: number, digits: number): number {
+  const scale = 10 ** digits;
+  const r = (Math.sign(x) * Math.round(Math.abs(x) * scale)) / scale;
+  return r === 0 ? 0 : r;
 }
 
-const grouped = (x: number, min: number, max: number) =>
-  x.toLocaleString("en-US", { minimumFractionDigits: min, maximumFractionDigits: max });
-
-/** Plain digits with the "whole above 1,000, else up to two decimals" rule. */
-function plain(abs: number): string {
-  if (abs >= 1000 || Number.isInteger(Math.round(abs * 100) / 100)) return grouped(Math.round(abs), 0, 0);
-  return grouped(abs, 2, 2);
+/** "1,234,567.89" with exactly `digits` decimals (Rust: group_thousands). */
+function grouped(abs: number, digits: number): string {
+  return abs.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: true });
 }
 
-/** Chinese 万/亿 digits without symbol: 12345678 → "1,234.57万". */
-function zhUnits(abs: number): string {
-  if (abs >= 1e8) return `${grouped(abs / 1e8, 2, 2)}亿`;
-  if (abs >= 1e4) {
-    const wan = Math.round(abs / 100) / 100;
-    // 99,999,999 rounds to 10,000.00万: say 1.00亿 instead.
-    if (wan >= 1e4) return `${grouped(abs / 1e8, 2, 2)}亿`;
-    return `${grouped(wan, 2, 2)}万`;
-  }
-  return plain(abs);
+/** Drops trailing zeros after the first `keep` decimals. */
+function trimDecimals(text: string, keep: number): string {
+  const dot = text.indexOf(".");
+  if (dot < 0) return text;
+  let end = text.length;
+  while (end > dot + 1 + keep && text[end - 1] === "0") end--;
+  return end === dot + 1 ? text.slice(0, dot) : text.slice(0, end);
 }
 
+function plainDigits(abs: number, currency: string): string {
+  const whole = Math.round(abs * 100) % 100 === 0;
+  if (abs >= 1000 || whole) return grouped(Math.round(abs), 0);
+  return grouped(abs, MINOR_DIGITS[currency] ?? 2);
+}
+
+function zhDigits(abs: number, currency: string): string {
+  const yi = roundHalfAway(abs / 1e8, 2);
+  const wan = roundHalfAway(abs / 1e4, 2);
+  if (abs >= 1e8 || wan >= 1e4) return `${grouped(yi, 2)}亿`;
+  if (abs >= 1e4) return `${grouped(wan, 2)}万`;
+  return plainDigits(abs, currency);
+}
+
+const missing = (x: number | null | undefined): x is null | undefined => x === null || x === undefined || !Number.isFinite(x);
+
+/** An amount for a reader (Rust: format_amount). */
 export function formatMoney(x: number | null | undefined, currency: string, lang: Lang): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
-  const sign = x < 0 && Math.abs(x) >= 0.005 ? "-" : "";
-  const abs = Math.abs(x);
-  const digits = lang === "zh" ? zhUnits(abs) : plain(abs);
-  return `${sign}${currencySymbol(currency, lang)}${digits}`;
+  if (missing(x)) return "—";
+  const amount = roundHalfAway(x, MINOR_DIGITS[currency] ?? 2);
+  const sign = amount < 0 ? "-" : "";
+  const abs = Math.abs(amount);
+  if (lang === "zh") return `${sign}${zhDigits(abs, currency)}${ZH_UNIT[currency] ?? currency}`;
+  return `${currency} ${sign}${plainDigits(abs, currency)}`;
 }
 
-/** Price per accelerator- or GPU-hour: 2–4 decimals. */
+/** A price per accelerator- or reference-GPU-hour (Rust: format_unit_price). */
 export function formatPrice(x: number | null | undefined, currency: string, lang: Lang): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
-  const sign = x < 0 ? "-" : "";
-  return `${sign}${currencySymbol(currency, lang)}${grouped(Math.abs(x), 2, 4)}`;
+  if (missing(x)) return "—";
+  const p = roundHalfAway(x, 4);
+  const sign = p < 0 ? "-" : "";
+  const digits = trimDecimals(grouped(Math.abs(p), 4), 2);
+  return lang === "zh" ? `${sign}${digits}${ZH_UNIT[currency] ?? currency}` : `${currency} ${sign}${digits}`;
 }
 
-/** Short axis labels: zh 1.2亿 / 350万 / 8,000; en 1.2B / 350M / 12k. */
-export function formatAxis(x: number, lang: Lang): string {
-  const sign = x < 0 ? "-" : "";
-  const a = Math.abs(x);
-  const short = (v: number) => grouped(v, 0, v < 10 ? 1 : 0);
-  if (lang === "zh") {
-    if (a >= 1e8) return `${sign}${short(a / 1e8)}亿`;
-    if (a >= 1e4) return `${sign}${short(a / 1e4)}万`;
-    return `${sign}${grouped(a, 0, a < 10 ? 2 : 0)}`;
-  }
-  if (a >= 1e9) return `${sign}${short(a / 1e9)}B`;
-  if (a >= 1e6) return `${sign}${short(a / 1e6)}M`;
-  if (a >= 1e3) return `${sign}${short(a / 1e3)}k`;
-  return `${sign}${grouped(a, 0, a < 10 ? 2 : 0)}`;
-}
-
-/** Share as a percentage: 0.6 → "60%", with `decimals` after the point. */
+/** A share as a percentage: 0.43 → "43%" (Rust: format_percent). */
 export function formatPercent(x: number | null | undefined, decimals = 0): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
-  return `${(x * 100).toFixed(decimals)}%`;
+  if (missing(x)) return "—";
+  return `${roundHalfAway(x * 100, decimals).toFixed(decimals)}%`;
 }
 
-/** Plain number with separators and at most `max` decimals. */
+/** A plain figure with separators and at most `max` decimals (Rust: format_number). */
 export function formatNumber(x: number | null | undefined, max = 2): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
-  return grouped(x, 0, max);
+  if (missing(x)) return "—";
+  const sign = x < 0 && roundHalfAway(x, max) !== 0 ? "-" : "";
+  return sign + trimDecimals(grouped(Math.abs(x), max), 0);
+}
+
+/** A short chart-axis label (Rust: format_axis). */
+export function formatAxis(x: number, lang: Lang): string {
+  if (!Number.isFinite(x)) return "—";
+  const a = Math.abs(x);
+  const [scaled, unit] =
+    lang === "zh"
+      ? a >= 1e8 ? [x / 1e8, "亿"] : a >= 1e4 ? [x / 1e4, "万"] : [x, ""]
+      : a >= 1e9 ? [x / 1e9, "B"] : a >= 1e6 ? [x / 1e6, "M"] : a >= 1e3 ? [x / 1e3, "k"] : [x, ""];
+  return `${formatNumber(scaled, 2)}${unit}`;
 }
 
 /** Bilingual names in the examples are written "English / 中文": show the
