@@ -92,19 +92,16 @@ export type Accelerator_Deserialize = {
 	software_stack?: string | null,
 	framework_adapter?: string | null,
 	release?: string | null,
-	/**
-	 *  For a buyer in China: unrestricted, licence_required, banned,
-	 *  china_only_variant, domestic or unknown.
-	 */
-	export_status_cn?: string | null,
+	/**  For a buyer in China. */
+	export_status_cn?: ExportStatus | null,
 	export_status_since?: string | null,
 	export_status_notes?: string | null,
 	list_price?: number | null,
-	list_price_currency?: string | null,
+	list_price_currency?: Currency | null,
 	list_price_as_of?: string | null,
 	source: string,
 	as_of?: string | null,
-	confidence: string,
+	confidence: Confidence,
 	notes?: string | null,
 };
 
@@ -129,19 +126,16 @@ export type Accelerator_Serialize = {
 	software_stack: string | null,
 	framework_adapter: string | null,
 	release: string | null,
-	/**
-	 *  For a buyer in China: unrestricted, licence_required, banned,
-	 *  china_only_variant, domestic or unknown.
-	 */
-	export_status_cn: string | null,
+	/**  For a buyer in China. */
+	export_status_cn: ExportStatus | null,
 	export_status_since: string | null,
 	export_status_notes: string | null,
 	list_price: number | null,
-	list_price_currency: string | null,
+	list_price_currency: Currency | null,
 	list_price_as_of: string | null,
 	source: string,
 	as_of: string | null,
-	confidence: string,
+	confidence: Confidence,
 	notes: string | null,
 };
 
@@ -183,6 +177,11 @@ export type BarJson = {
 	/**  Option id → [NPV at low, NPV at high]. */
 	totals: ([string, number | null, number | null])[],
 };
+
+/**  How an offer is billed. */
+export type BillingMode = "on_demand" | "reserved_1y" | "reserved_3y" | "spot" | "monthly" | "savings_plan" | 
+/**  A server bought outright. */
+"purchase";
 
 export type BreakEvenJson = BreakEvenJson_Serialize | BreakEvenJson_Deserialize;
 
@@ -233,6 +232,36 @@ export type Comparison_Serialize = {
 	totals: TotalChange_Serialize[],
 };
 
+/**
+ *  How sure a figure is: the fact sheets' tags (see `data/catalog/README.md`),
+ *  plus `user` for what the user typed into the price book.
+ */
+export type Confidence = 
+/**  Vendor datasheet or launch material. */
+"V" | 
+/**  Measured benchmark with a public log. */
+"M" | 
+/**  Measurement context only (e.g. memory seen on a test rig). */
+"M-context" | 
+/**  Third-party press or analyst report. */
+"P" | 
+/**  Low-reliability press. */
+"P-low" | 
+/**  Community-compiled dataset. */
+"C" | 
+/**  Derived by arithmetic from sourced inputs. */
+"D" | 
+/**  Unsourced estimate. */
+"U" | 
+/**  Provider data or a machine-generated catalogue. */
+"A" | 
+/**  A third party transcribing the provider's page, with the date read. */
+"B" | 
+/**  Conflicting or suspect. */
+"X" | 
+/**  Entered by the user (price book). */
+"user";
+
 /**  Row counts of the catalogue tables. */
 export type Counts = {
 	accelerators: number,
@@ -241,6 +270,12 @@ export type Counts = {
 	efficiency: number,
 	sources: number,
 };
+
+/**
+ *  The currencies the catalogue's sources quote in. A closed list, so a
+ *  typo is an error and not a silent new currency.
+ */
+export type Currency = "CNY" | "USD" | "EUR" | "GBP" | "JPY" | "HKD" | "SGD";
 
 /**  A negotiated discount on one offer or on every offer of a provider. */
 export type Discount = Discount_Serialize | Discount_Deserialize;
@@ -349,6 +384,9 @@ export type Example = {
 	toml: string,
 };
 
+/**  Export-control status for the buyer (the catalogue's field). */
+export type ExportStatus = "unrestricted" | "licence_required" | "banned" | "china_only_variant" | "domestic" | "unknown";
+
 export type Exported = {
 	path: string,
 	bytes: number,
@@ -387,7 +425,7 @@ export type OfferFilter_Deserialize = {
 	accelerator?: string | null,
 	vendor?: string | null,
 	domestic?: boolean | null,
-	billing_mode?: string | null,
+	billing_mode?: BillingMode | null,
 	provider?: string | null,
 	provider_country?: string | null,
 	region?: string | null,
@@ -407,7 +445,7 @@ export type OfferFilter_Deserialize = {
 	 *  another currency). Offers in a currency without a rate get no
 	 *  comparable price.
 	 */
-	currency?: string | null,
+	currency?: Currency | null,
 	fx: { [key in string]: number | null },
 	/**  Include the user's own offers (default) or only the catalogue's. */
 	exclude_pricebook: boolean,
@@ -418,7 +456,7 @@ export type OfferFilter_Serialize = {
 	accelerator: string | null,
 	vendor: string | null,
 	domestic: boolean | null,
-	billing_mode: string | null,
+	billing_mode: BillingMode | null,
 	provider: string | null,
 	provider_country: string | null,
 	region: string | null,
@@ -438,7 +476,7 @@ export type OfferFilter_Serialize = {
 	 *  another currency). Offers in a currency without a rate get no
 	 *  comparable price.
 	 */
-	currency: string | null,
+	currency: Currency | null,
 	fx: { [key in string]: number | null },
 	/**  Include the user's own offers (default) or only the catalogue's. */
 	exclude_pricebook: boolean,
@@ -463,7 +501,7 @@ export type OfferView_Deserialize = {
 	accelerator_name?: string | null,
 	vendor?: string | null,
 	domestic?: boolean | null,
-	export_status_cn?: string | null,
+	export_status_cn?: ExportStatus | null,
 	/**  Negotiated discount from the price book (0.15 = 15 % off). */
 	discount_share?: number | null,
 	/**  Price of one accelerator-hour after any discount, in the offer's currency. */
@@ -487,7 +525,7 @@ export type OfferView_Serialize = {
 	accelerator_name: string | null,
 	vendor: string | null,
 	domestic: boolean | null,
-	export_status_cn: string | null,
+	export_status_cn: ExportStatus | null,
 	/**  Negotiated discount from the price book (0.15 = 15 % off). */
 	discount_share: number | null,
 	/**  Price of one accelerator-hour after any discount, in the offer's currency. */
@@ -509,18 +547,16 @@ export type Offer_Deserialize = {
 	accelerator_id?: string | null,
 	instance?: string | null,
 	region?: string | null,
-	/**  on_demand, reserved_1y, reserved_3y, spot, monthly, savings_plan, purchase. */
-	billing_mode: string,
+	billing_mode: BillingMode,
 	accelerators_per_instance?: number | null,
 	price: number | null,
-	/**  instance_hour, accelerator_hour, instance_month or server. */
-	price_unit: string,
-	currency: string,
+	price_unit: PriceUnit,
+	currency: Currency,
 	upfront?: string | null,
 	interconnect?: string | null,
 	as_of?: string | null,
 	source: string,
-	confidence: string,
+	confidence: Confidence,
 	notes?: string | null,
 };
 
@@ -531,18 +567,16 @@ export type Offer_Serialize = {
 	accelerator_id: string | null,
 	instance: string | null,
 	region: string | null,
-	/**  on_demand, reserved_1y, reserved_3y, spot, monthly, savings_plan, purchase. */
-	billing_mode: string,
+	billing_mode: BillingMode,
 	accelerators_per_instance: number | null,
 	price: number | null,
-	/**  instance_hour, accelerator_hour, instance_month or server. */
-	price_unit: string,
-	currency: string,
+	price_unit: PriceUnit,
+	currency: Currency,
 	upfront: string | null,
 	interconnect: string | null,
 	as_of: string | null,
 	source: string,
-	confidence: string,
+	confidence: Confidence,
 	notes: string | null,
 };
 
@@ -660,6 +694,11 @@ export type PriceBook_Serialize = {
 	discounts: Discount_Serialize[],
 };
 
+/**  What an offer's price is for. */
+export type PriceUnit = "instance_hour" | "accelerator_hour" | "instance_month" | 
+/**  The price of one server (a purchase). */
+"server";
+
 /**  Who the proposal is for and from. */
 export type ProposalFields = ProposalFields_Serialize | ProposalFields_Deserialize;
 
@@ -700,7 +739,7 @@ export type Provider_Deserialize = {
 	security_notes?: string | null,
 	source: string,
 	as_of?: string | null,
-	confidence: string,
+	confidence: Confidence,
 	notes?: string | null,
 };
 
@@ -721,7 +760,7 @@ export type Provider_Serialize = {
 	security_notes: string | null,
 	source: string,
 	as_of: string | null,
-	confidence: string,
+	confidence: Confidence,
 	notes: string | null,
 };
 
@@ -742,7 +781,7 @@ export type RatioUsed_Deserialize = {
 	/**  Efficiency row ids (two when chained through another reference). */
 	ids: string[],
 	source: string,
-	confidence: string,
+	confidence: Confidence,
 	as_of?: string | null,
 	reference_accelerator_id: string,
 };
@@ -754,7 +793,7 @@ export type RatioUsed_Serialize = {
 	/**  Efficiency row ids (two when chained through another reference). */
 	ids: string[],
 	source: string,
-	confidence: string,
+	confidence: Confidence,
 	as_of: string | null,
 	reference_accelerator_id: string,
 };
@@ -796,8 +835,8 @@ export type SensitivityJson_Serialize = {
 /**  The desktop app's settings. */
 export type Settings = {
 	lang: Lang,
-	/**  Currency new scenarios and catalogue comparisons use. */
-	currency: string,
+	/**  Currency new scenarios and catalogue comparisons use (CNY or USD). */
+	currency: Currency,
 	/**  CNY per USD, and where that rate comes from. */
 	usd_cny: number | null,
 	fx_source: string,

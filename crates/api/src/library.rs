@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use suanli_catalog::Catalog;
 pub use suanli_catalog::library::ScenarioMeta;
-use suanli_model::Lang;
+use suanli_model::{Currency, Lang};
 
 use crate::document::{checked, doc_from_toml, doc_to_toml};
 use crate::{Error, now_utc};
@@ -206,8 +206,8 @@ fn flatten(prefix: &str, v: &Value, out: &mut BTreeMap<String, String>) {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Settings {
     pub lang: Lang,
-    /// Currency new scenarios and catalogue comparisons use.
-    pub currency: String,
+    /// Currency new scenarios and catalogue comparisons use (CNY or USD).
+    pub currency: Currency,
     /// CNY per USD, and where that rate comes from.
     pub usd_cny: f64,
     pub fx_source: String,
@@ -219,7 +219,7 @@ impl Settings {
     pub fn defaults(lang: Lang) -> Settings {
         Settings {
             lang,
-            currency: "CNY".to_owned(),
+            currency: Currency::CNY,
             usd_cny: 7.1106,
             fx_source: "CFETS central parity 2025-09-22 (provider-prices §6.4, S37)".to_owned(),
             reference_gpu: suanli_catalog::query::REFERENCE_ACCELERATOR.to_owned(),
@@ -228,11 +228,8 @@ impl Settings {
 
     fn check(&self, lang: Lang) -> Result<(), Error> {
         use suanli_model::{InputError, Rule};
-        if !matches!(self.currency.as_str(), "CNY" | "USD") {
-            let message = match lang {
-                Lang::Zh => "必须是 CNY 或 USD".to_owned(),
-                Lang::En => "must be CNY or USD".to_owned(),
-            };
+        if !matches!(self.currency, Currency::CNY | Currency::USD) {
+            let message = lang.pick("must be CNY or USD", "必须是 CNY 或 USD").to_owned();
             return Err(Error::Shape { path: "currency".to_owned(), message });
         }
         let mut errors = Vec::new();

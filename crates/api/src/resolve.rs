@@ -3,8 +3,8 @@
 //! Resolution fills in prices, currencies and sourced efficiency ratios
 //! and writes where each came from into the option's `sources`.
 
-use suanli_catalog::Catalog;
 use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
+use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::{Currency, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Scenario, SpotPool};
 
 use crate::Error;
@@ -38,18 +38,11 @@ fn provenance(v: &OfferView) -> String {
         o.id,
         o.price,
         o.currency,
-        o.price_unit.replace('_', " "),
+        o.price_unit.key().replace('_', " "),
         o.source,
         o.as_of.as_deref().unwrap_or("undated"),
         o.confidence
     )
-}
-
-fn currency(path: &str, v: &OfferView) -> Result<Currency, Error> {
-    v.offer
-        .currency
-        .parse()
-        .map_err(|_| reference_error(format!("{path}.offer"), &v.offer.id, "its currency is unknown"))
 }
 
 /// Resolves every catalogue reference in place; returns notes for the reader.
@@ -60,8 +53,8 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
     let filter = OfferFilter {
         workload_class: (!class.is_empty()).then(|| class.clone()),
         // Compare offers in the scenario's currency at its own rates.
-        currency: Some(s.currency.code().to_owned()),
-        fx: s.fx.iter().map(|(c, r)| (c.code().to_owned(), *r)).collect(),
+        currency: Some(s.currency),
+        fx: s.fx.clone(),
         ..Default::default()
     };
 
@@ -106,9 +99,9 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
             .trim_end()
             .to_owned();
             let offer = Some(v.offer.id.clone());
-            let (billing, pool) = match v.offer.billing_mode.as_str() {
-                "on_demand" => (suanli_model::Billing::OnDemand, "on_demand"),
-                "spot" => (suanli_model::Billing::Spot, "spot"),
+            let (billing, pool) = match v.offer.billing_mode {
+                BillingMode::OnDemand => (suanli_model::Billing::OnDemand, "on_demand"),
+                BillingMode::Spot => (suanli_model::Billing::Spot, "spot"),
                 _ => (suanli_model::Billing::Reserved, "reserved"),
             };
             option.billing = Some(billing);
@@ -131,9 +124,9 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
                     })
                 }
                 _ => {
-                    let term_months = match v.offer.billing_mode.as_str() {
-                        "reserved_3y" => 36,
-                        "monthly" => 1,
+                    let term_months = match v.offer.billing_mode {
+                        BillingMode::Reserved3y => 36,
+                        BillingMode::Monthly => 1,
                         _ => 12,
                     };
                     option.reserved = Some(ReservedPool {
@@ -171,7 +164,7 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
                 reference_error(format!("{path}.offer"), id, "is a server purchase, not a price per accelerator-hour")
             })?;
             *price = Some(per_hour);
-            *cur = Some(currency(&path, &v)?);
+            *cur = Some(v.offer.currency);
             sources.insert(format!("{pool}.price_per_accel_hour"), provenance(&v));
             accelerator = accelerator.take().or(v.offer.accelerator_id.clone());
             Ok(())
@@ -237,11 +230,18 @@ fn select(
             ));
         }
     };
+    let billing_mode = match sel.billing_mode.as_deref() {
+        None => None,
+        Some(text) => Some(BillingMode::parse(text).ok_or_else(|| {
+            let allowed: Vec<&str> = BillingMode::ALL.iter().map(|m| m.key()).collect();
+            reference_error(format!("{path}.billing_mode"), text, format!("expected one of {}", allowed.join(", ")))
+        })?),
+    };
     let filter = OfferFilter {
         accelerator: sel.accelerator.clone(),
         vendor: sel.vendor.clone(),
         domestic: sel.domestic,
-        billing_mode: sel.billing_mode.clone(),
+        billing_mode,
         provider: sel.provider.clone(),
         provider_country: sel.provider_country.clone(),
         region: sel.region.clone(),

@@ -38,7 +38,8 @@ fn feed(rows: usize) -> String {
 }
 
 fn bench(c: &mut Criterion) {
-    let provenance = Provenance { source: "bench".into(), as_of: "2026-11-30".into(), confidence: "A".into() };
+    let provenance =
+        Provenance { source: "bench".into(), as_of: "2026-11-30".into(), confidence: suanli_catalog::Confidence::A };
     let text = feed(100_000);
     let mut group = c.benchmark_group("import");
     group.sample_size(10);
@@ -58,9 +59,9 @@ fn bench(c: &mut Criterion) {
     let (catalog, _) = Catalog::open_in_memory(NOW).expect("catalog");
     let filter = OfferFilter {
         workload_class: Some("vision_training".into()),
-        billing_mode: Some("on_demand".into()),
-        currency: Some("USD".into()),
-        fx: [("CNY".to_string(), 1.0 / 7.1106)].into_iter().collect(),
+        billing_mode: Some(suanli_catalog::BillingMode::OnDemand),
+        currency: Some(suanli_model::Currency::USD),
+        fx: [(suanli_model::Currency::CNY, 1.0 / 7.1106)].into_iter().collect(),
         max_price: Some(20.0),
         sort: OfferSort::Effective,
         ..Default::default()

@@ -196,18 +196,6 @@ impl Checker {
         }
     }
 
-    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&'static str]) {
-        if !allowed.contains(&value) {
-            self.fail(field, value, Problem::OneOf(allowed.to_vec()));
-        }
-    }
-
-    pub fn currency(&mut self, field: &str, value: &str) {
-        if value.parse::<Currency>().is_err() {
-            self.fail(field, value, Problem::UnknownCurrency);
-        }
-    }
-
     pub fn id(&mut self, seen: &mut BTreeMap<String, Option<usize>>, id: &str) {
         self.required("id", id);
         if let Some(first_line) = seen.insert(id.to_owned(), self.line) {
@@ -218,26 +206,20 @@ impl Checker {
     /// Checks an offer on its own (not its references).
     pub fn offer(&mut self, o: &Offer) {
         self.required("provider_id", &o.provider_id);
-        self.one_of("billing_mode", &o.billing_mode, &BILLING_MODES);
-        self.one_of("price_unit", &o.price_unit, &PRICE_UNITS);
-        self.currency("currency", &o.currency);
         self.amount("price", Some(o.price));
         self.amount("accelerators_per_instance", o.accelerators_per_instance);
-        if matches!(o.price_unit.as_str(), "instance_hour" | "instance_month")
-            && o.accelerators_per_instance.is_none_or(|n| n <= 0.0)
-        {
+        if o.price_unit.per_instance() && o.accelerators_per_instance.is_none_or(|n| n <= 0.0) {
             self.fail(
                 "accelerators_per_instance",
                 o.accelerators_per_instance.map_or(String::new(), |n| n.to_string()),
                 Problem::CountForInstancePrice,
             );
         }
-        self.provenance(&o.source, &o.confidence);
+        self.provenance(&o.source);
     }
 
-    pub fn provenance(&mut self, source: &str, confidence: &str) {
+    pub fn provenance(&mut self, source: &str) {
         self.required("source", source);
-        self.required("confidence", confidence);
     }
 }
 
@@ -280,13 +262,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         ] {
             c.amount(field, value);
         }
-        if let Some(cur) = &a.list_price_currency {
-            c.currency("list_price_currency", cur);
-        }
-        if let Some(status) = &a.export_status_cn {
-            c.one_of("export_status_cn", status, &EXPORT_STATUSES);
-        }
-        c.provenance(&a.source, &a.confidence);
+        c.provenance(&a.source);
         sources_known(&mut c, "source", &a.source);
     }
     let accelerators: BTreeSet<&str> = t.accelerators.iter().map(|a| a.id.as_str()).collect();
@@ -296,7 +272,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         c.at("providers", line(i), &p.id);
         c.id(&mut ids, &p.id);
         c.required("name", &p.name);
-        c.provenance(&p.source, &p.confidence);
+        c.provenance(&p.source);
         sources_known(&mut c, "source", &p.source);
     }
     let providers: BTreeSet<&str> = t.providers.iter().map(|p| p.id.as_str()).collect();
@@ -332,7 +308,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
                 c.fail(field, id, Problem::NoSuchRow { table: "accelerators" });
             }
         }
-        c.provenance(&e.source, &e.confidence);
+        c.provenance(&e.source);
         sources_known(&mut c, "source", &e.source);
     }
 
@@ -344,7 +320,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
             c.fail("efficiency", s.efficiency, Problem::ScalingShare);
         }
         c.amount("accelerators", s.accelerators);
-        c.provenance(&s.source, &s.confidence);
+        c.provenance(&s.source);
         sources_known(&mut c, "source", &s.source);
     }
 
@@ -352,12 +328,8 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
     for (i, x) in t.export_controls.iter().enumerate() {
         c.at("export_controls", line(i), &x.id);
         c.id(&mut ids, &x.id);
-        c.provenance(&x.source, &x.confidence);
+        c.provenance(&x.source);
         sources_known(&mut c, "source", &x.source);
     }
     c.errors
 }
-
-/// Export status of an accelerator for a buyer in China.
-pub const EXPORT_STATUSES: [&str; 6] =
-    ["unrestricted", "licence_required", "banned", "china_only_variant", "domestic", "unknown"];

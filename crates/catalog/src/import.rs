@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Checker, Problem, RowError};
-use crate::rows::Offer;
+use suanli_model::Currency;
+
+use crate::rows::{BillingMode, Confidence, Offer, PriceUnit};
 use crate::{Catalog, ChangeSummary, Error, rebuild_search, record_change_with, store};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,7 +37,7 @@ pub struct Provenance {
     pub source: String,
     /// As-of date of the prices.
     pub as_of: String,
-    pub confidence: String,
+    pub confidence: Confidence,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -101,7 +103,7 @@ impl Catalog {
         let mut c = Checker::new();
         let mut seen = BTreeMap::new();
         let mut valid = Vec::new();
-        for (line, offer) in parsed.offers {
+        for (line, offer, parsed_whole) in parsed.offers {
             let before = c.errors.len();
             c.at("import", Some(line), &offer.id);
             c.id(&mut seen, &offer.id);
@@ -114,7 +116,7 @@ impl Catalog {
             {
                 c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
             }
-            if c.errors.len() == before {
+            if c.errors.len() == before && parsed_whole {
                 valid.push(offer);
             }
         }
@@ -156,8 +158,8 @@ fn format_label(f: &Format) -> String {
 
 struct Parsed {
     rows: usize,
-    /// (line, offer)
-    offers: Vec<(usize, Offer)>,
+    /// (line, offer, whether every field parsed)
+    offers: Vec<(usize, Offer, bool)>,
     rejected: Vec<RowError>,
     skipped: Vec<Skipped>,
 }
@@ -188,35 +190,100 @@ fn slug(s: &str) -> String {
 
 fn parse_csv(text: &str) -> Result<Parsed, Error> {
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-    let headers: Vec<String> = reader
-        .headers()
-        .map_err(|e| Error::Csv { file: "import".into(), line: 1, message: e.to_string() })?
-        .iter()
-        .map(str::to_owned)
-        .collect();
-    let mut parsed = Parsed { rows: 0, offers: Vec::new(), rejected: Vec::new(), skipped: Vec::new() };
-    for record in reader.deserialize::<Offer>() {
-        parsed.rows += 1;
-        match record {
-            Ok(offer) => parsed.offers.push((parsed.rows + 1, offer)),
-            Err(e) => {
-                let line = e.position().map_or(parsed.rows + 1, |p| p.line() as usize);
-                if matches!(e.kind(), csv::ErrorKind::Deserialize { .. }) {
-                    let field = match e.kind() {
-                        csv::ErrorKind::Deserialize { err, .. } => {
-                            err.field().and_then(|i| headers.get(i as usize)).cloned().unwrap_or_default()
-                        }
-                        _ => String::new(),
-                    };
-                    parsed.rejected.push(reject(line, "", &field, "", Problem::Parser(e.to_string())));
-                } else {
-                    // A header that is not ours, or broken quoting: not a row problem.
-                    return Err(Error::Csv { file: "import".to_owned(), line: line as u64, message: e.to_string() });
-                }
-            }
+    let headers =
+        reader.headers().map_err(|e| Error::Csv { file: "import".into(), line: 1, message: e.to_string() })?.clone();
+    for required in ["id", "provider_id", "billing_mode", "price", "price_unit", "currency", "source", "confidence"] {
+        if !headers.iter().any(|h| h == required) {
+            return Err(Error::Csv {
+                file: "import".into(),
+                line: 1,
+                message: format!("not an offers CSV: the header has no {required} column"),
+            });
         }
     }
+    let mut parsed = Parsed { rows: 0, offers: Vec::new(), rejected: Vec::new(), skipped: Vec::new() };
+    for record in reader.records() {
+        parsed.rows += 1;
+        let line = parsed.rows + 1;
+        // Broken quoting is not a row problem: the file is not CSV.
+        let record =
+            record.map_err(|e| Error::Csv { file: "import".into(), line: line as u64, message: e.to_string() })?;
+        let errors_before = parsed.rejected.len();
+        let offer = offer_from_record(&headers, &record, line, &mut parsed.rejected);
+        // A row with a field that did not parse still has its other fields
+        // checked (every problem named at once), but never lands.
+        parsed.offers.push((line, offer, parsed.rejected.len() == errors_before));
+    }
     Ok(parsed)
+}
+
+/// One CSV record as an offer, every field parsed on its own so that each
+/// bad value is named (a row may have several). A field that does not
+/// parse is reported and given a neutral stand-in so the row's other
+/// checks still run.
+fn offer_from_record(
+    headers: &csv::StringRecord,
+    record: &csv::StringRecord,
+    line: usize,
+    rejected: &mut Vec<RowError>,
+) -> Offer {
+    let field = |name: &str| headers.iter().position(|h| h == name).and_then(|i| record.get(i)).unwrap_or("");
+    let text = |name: &str| Some(field(name).to_owned()).filter(|v| !v.is_empty());
+    let id = field("id").to_owned();
+    let mut fail = |name: &str, value: &str, problem: Problem| rejected.push(reject(line, &id, name, value, problem));
+    let mut number = |name: &str| -> Option<Option<f64>> {
+        match field(name).trim() {
+            "" => Some(None),
+            t => match t.parse::<f64>() {
+                Ok(x) => Some(Some(x)),
+                Err(_) => {
+                    fail(name, t, Problem::NotANumber);
+                    None
+                }
+            },
+        }
+    };
+    let accelerators_per_instance = number("accelerators_per_instance");
+    let price = number("price");
+    let mut closed = |name: &str, allowed: Vec<&'static str>| -> Option<String> {
+        let value = field(name).trim();
+        if allowed.contains(&value) {
+            Some(value.to_owned())
+        } else {
+            fail(name, value, Problem::OneOf(allowed));
+            None
+        }
+    };
+    let billing_mode = closed("billing_mode", BillingMode::ALL.iter().map(|m| m.key()).collect());
+    let price_unit = closed("price_unit", PriceUnit::ALL.iter().map(|u| u.key()).collect());
+    let confidence = closed("confidence", Confidence::ALL.iter().map(|c| c.key()).collect());
+    let currency = field("currency").trim().parse::<Currency>();
+    if currency.is_err() {
+        rejected.push(reject(line, &id, "currency", field("currency").trim(), Problem::UnknownCurrency));
+    }
+    if price == Some(None) {
+        rejected.push(reject(line, &id, "price", "", Problem::Required));
+    }
+    Offer {
+        id: id.clone(),
+        provider_id: field("provider_id").to_owned(),
+        accelerator_id: text("accelerator_id"),
+        instance: text("instance"),
+        region: text("region"),
+        billing_mode: billing_mode.and_then(|b| b.parse().ok()).unwrap_or(BillingMode::OnDemand),
+        accelerators_per_instance: accelerators_per_instance.unwrap_or(Some(1.0)),
+        price: price.flatten().unwrap_or(1.0),
+        price_unit: price_unit
+            .and_then(|u| PriceUnit::ALL.into_iter().find(|x| x.key() == u))
+            .unwrap_or(PriceUnit::AcceleratorHour),
+        currency: currency.unwrap_or(Currency::CNY),
+        upfront: text("upfront"),
+        interconnect: text("interconnect"),
+        as_of: text("as_of"),
+        source: field("source").to_owned(),
+        confidence: confidence.and_then(|c| c.parse().ok()).unwrap_or(Confidence::A),
+        notes: text("notes"),
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -309,22 +376,22 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
             ));
             continue;
         };
-        let offer = |billing: &str, price: f64| Offer {
-            id: format!("{id_base}-{}", billing.replace('_', "-")),
+        let offer = |billing: BillingMode, price: f64| Offer {
+            id: format!("{id_base}-{}", billing.key().replace('_', "-")),
             provider_id: provider.to_owned(),
             accelerator_id: Some(accelerator.clone()),
             instance: Some(row.instance_type.clone()),
             region: Some(region.clone()),
-            billing_mode: billing.to_owned(),
+            billing_mode: billing,
             accelerators_per_instance: Some(count),
             price,
-            price_unit: "instance_hour".to_owned(),
-            currency: "USD".to_owned(),
+            price_unit: PriceUnit::InstanceHour,
+            currency: Currency::USD,
             upfront: Some("none".to_owned()),
             interconnect: None,
             as_of: Some(p.as_of.clone()),
             source: p.source.clone(),
-            confidence: p.confidence.clone(),
+            confidence: p.confidence,
             notes: None,
         };
         let price_text = row.price.as_deref().unwrap_or("").trim();
@@ -335,7 +402,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
                 continue;
             }
         };
-        parsed.offers.push((line, offer("on_demand", on_demand)));
+        parsed.offers.push((line, offer(BillingMode::OnDemand, on_demand), true));
         match row.spot_price.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             // SkyPilot: an empty SpotPrice means no spot; equal to Price means none in practice.
             None => {}
@@ -344,7 +411,7 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
                     line,
                     reason: format!("{}: spot price equals on-demand (no spot in practice)", row.instance_type),
                 }),
-                Ok(x) => parsed.offers.push((line, offer("spot", x))),
+                Ok(x) => parsed.offers.push((line, offer(BillingMode::Spot, x), true)),
                 Err(_) => parsed.rejected.push(reject(line, &id_base, "SpotPrice", s, Problem::NotANumber)),
             },
         }
@@ -441,8 +508,8 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
         }
         // Reservation items quote the whole term, though the unit says "1 Hour".
         let (billing, price) = match (item.price_type.as_str(), item.reservation_term.as_deref()) {
-            ("Reservation", Some("1 Year")) => ("reserved_1y", item.retail_price / 8760.0),
-            ("Reservation", Some("3 Years")) => ("reserved_3y", item.retail_price / 26280.0),
+            ("Reservation", Some("1 Year")) => (BillingMode::Reserved1y, item.retail_price / 8760.0),
+            ("Reservation", Some("3 Years")) => (BillingMode::Reserved3y, item.retail_price / 26280.0),
             ("Reservation", term) => {
                 parsed.rejected.push(reject(
                     line,
@@ -453,8 +520,8 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
                 ));
                 continue;
             }
-            ("Consumption", _) if spot => ("spot", item.retail_price),
-            ("Consumption", _) => ("on_demand", item.retail_price),
+            ("Consumption", _) if spot => (BillingMode::Spot, item.retail_price),
+            ("Consumption", _) => (BillingMode::OnDemand, item.retail_price),
             (other, _) => {
                 parsed.rejected.push(reject(
                     line,
@@ -466,6 +533,10 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
                 continue;
             }
         };
+        let Ok(currency) = item.currency_code.parse::<Currency>() else {
+            parsed.rejected.push(reject(line, &id_base, "currencyCode", &item.currency_code, Problem::UnknownCurrency));
+            continue;
+        };
         let as_of = item
             .effective_start_date
             .as_deref()
@@ -475,24 +546,25 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
         parsed.offers.push((
             line,
             Offer {
-                id: format!("{id_base}-{}", billing.replace('_', "-")),
+                id: format!("{id_base}-{}", billing.key().replace('_', "-")),
                 provider_id: "azure".to_owned(),
                 accelerator_id: Some(accelerator.clone()),
                 instance: Some(item.arm_sku_name.clone()),
                 region: Some(item.arm_region_name.clone()),
-                billing_mode: billing.to_owned(),
+                billing_mode: billing,
                 accelerators_per_instance: Some(*count),
                 price,
-                price_unit: "instance_hour".to_owned(),
-                currency: item.currency_code.clone(),
+                price_unit: PriceUnit::InstanceHour,
+                currency,
                 upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),
                 interconnect: None,
                 as_of: Some(as_of),
                 source: p.source.clone(),
-                confidence: p.confidence.clone(),
+                confidence: p.confidence,
                 notes: (item.price_type == "Reservation")
                     .then(|| format!("term price {} ÷ hours of the term", item.retail_price)),
             },
+            true,
         ));
     }
     Ok(parsed)

@@ -20,6 +20,7 @@ pub mod rows;
 mod schema;
 mod store;
 pub mod update;
+mod vocab;
 
 use std::path::Path;
 
@@ -352,8 +353,8 @@ pub(crate) fn record_change_with(
                     None::<String>,
                     None::<String>,
                     n.price,
-                    n.currency,
-                    n.price_unit,
+                    n.currency.code(),
+                    n.price_unit.key(),
                     n.as_of
                 ])?;
             }
@@ -364,13 +365,13 @@ pub(crate) fn record_change_with(
                     id,
                     "repriced",
                     o.price,
-                    o.currency,
-                    o.price_unit,
+                    o.currency.code(),
+                    o.price_unit.key(),
                     o.as_of,
                     o.source,
                     n.price,
-                    n.currency,
-                    n.price_unit,
+                    n.currency.code(),
+                    n.price_unit.key(),
                     n.as_of
                 ])?;
             }
@@ -386,8 +387,8 @@ pub(crate) fn record_change_with(
                     id,
                     "removed",
                     o.price,
-                    o.currency,
-                    o.price_unit,
+                    o.currency.code(),
+                    o.price_unit.key(),
                     o.as_of,
                     o.source,
                     None::<f64>,

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
+use suanli_model::{Currency, ExportStatus};
+
 use crate::rows::*;
 use crate::{Catalog, Error, store};
 
@@ -24,9 +26,9 @@ pub enum Jurisdiction {
 impl Jurisdiction {
     /// Export statuses under which the buyer can obtain the accelerator.
     /// `unknown` is kept: absence of a source is not a ban.
-    fn obtainable(self, status: Option<&str>) -> bool {
+    fn obtainable(self, status: Option<ExportStatus>) -> bool {
         match self {
-            Jurisdiction::Cn => !matches!(status, Some("banned" | "licence_required")),
+            Jurisdiction::Cn => !matches!(status, Some(ExportStatus::Banned | ExportStatus::LicenceRequired)),
         }
     }
 }
@@ -58,7 +60,7 @@ pub struct OfferFilter {
     pub accelerator: Option<String>,
     pub vendor: Option<String>,
     pub domestic: Option<bool>,
-    pub billing_mode: Option<String>,
+    pub billing_mode: Option<BillingMode>,
     pub provider: Option<String>,
     pub provider_country: Option<String>,
     pub region: Option<String>,
@@ -76,8 +78,9 @@ pub struct OfferFilter {
     /// Compare prices in this currency, with `fx` (units of it per unit of
     /// another currency). Offers in a currency without a rate get no
     /// comparable price.
-    pub currency: Option<String>,
-    pub fx: BTreeMap<String, f64>,
+    pub currency: Option<Currency>,
+    #[cfg_attr(feature = "specta", specta(type = std::collections::HashMap<String, f64>))]
+    pub fx: BTreeMap<Currency, f64>,
     /// Include the user's own offers (default) or only the catalogue's.
     pub exclude_pricebook: bool,
     pub sort: OfferSort,
@@ -96,7 +99,7 @@ pub struct OfferView {
     pub accelerator_name: Option<String>,
     pub vendor: Option<String>,
     pub domestic: Option<bool>,
-    pub export_status_cn: Option<String>,
+    pub export_status_cn: Option<ExportStatus>,
     /// Negotiated discount from the price book (0.15 = 15 % off).
     pub discount_share: Option<f64>,
     /// Price of one accelerator-hour after any discount, in the offer's currency.
@@ -118,7 +121,7 @@ pub struct RatioUsed {
     /// Efficiency row ids (two when chained through another reference).
     pub ids: Vec<String>,
     pub source: String,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub as_of: Option<String>,
     pub reference_accelerator_id: String,
 }
@@ -131,22 +134,6 @@ pub struct SearchHit {
     pub text: String,
 }
 
-/// Measured beats claimed: the order in which ratios are preferred.
-fn confidence_rank(c: &str) -> u8 {
-    match c.split('-').next().unwrap_or(c) {
-        "M" => 0,
-        "D" => 1,
-        "A" => 2,
-        "B" => 3,
-        "V" => 4,
-        "P" => 5,
-        "C" => 6,
-        "U" => 8,
-        "X" => 9,
-        _ => 7,
-    }
-}
-
 impl Catalog {
     pub fn accelerators(&self, f: &AcceleratorFilter) -> Result<Vec<Accelerator>, Error> {
         let all: Vec<Accelerator> = store::select(self.connection(), "SELECT * FROM accelerators ORDER BY id", [])?;
@@ -157,7 +144,7 @@ impl Catalog {
             })
             .filter(|a| f.domestic.is_none_or(|d| a.domestic == Some(d)))
             .filter(|a| f.min_memory_gb.is_none_or(|m| a.memory_gb.is_some_and(|g| g >= m)))
-            .filter(|a| f.obtainable_in.is_none_or(|j| j.obtainable(a.export_status_cn.as_deref())))
+            .filter(|a| f.obtainable_in.is_none_or(|j| j.obtainable(a.export_status_cn)))
             .collect())
     }
 
@@ -222,14 +209,13 @@ impl Catalog {
             let keep = f.accelerator.as_ref().is_none_or(|a| offer.accelerator_id.as_deref() == Some(a))
                 && f.vendor.as_ref().is_none_or(|v| accelerator.is_some_and(|a| a.vendor.eq_ignore_ascii_case(v)))
                 && f.domestic.is_none_or(|d| accelerator.is_some_and(|a| a.domestic == Some(d)))
-                && f.billing_mode.as_ref().is_none_or(|b| &offer.billing_mode == b)
+                && f.billing_mode.is_none_or(|b| offer.billing_mode == b)
                 && f.provider.as_ref().is_none_or(|p| &offer.provider_id == p)
                 && f.provider_country.as_ref().is_none_or(|c| {
                     provider.and_then(|p| p.country.as_ref()).is_some_and(|pc| pc.eq_ignore_ascii_case(c))
                 })
                 && f.region.as_ref().is_none_or(|r| offer.region.as_deref() == Some(r))
-                && f.obtainable_in
-                    .is_none_or(|j| j.obtainable(accelerator.and_then(|a| a.export_status_cn.as_deref())))
+                && f.obtainable_in.is_none_or(|j| j.obtainable(accelerator.and_then(|a| a.export_status_cn)))
                 && f.bare_metal.is_none_or(|b| provider.is_some_and(|p| p.bare_metal == Some(b)))
                 && f.dedicated_gpu.is_none_or(|b| provider.is_some_and(|p| p.dedicated_gpu == Some(b)))
                 && f.encryption_in_transit.is_none_or(|b| provider.is_some_and(|p| p.encryption_in_transit == Some(b)))
@@ -247,10 +233,10 @@ impl Catalog {
                 .or_else(|| discounts.iter().find(|d| d.provider_id.as_deref() == Some(&offer.provider_id)))
                 .map(|d| d.discount_share);
             let price = offer.price_per_accel_hour().map(|p| p * (1.0 - discount.unwrap_or(0.0)));
-            let comparable = match &f.currency {
+            let comparable = match f.currency {
                 None => price,
-                Some(c) if c.eq_ignore_ascii_case(&offer.currency) => price,
-                Some(_) => price.and_then(|p| f.fx.get(&offer.currency.to_uppercase()).map(|rate| p * rate)),
+                Some(c) if c == offer.currency => price,
+                Some(_) => price.and_then(|p| f.fx.get(&offer.currency).map(|rate| p * rate)),
             };
             if f.min_price.is_some_and(|min| comparable.is_none_or(|p| p < min))
                 || f.max_price.is_some_and(|max| comparable.is_none_or(|p| p > max))
@@ -275,7 +261,7 @@ impl Catalog {
                 accelerator_name: accelerator.map(|a| a.name.clone()),
                 vendor: accelerator.map(|a| a.vendor.clone()),
                 domestic: accelerator.and_then(|a| a.domestic),
-                export_status_cn: accelerator.and_then(|a| a.export_status_cn.clone()),
+                export_status_cn: accelerator.and_then(|a| a.export_status_cn),
                 discount_share: discount,
                 price_per_accel_hour: price,
                 comparable_price_per_accel_hour: comparable,
@@ -354,7 +340,7 @@ pub fn best_ratio(rows: &[Efficiency], accelerator: &str, class: &str, reference
             workload_class: class.to_owned(),
             ids: Vec::new(),
             source: "reference accelerator".to_owned(),
-            confidence: "D".to_owned(),
+            confidence: Confidence::D,
             as_of: None,
             reference_accelerator_id: reference.to_owned(),
         });
@@ -363,8 +349,9 @@ pub fn best_ratio(rows: &[Efficiency], accelerator: &str, class: &str, reference
         let mut v: Vec<&Efficiency> =
             rows.iter().filter(|e| e.accelerator_id == acc && e.workload_class == class).collect();
         v.sort_by(|a, b| {
-            confidence_rank(&a.confidence)
-                .cmp(&confidence_rank(&b.confidence))
+            a.confidence
+                .rank()
+                .cmp(&b.confidence.rank())
                 .then_with(|| b.as_of.cmp(&a.as_of))
                 .then_with(|| a.id.cmp(&b.id))
         });
@@ -377,7 +364,7 @@ pub fn best_ratio(rows: &[Efficiency], accelerator: &str, class: &str, reference
             workload_class: class.to_owned(),
             ids: vec![direct.id.clone()],
             source: direct.source.clone(),
-            confidence: direct.confidence.clone(),
+            confidence: direct.confidence,
             as_of: direct.as_of.clone(),
             reference_accelerator_id: reference.to_owned(),
         });
@@ -385,17 +372,13 @@ pub fn best_ratio(rows: &[Efficiency], accelerator: &str, class: &str, reference
     for first in &all {
         let via = &first.reference_accelerator_id;
         if let Some(second) = candidates(via).into_iter().find(|e| e.reference_accelerator_id == reference) {
-            let worst = if confidence_rank(&first.confidence) >= confidence_rank(&second.confidence) {
-                &first.confidence
-            } else {
-                &second.confidence
-            };
+            let worst = first.confidence.weaker(second.confidence);
             return Some(RatioUsed {
                 ratio: first.ratio * second.ratio,
                 workload_class: class.to_owned(),
                 ids: vec![first.id.clone(), second.id.clone()],
                 source: format!("{};{}", first.source, second.source),
-                confidence: worst.clone(),
+                confidence: worst,
                 as_of: first.as_of.clone(),
                 reference_accelerator_id: reference.to_owned(),
             });

@@ -3,6 +3,9 @@
 //! confidence; an empty field means "not sourced", never zero.
 
 use serde::{Deserialize, Deserializer, Serialize};
+use suanli_model::{Currency, ExportStatus};
+
+pub use crate::vocab::{BillingMode, Confidence, PriceUnit};
 
 /// `true`/`false` from CSV text, JSON booleans or the database's text.
 fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -61,17 +64,16 @@ pub struct Accelerator {
     pub software_stack: Option<String>,
     pub framework_adapter: Option<String>,
     pub release: Option<String>,
-    /// For a buyer in China: unrestricted, licence_required, banned,
-    /// china_only_variant, domestic or unknown.
-    pub export_status_cn: Option<String>,
+    /// For a buyer in China.
+    pub export_status_cn: Option<ExportStatus>,
     pub export_status_since: Option<String>,
     pub export_status_notes: Option<String>,
     pub list_price: Option<f64>,
-    pub list_price_currency: Option<String>,
+    pub list_price_currency: Option<Currency>,
     pub list_price_as_of: Option<String>,
     pub source: String,
     pub as_of: Option<String>,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub notes: Option<String>,
 }
 
@@ -101,7 +103,7 @@ pub struct Provider {
     pub security_notes: Option<String>,
     pub source: String,
     pub as_of: Option<String>,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub notes: Option<String>,
 }
 
@@ -115,18 +117,16 @@ pub struct Offer {
     pub accelerator_id: Option<String>,
     pub instance: Option<String>,
     pub region: Option<String>,
-    /// on_demand, reserved_1y, reserved_3y, spot, monthly, savings_plan, purchase.
-    pub billing_mode: String,
+    pub billing_mode: BillingMode,
     pub accelerators_per_instance: Option<f64>,
     pub price: f64,
-    /// instance_hour, accelerator_hour, instance_month or server.
-    pub price_unit: String,
-    pub currency: String,
+    pub price_unit: PriceUnit,
+    pub currency: Currency,
     pub upfront: Option<String>,
     pub interconnect: Option<String>,
     pub as_of: Option<String>,
     pub source: String,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub notes: Option<String>,
 }
 
@@ -134,12 +134,11 @@ impl Offer {
     /// Price of one accelerator for one hour, when the offer is a rental.
     pub fn price_per_accel_hour(&self) -> Option<f64> {
         let per_instance = self.accelerators_per_instance.filter(|n| *n > 0.0);
-        match self.price_unit.as_str() {
-            "accelerator_hour" => Some(self.price),
-            "instance_hour" => per_instance.map(|n| self.price / n),
-            // A month is 730 hours, as everywhere in Suanli.
-            "instance_month" => per_instance.map(|n| self.price / n / 730.0),
-            _ => None,
+        match self.price_unit {
+            PriceUnit::AcceleratorHour => Some(self.price),
+            PriceUnit::InstanceHour => per_instance.map(|n| self.price / n),
+            PriceUnit::InstanceMonth => per_instance.map(|n| self.price / n / suanli_model::HOURS_PER_MONTH),
+            PriceUnit::Server => None,
         }
     }
 }
@@ -157,7 +156,7 @@ pub struct Efficiency {
     pub method: Option<String>,
     pub source: String,
     pub as_of: Option<String>,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub notes: Option<String>,
 }
 
@@ -172,7 +171,7 @@ pub struct ScalingPoint {
     pub interconnect: Option<String>,
     pub source: String,
     pub as_of: Option<String>,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub notes: Option<String>,
 }
 
@@ -187,7 +186,7 @@ pub struct ExportControl {
     pub affected: Option<String>,
     pub effect: Option<String>,
     pub source: String,
-    pub confidence: String,
+    pub confidence: Confidence,
     pub notes: Option<String>,
 }
 
@@ -204,9 +203,3 @@ pub struct Tables {
     pub scaling: Vec<ScalingPoint>,
     pub export_controls: Vec<ExportControl>,
 }
-
-/// Billing modes an offer may have.
-pub const BILLING_MODES: [&str; 7] =
-    ["on_demand", "reserved_1y", "reserved_3y", "spot", "monthly", "savings_plan", "purchase"];
-/// Units an offer's price may be in.
-pub const PRICE_UNITS: [&str; 4] = ["instance_hour", "accelerator_hour", "instance_month", "server"];

@@ -8,7 +8,8 @@ use suanli_api::catalog_store::import::{Format as FeedFormat, Provenance};
 use suanli_api::catalog_store::pack::Subset;
 use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
 use suanli_api::catalog_store::query::{AcceleratorFilter, Jurisdiction, OfferFilter, OfferSort};
-use suanli_api::catalog_store::{Catalog, Offer};
+use suanli_api::catalog_store::{BillingMode, Catalog, Confidence, Offer};
+use suanli_api::model::Currency;
 use suanli_api::{Error, Lang, catalog};
 
 use crate::Format;
@@ -113,7 +114,7 @@ pub struct OfferArgs {
     domestic: bool,
     /// on_demand, reserved_1y, reserved_3y, spot, monthly, purchase …
     #[arg(long)]
-    billing: Option<String>,
+    billing: Option<BillingMode>,
     #[arg(long)]
     provider: Option<String>,
     /// Provider country, ISO 3166 (CN, US …). 供应商所在国家。
@@ -130,10 +131,10 @@ pub struct OfferArgs {
     max_price: Option<f64>,
     /// Compare prices in this currency (needs --fx for others). 以该货币比较价格。
     #[arg(long)]
-    currency: Option<String>,
+    currency: Option<Currency>,
     /// Exchange rates: CODE=units of --currency per unit (USD=7.1106). 汇率。
     #[arg(long, value_parser = parse_fx)]
-    fx: Vec<(String, f64)>,
+    fx: Vec<(Currency, f64)>,
     #[arg(long)]
     bare_metal: bool,
     #[arg(long)]
@@ -162,13 +163,14 @@ pub enum SortArg {
     Effective,
 }
 
-fn parse_fx(s: &str) -> Result<(String, f64), String> {
+fn parse_fx(s: &str) -> Result<(Currency, f64), String> {
     let (code, rate) = s.split_once('=').ok_or_else(|| format!("{s:?}: expected CODE=RATE, e.g. USD=7.1106"))?;
     let rate: f64 = rate.parse().map_err(|_| format!("{rate:?} is not a number"))?;
     if !(rate.is_finite() && rate > 0.0) {
         return Err(format!("{rate} must be a number above 0"));
     }
-    Ok((code.trim().to_uppercase(), rate))
+    let code: Currency = code.parse().map_err(|bad| format!("{bad:?} is not a currency code"))?;
+    Ok((code, rate))
 }
 
 #[derive(Args, Debug)]
@@ -187,7 +189,7 @@ pub struct ImportArgs {
     as_of: Option<String>,
     /// Confidence tag (A = provider data or machine catalogue). 置信度标签。
     #[arg(long, default_value = "A")]
-    confidence: String,
+    confidence: Confidence,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -451,10 +453,10 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     num(a.memory_gb, 0),
                     num(a.bf16_tflops.or(a.fp16_tflops), 0),
                     opt(&a.software_stack),
-                    opt(&a.export_status_cn),
+                    a.export_status_cn.map_or(String::new(), |s| format!("{s:?}")),
                     a.source,
                     opt(&a.as_of),
-                    a.confidence,
+                    a.confidence.to_string(),
                 ]);
             }
             out(&t.render());
@@ -487,7 +489,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     p.bare_metal.map_or(String::new(), |b| b.to_string()),
                     opt(&p.certifications),
                     p.source,
-                    p.confidence,
+                    p.confidence.to_string(),
                 ]);
             }
             out(&t.render());
@@ -510,7 +512,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 encryption_in_transit: a.encryption_in_transit.then_some(true),
                 certification: a.certification,
                 workload_class: a.workload,
-                currency: a.currency.map(|c| c.to_uppercase()),
+                currency: a.currency,
                 fx: a.fx.into_iter().collect(),
                 exclude_pricebook: a.no_pricebook,
                 sort: match a.sort {
@@ -542,14 +544,14 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     format!("{}{mine}", v.offer.id),
                     v.provider_name.clone().unwrap_or(v.offer.provider_id.clone()),
                     v.accelerator_name.clone().unwrap_or_default(),
-                    v.offer.billing_mode.clone(),
+                    v.offer.billing_mode.to_string(),
                     format!("{} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
                     num(v.comparable_price_per_accel_hour, 4),
                     num(v.effective_price_per_ref_gpu_hour, 4),
                     v.efficiency.as_ref().map_or(String::new(), |r| format!("{:.2} ({})", r.ratio, r.source)),
                     v.offer.source.clone(),
                     opt(&v.offer.as_of),
-                    v.offer.confidence.clone(),
+                    v.offer.confidence.to_string(),
                 ]);
             }
             out(&t.render());

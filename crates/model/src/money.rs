@@ -14,6 +14,7 @@ use crate::Lang;
 /// The currencies the catalogue's sources quote in. A closed list, so a
 /// typo is an error and not a silent new currency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Currency {
     CNY,
     USD,

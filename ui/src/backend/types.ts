@@ -6,7 +6,8 @@
 import type * as B from "../bindings";
 
 export type {
-  Counts, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, RangeJson, SavedScenario, ScenarioDoc,
+  BillingMode, Confidence, Counts, Currency, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
+  RangeJson, SavedScenario, ScenarioDoc,
   ScenarioMeta, Settings, SourceLine, SupplyJson,
 } from "../bindings";
 

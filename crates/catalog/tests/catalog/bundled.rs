@@ -40,7 +40,7 @@ fn first_start_creates_the_full_catalogue_offline() {
         assert!(t.accelerators.iter().any(|a| a.id == id), "missing {id}");
     }
     assert!(t.accelerators.iter().any(|a| a.vendor.to_lowercase().contains("enflame")));
-    assert!(t.offers.iter().any(|o| o.billing_mode == "purchase"), "server purchase offers");
+    assert!(t.offers.iter().any(|o| o.billing_mode == suanli_catalog::BillingMode::Purchase), "server purchase offers");
     assert!(catalog.integrity_ok().unwrap());
     // Opening again changes nothing.
     drop(catalog);
@@ -54,22 +54,22 @@ fn every_bundled_row_has_source_as_of_and_confidence() {
     assert!(check_tables(&t).is_empty(), "{:?}", check_tables(&t));
     let mut missing = Vec::new();
     for a in &t.accelerators {
-        if a.source.is_empty() || a.confidence.is_empty() || (a.as_of.is_none() && a.notes.is_none()) {
+        if a.source.is_empty() || (a.as_of.is_none() && a.notes.is_none()) {
             missing.push(a.id.clone());
         }
     }
     for o in &t.offers {
-        if o.source.is_empty() || o.confidence.is_empty() || (o.as_of.is_none() && o.notes.is_none()) {
+        if o.source.is_empty() || (o.as_of.is_none() && o.notes.is_none()) {
             missing.push(o.id.clone());
         }
     }
     for p in &t.providers {
-        if p.source.is_empty() || p.confidence.is_empty() || (p.as_of.is_none() && p.notes.is_none()) {
+        if p.source.is_empty() || (p.as_of.is_none() && p.notes.is_none()) {
             missing.push(p.id.clone());
         }
     }
     for e in &t.efficiency {
-        if e.source.is_empty() || e.confidence.is_empty() || (e.as_of.is_none() && e.notes.is_none()) {
+        if e.source.is_empty() || (e.as_of.is_none() && e.notes.is_none()) {
             missing.push(e.id.clone());
         }
     }

@@ -6,7 +6,7 @@ use suanli_catalog::query::OfferFilter;
 use crate::{NOW, fixture, fresh};
 
 fn provenance(source: &str) -> Provenance {
-    Provenance { source: source.into(), as_of: "2026-11-30".into(), confidence: "A".into() }
+    Provenance { source: source.into(), as_of: "2026-11-30".into(), confidence: suanli_catalog::Confidence::A }
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn azure_retail_page_handles_reservations_spot_and_windows() {
     // The reservation's retailPrice is the 1-year total: 142,000 ÷ 8,760 h = 16.21 per VM-hour.
     let reserved = get("azure-nd96asr-v4-eastus-reserved-1y");
     assert!((reserved.offer.price - 142_000.0 / 8760.0).abs() < 1e-9);
-    assert_eq!(reserved.offer.billing_mode, "reserved_1y");
+    assert_eq!(reserved.offer.billing_mode, suanli_catalog::BillingMode::Reserved1y);
     assert_eq!(get("azure-nd96asr-v4-eastus-spot").offer.price, 2.99);
     // The import shadows the bundled offer with the same id.
     assert_eq!(get("azure-nd96asr-v4-eastus-on-demand").origin, "import");

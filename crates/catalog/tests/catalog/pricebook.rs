@@ -13,16 +13,16 @@ fn own_offer() -> Offer {
         accelerator_id: Some("huawei-ascend-910b".into()),
         instance: Some("negotiated 8-card node".into()),
         region: Some("cn-beijing".into()),
-        billing_mode: "monthly".into(),
+        billing_mode: suanli_catalog::BillingMode::Monthly,
         accelerators_per_instance: Some(8.0),
         price: 40_000.0,
-        price_unit: "instance_month".into(),
-        currency: "CNY".into(),
+        price_unit: suanli_catalog::PriceUnit::InstanceMonth,
+        currency: suanli_model::Currency::CNY,
         upfront: None,
         interconnect: None,
         as_of: Some("2026-11-20".into()),
         source: "Quote from our account manager".into(),
-        confidence: "A".into(),
+        confidence: suanli_catalog::Confidence::A,
         notes: None,
     }
 }
@@ -74,12 +74,12 @@ fn bad_entries_are_refused_with_field_and_value_and_nothing_is_written() {
     let mut c = fresh();
     let mut bad = own_offer();
     bad.price = -5.0;
-    bad.currency = "XYZ".into();
+    bad.provider_id = "nobody".into();
     let err = c.put_own_offer(&bad).unwrap_err();
     let Error::Rows(rows) = &err else { panic!("{err}") };
     let fields: Vec<(&str, &str)> = rows.iter().map(|r| (r.field.as_str(), r.value.as_str())).collect();
     assert!(fields.contains(&("price", "-5")), "{fields:?}");
-    assert!(fields.contains(&("currency", "XYZ")), "{fields:?}");
+    assert!(fields.contains(&("provider_id", "nobody")), "{fields:?}");
     let price = rows.iter().find(|r| r.field == "price").unwrap();
     assert_eq!(
         price.message(suanli_model::Lang::En),

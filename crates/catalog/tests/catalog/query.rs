@@ -67,20 +67,21 @@ fn effective_price_divides_by_the_sourced_ratio_and_shows_its_source() {
 #[test]
 fn offers_filter_by_billing_country_price_and_security() {
     let c = fresh();
-    let spot = c.offers(&OfferFilter { billing_mode: Some("spot".into()), ..Default::default() }).unwrap();
-    assert!(!spot.is_empty() && spot.iter().all(|o| o.offer.billing_mode == "spot"));
+    let spot =
+        c.offers(&OfferFilter { billing_mode: Some(suanli_catalog::BillingMode::Spot), ..Default::default() }).unwrap();
+    assert!(!spot.is_empty() && spot.iter().all(|o| o.offer.billing_mode == suanli_catalog::BillingMode::Spot));
     let cn = c.offers(&OfferFilter { provider_country: Some("CN".into()), ..Default::default() }).unwrap();
     assert!(!cn.is_empty() && cn.iter().all(|o| o.provider_country.as_deref() == Some("CN")));
     let cheap = c
         .offers(&OfferFilter {
             max_price: Some(2.0),
-            currency: Some("USD".into()),
-            fx: [("CNY".to_string(), 1.0 / 7.1106)].into_iter().collect(),
+            currency: Some(suanli_model::Currency::USD),
+            fx: [(suanli_model::Currency::CNY, 1.0 / 7.1106)].into_iter().collect(),
             ..Default::default()
         })
         .unwrap();
     assert!(cheap.iter().all(|o| o.comparable_price_per_accel_hour.unwrap() <= 2.0));
-    assert!(cheap.iter().any(|o| o.offer.currency == "CNY"), "CNY offers convert for comparison");
+    assert!(cheap.iter().any(|o| o.offer.currency == suanli_model::Currency::CNY), "CNY offers convert for comparison");
     let bare = c.offers(&OfferFilter { bare_metal: Some(true), ..Default::default() }).unwrap();
     assert!(!bare.is_empty());
 }

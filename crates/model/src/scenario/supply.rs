@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// Export-control status for the buyer (the catalogue's field).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ExportStatus {
     Unrestricted,
     LicenceRequired,

@@ -1,0 +1,261 @@
+//! The catalogue's closed sets: billing modes, price units and confidence
+//! tags. Parsed where rows enter (CSV, packs, imports, the database), so
+//! nothing deeper compares strings.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use suanli_model::Lang;
+
+/// How an offer is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum BillingMode {
+    OnDemand,
+    #[serde(rename = "reserved_1y")]
+    Reserved1y,
+    #[serde(rename = "reserved_3y")]
+    Reserved3y,
+    Spot,
+    Monthly,
+    SavingsPlan,
+    /// A server bought outright.
+    Purchase,
+}
+
+impl BillingMode {
+    pub const ALL: [BillingMode; 7] = [
+        BillingMode::OnDemand,
+        BillingMode::Reserved1y,
+        BillingMode::Reserved3y,
+        BillingMode::Spot,
+        BillingMode::Monthly,
+        BillingMode::SavingsPlan,
+        BillingMode::Purchase,
+    ];
+
+    /// The name in files and JSON (`reserved_1y`).
+    pub fn key(self) -> &'static str {
+        match self {
+            BillingMode::OnDemand => "on_demand",
+            BillingMode::Reserved1y => "reserved_1y",
+            BillingMode::Reserved3y => "reserved_3y",
+            BillingMode::Spot => "spot",
+            BillingMode::Monthly => "monthly",
+            BillingMode::SavingsPlan => "savings_plan",
+            BillingMode::Purchase => "purchase",
+        }
+    }
+
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            BillingMode::OnDemand => lang.pick("on demand", "按需"),
+            BillingMode::Reserved1y => lang.pick("reserved 1 year", "预留 1 年"),
+            BillingMode::Reserved3y => lang.pick("reserved 3 years", "预留 3 年"),
+            BillingMode::Spot => lang.pick("spot", "竞价"),
+            BillingMode::Monthly => lang.pick("monthly", "包月"),
+            BillingMode::SavingsPlan => lang.pick("savings plan", "节省计划"),
+            BillingMode::Purchase => lang.pick("purchase", "购买"),
+        }
+    }
+
+    /// Months of commitment of a reserved mode.
+    pub fn term_months(self) -> Option<u32> {
+        match self {
+            BillingMode::Reserved1y => Some(12),
+            BillingMode::Reserved3y => Some(36),
+            _ => None,
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<BillingMode> {
+        BillingMode::ALL.into_iter().find(|m| m.key() == text.trim())
+    }
+}
+
+/// What an offer's price is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum PriceUnit {
+    InstanceHour,
+    AcceleratorHour,
+    InstanceMonth,
+    /// The price of one server (a purchase).
+    Server,
+}
+
+impl PriceUnit {
+    pub const ALL: [PriceUnit; 4] =
+        [PriceUnit::InstanceHour, PriceUnit::AcceleratorHour, PriceUnit::InstanceMonth, PriceUnit::Server];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            PriceUnit::InstanceHour => "instance_hour",
+            PriceUnit::AcceleratorHour => "accelerator_hour",
+            PriceUnit::InstanceMonth => "instance_month",
+            PriceUnit::Server => "server",
+        }
+    }
+
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            PriceUnit::InstanceHour => lang.pick("per instance-hour", "每实例小时"),
+            PriceUnit::AcceleratorHour => lang.pick("per accelerator-hour", "每卡时"),
+            PriceUnit::InstanceMonth => lang.pick("per instance-month", "每实例月"),
+            PriceUnit::Server => lang.pick("per server", "每台服务器"),
+        }
+    }
+
+    /// Priced per instance: needs the accelerators per instance.
+    pub fn per_instance(self) -> bool {
+        matches!(self, PriceUnit::InstanceHour | PriceUnit::InstanceMonth)
+    }
+}
+
+/// How sure a figure is: the fact sheets' tags (see `data/catalog/README.md`),
+/// plus `user` for what the user typed into the price book.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Confidence {
+    /// Vendor datasheet or launch material.
+    V,
+    /// Measured benchmark with a public log.
+    M,
+    /// Measurement context only (e.g. memory seen on a test rig).
+    #[serde(rename = "M-context")]
+    MContext,
+    /// Third-party press or analyst report.
+    P,
+    /// Low-reliability press.
+    #[serde(rename = "P-low")]
+    PLow,
+    /// Community-compiled dataset.
+    C,
+    /// Derived by arithmetic from sourced inputs.
+    D,
+    /// Unsourced estimate.
+    U,
+    /// Provider data or a machine-generated catalogue.
+    A,
+    /// A third party transcribing the provider's page, with the date read.
+    B,
+    /// Conflicting or suspect.
+    X,
+    /// Entered by the user (price book).
+    #[serde(rename = "user")]
+    User,
+}
+
+impl Confidence {
+    pub fn key(self) -> &'static str {
+        match self {
+            Confidence::V => "V",
+            Confidence::M => "M",
+            Confidence::MContext => "M-context",
+            Confidence::P => "P",
+            Confidence::PLow => "P-low",
+            Confidence::C => "C",
+            Confidence::D => "D",
+            Confidence::U => "U",
+            Confidence::A => "A",
+            Confidence::B => "B",
+            Confidence::X => "X",
+            Confidence::User => "user",
+        }
+    }
+
+    /// Order of preference when two sources give the same figure: measured
+    /// and provider data first, unsourced and suspect last.
+    pub fn rank(self) -> u8 {
+        match self {
+            Confidence::User => 0,
+            Confidence::M => 1,
+            Confidence::D => 2,
+            Confidence::A => 3,
+            Confidence::B => 4,
+            Confidence::V => 5,
+            Confidence::MContext => 6,
+            Confidence::P => 7,
+            Confidence::PLow => 8,
+            Confidence::C => 9,
+            Confidence::U => 10,
+            Confidence::X => 11,
+        }
+    }
+
+    /// The weaker of two.
+    pub fn weaker(self, other: Confidence) -> Confidence {
+        if other.rank() > self.rank() { other } else { self }
+    }
+}
+
+macro_rules! display_by_key {
+    ($($t:ty),+) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.key())
+            }
+        }
+    )+};
+}
+display_by_key!(BillingMode, PriceUnit, Confidence);
+
+impl FromStr for BillingMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BillingMode::parse(s).ok_or_else(|| {
+            let allowed: Vec<&str> = BillingMode::ALL.iter().map(|m| m.key()).collect();
+            format!("{s:?} is not a billing mode: one of {}", allowed.join(", "))
+        })
+    }
+}
+
+impl Confidence {
+    pub const ALL: [Confidence; 12] = [
+        Confidence::V,
+        Confidence::M,
+        Confidence::MContext,
+        Confidence::P,
+        Confidence::PLow,
+        Confidence::C,
+        Confidence::D,
+        Confidence::U,
+        Confidence::A,
+        Confidence::B,
+        Confidence::X,
+        Confidence::User,
+    ];
+}
+
+impl FromStr for Confidence {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Confidence::ALL.into_iter().find(|c| c.key() == s.trim()).ok_or_else(|| {
+            let allowed: Vec<&str> = Confidence::ALL.iter().map(|c| c.key()).collect();
+            format!("{s:?} is not a confidence tag: one of {}", allowed.join(", "))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_in_files_are_the_keys() {
+        for m in BillingMode::ALL {
+            assert_eq!(serde_json::to_value(m).unwrap_or_default(), m.key());
+        }
+        for u in PriceUnit::ALL {
+            assert_eq!(serde_json::to_value(u).unwrap_or_default(), u.key());
+        }
+        for c in Confidence::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap_or_default(), c.key());
+        }
+    }
+}
