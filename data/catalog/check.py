@@ -34,10 +34,10 @@ HEADERS: dict[str, list[str]] = {
     "sources.csv": ["id", "sheet", "title", "url", "date"],
     "accelerators.csv": [
         "id", "vendor", "vendor_zh", "name", "name_zh", "domestic", "memory_gb", "memory_type",
-        "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp32_tflops", "int8_tops", "tdp_w",
+        "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops", "int8_tops", "tdp_w",
         "interconnect", "interconnect_gbps", "form_factor", "software_stack", "framework_adapter",
         "release", "export_status_cn", "export_status_since", "export_status_notes", "list_price",
-        "list_price_currency", "list_price_as_of", "source", "as_of", "confidence", "notes",
+        "list_price_currency", "list_price_as_of", "unpublished", "variants", "source", "as_of", "confidence", "notes",
     ],
     "export_controls.csv": ["id", "date", "jurisdiction", "rule", "affected", "effect", "source", "confidence", "notes"],
     "providers.csv": [
@@ -53,10 +53,18 @@ HEADERS: dict[str, list[str]] = {
         "id", "accelerator_id", "workload_class", "ratio", "reference_accelerator_id", "method",
         "source", "as_of", "confidence", "notes",
     ],
+    "measurements.csv": [
+        "id", "suite", "suite_version", "case", "variant", "submitter", "workload_class", "model", "precision", "sequence_length",
+        "batch", "accelerators", "nodes", "parallel", "framework", "framework_version", "inference_scenario",
+        "accelerator_id", "system", "metric", "value", "published_as", "location", "source", "as_of", "confidence",
+        "notes",
+    ],
     "scaling.csv": ["id", "setup", "accelerator_id", "accelerators", "efficiency", "interconnect", "source", "as_of", "confidence", "notes"],
 }
 
-SHEETS = {"gpu-facts": "gpu:", "provider-prices": "prices:", "article": ""}
+# `benchmarks` (measured results read from public suites' files) and `specs` (datasheets and
+# spec tables) were added after the two fact sheets; they use the gpu-facts tag vocabulary.
+SHEETS = {"gpu-facts": "gpu:", "provider-prices": "prices:", "article": "", "benchmarks": "bench:", "specs": "spec:"}
 EXPORT_STATUS = {"unrestricted", "licence_required", "banned", "china_only_variant", "domestic", "unknown"}
 PROVIDER_KINDS = {"hyperscaler", "gpu_cloud", "china_cloud", "server_vendor", "reseller"}
 BILLING_MODES = {"on_demand", "reserved_1y", "reserved_3y", "spot", "monthly", "purchase", "savings_plan"}
@@ -66,14 +74,20 @@ UPFRONT = {"none", "partial", "all", ""}
 BOOLS = {"true", "false"}
 WORKLOAD_CLASSES = {
     "llm_pretraining", "llm_finetuning", "llm_inference", "vision_training", "vision_inference",
-    "nlp_inference", "recommendation_training", "gemm_bf16", "gemm_fp16", "mixed_unspecified",
+    "nlp_training", "nlp_inference", "recommendation_training", "recommendation_inference",
+    "gemm_bf16", "gemm_fp16", "gemm_fp8", "memory_bandwidth", "interconnect", "mixed_unspecified",
 }
+SUITES = {"flagperf", "mlperf_training", "mlperf_inference", "vendor", "paper", "community"}
+METRICS = {"tokens_per_accel_second", "tokens_per_second", "samples_per_second", "samples_per_accel_second",
+           "mfu", "tflops", "gbps", "minutes_to_train"}
+SPEC_FIELDS = {"memory_gb", "memory_type", "interconnect", "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops",
+               "int8_tops", "tdp_w", "interconnect_gbps"}
 # gpu-facts tags: V M P C D U, optionally qualified as the sheet does ("P-low", "M-context").
 GPU_TAG = re.compile(r"^[VMPCDU](-[a-z]+)?$")
 PRICE_TAGS = {"A", "B", "C", "X"}
 
 KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+)$")
+SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|(bench|spec):[a-z0-9]+([.-][a-z0-9]+)*)$")
 DATE = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 
@@ -222,7 +236,7 @@ def check_provenance(name: str, row: dict[str, str], sources: dict[str, str]) ->
     if not conf:
         err(at(name, row), "confidence is empty")
         return
-    ok_gpu = bool(GPU_TAG.match(conf)) and sheets & {"gpu-facts", "article"}
+    ok_gpu = bool(GPU_TAG.match(conf)) and sheets & {"gpu-facts", "article", "benchmarks", "specs"}
     ok_prices = conf in PRICE_TAGS and "provider-prices" in sheets
     if not (ok_gpu or ok_prices):
         err(at(name, row), f"confidence {conf!r} does not fit the tag vocabulary of the cited sheet(s) {sorted(sheets)}")
@@ -277,9 +291,17 @@ def main() -> int:
             err(at(name, row), "domestic accelerator must have export_status_cn=domestic")
         if row["domestic"] == "false" and row["export_status_cn"] == "domestic":
             err(at(name, row), "export_status_cn=domestic on a non-domestic accelerator")
-        for col in ["memory_gb", "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp32_tflops",
+        for col in ["memory_gb", "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops",
                     "int8_tops", "tdp_w", "interconnect_gbps", "list_price"]:
             number(name, row, col, positive=True)
+        for v in [v for v in row["variants"].split(";") if v]:
+            if v not in {r["id"] for r in acc} or v == row["id"]:
+                err(at(name, row), f"variant {v!r} is not another accelerator of accelerators.csv")
+        for field in [f for f in row["unpublished"].split(";") if f]:
+            if field not in SPEC_FIELDS:
+                err(at(name, row), f"unpublished names {field!r}, not a spec column")
+            elif row[field]:
+                err(at(name, row), f"{field} has a value and is listed as unpublished")
         for col in ["release", "export_status_since", "list_price_as_of"]:
             if row[col] and not valid_date(row[col]):
                 err(at(name, row), f"{col}={row[col]!r} is not YYYY, YYYY-MM or YYYY-MM-DD")
@@ -408,6 +430,32 @@ def main() -> int:
         for col in ["rule", "effect"]:
             if not row[col]:
                 err(at(name, row), f"{col} is empty")
+
+    # measurements: what a public suite published, never filled in
+    name = "measurements.csv"
+    mea = data[name]
+    check_ids(name, mea, KEBAB)
+    for row in mea:
+        note_sources(row)
+        check_provenance(name, row, sources)
+        check_date(name, row, "as_of", may_be_empty_with="as_of empty")
+        enum(name, row, "suite", SUITES)
+        enum(name, row, "workload_class", WORKLOAD_CLASSES)
+        enum(name, row, "metric", METRICS)
+        if row["accelerator_id"] not in acc_ids:
+            err(at(name, row), f"accelerator_id {row['accelerator_id']!r} not in accelerators.csv")
+        for col in ["case", "location"]:
+            if not row[col]:
+                err(at(name, row), f"{col} is empty")
+        number(name, row, "accelerators", required=True, integer=True, positive=True)
+        number(name, row, "nodes", integer=True, positive=True)
+        number(name, row, "sequence_length", integer=True, positive=True)
+        value = number(name, row, "value", positive=True)
+        derived = row["confidence"] == "D" and row["published_as"].startswith("derived")
+        if value is not None and not (re.search(r"[0-9]", row["published_as"]) or derived):
+            err(at(name, row), f"value {row['value']!r} but the source published {row['published_as']!r}: never fill a gap")
+        if row["metric"] == "mfu" and value is not None and value > 1:
+            err(at(name, row), "mfu is a fraction (39.3 % is 0.393)")
 
     for row in src_rows:
         if row["id"] not in used_sources:

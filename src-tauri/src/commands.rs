@@ -111,8 +111,8 @@ pub async fn get_source(state: State<'_, AppState>, id: String) -> Reply<Option<
 
 #[tauri::command]
 #[specta::specta]
-pub async fn workload_classes(state: State<'_, AppState>) -> Reply<Vec<String>> {
-    state.with(|c, _| Ok(c.workload_classes()?))
+pub async fn workload_classes(state: State<'_, AppState>) -> Reply<Vec<suanli_api::model::WorkloadClass>> {
+    state.with(|c, _| Ok(c.workload_classes()))
 }
 
 /// The user's own offers and negotiated discounts.

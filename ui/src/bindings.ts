@@ -14,7 +14,7 @@ export const commands = {
 	listProviders: () => typedError<Provider_Serialize[], ErrorJson>(__TAURI_INVOKE("list_providers")),
 	listOffers: (filter: OfferFilter_Deserialize) => typedError<OfferView_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
 	getSource: (id: string) => typedError<Source_Serialize | null, ErrorJson>(__TAURI_INVOKE("get_source", { id })),
-	workloadClasses: () => typedError<string[], ErrorJson>(__TAURI_INVOKE("workload_classes")),
+	workloadClasses: () => typedError<WorkloadClass[], ErrorJson>(__TAURI_INVOKE("workload_classes")),
 	pricebook: () => typedError<PriceBook_Serialize, ErrorJson>(__TAURI_INVOKE("pricebook")),
 	pricebookPutOffer: (offer: Offer_Deserialize) => typedError<PriceBook_Serialize, ErrorJson>(__TAURI_INVOKE("pricebook_put_offer", { offer })),
 	pricebookPutDiscount: (discount: Discount_Deserialize) => typedError<PriceBook_Serialize, ErrorJson>(__TAURI_INVOKE("pricebook_put_discount", { discount })),
@@ -83,6 +83,7 @@ export type Accelerator_Deserialize = {
 	memory_bandwidth_gbps?: number | null,
 	bf16_tflops?: number | null,
 	fp16_tflops?: number | null,
+	fp8_tflops?: number | null,
 	fp32_tflops?: number | null,
 	int8_tops?: number | null,
 	tdp_w?: number | null,
@@ -99,6 +100,16 @@ export type Accelerator_Deserialize = {
 	list_price?: number | null,
 	list_price_currency?: Currency | null,
 	list_price_as_of?: string | null,
+	/**
+	 *  `;`-separated spec fields for which no public figure exists (they
+	 *  stay empty; an estimate that needs one says so).
+	 */
+	unpublished?: string | null,
+	/**
+	 *  For a row that does not say which variant (`nvidia-a100-80gb`): the
+	 *  rows it may be (`;`-separated). Its ratio is the weakest of theirs.
+	 */
+	variants?: string | null,
 	source: string,
 	as_of?: string | null,
 	confidence: Confidence,
@@ -117,6 +128,7 @@ export type Accelerator_Serialize = {
 	memory_bandwidth_gbps: number | null,
 	bf16_tflops: number | null,
 	fp16_tflops: number | null,
+	fp8_tflops: number | null,
 	fp32_tflops: number | null,
 	int8_tops: number | null,
 	tdp_w: number | null,
@@ -133,6 +145,16 @@ export type Accelerator_Serialize = {
 	list_price: number | null,
 	list_price_currency: Currency | null,
 	list_price_as_of: string | null,
+	/**
+	 *  `;`-separated spec fields for which no public figure exists (they
+	 *  stay empty; an estimate that needs one says so).
+	 */
+	unpublished: string | null,
+	/**
+	 *  For a row that does not say which variant (`nvidia-a100-80gb`): the
+	 *  rows it may be (`;`-separated). Its ratio is the weakest of theirs.
+	 */
+	variants: string | null,
 	source: string,
 	as_of: string | null,
 	confidence: Confidence,
@@ -177,6 +199,21 @@ export type BarJson = {
 	/**  Option id → [NPV at low, NPV at high]. */
 	totals: ([string, number | null, number | null])[],
 };
+
+/**  Where a ratio comes from, strongest first. */
+export type Basis = 
+/**  The reference accelerator itself (1 by definition). */
+"reference" | 
+/**  Stated by the user. */
+"pinned" | 
+/**  A measured ratio a fact sheet publishes. */
+"measured" | 
+/**  Computed from published measurements of like-for-like runs. */
+"derived" | 
+/**  A vendor's or the press's claim. */
+"claimed" | 
+/**  Estimated from specs by the calibrated model. */
+"estimated";
 
 /**  How an offer is billed. */
 export type BillingMode = "on_demand" | "reserved_1y" | "reserved_3y" | "spot" | "monthly" | "savings_plan" | 
@@ -268,6 +305,7 @@ export type Counts = {
 	providers: number,
 	offers: number,
 	efficiency: number,
+	measurements: number,
 	sources: number,
 };
 
@@ -327,6 +365,31 @@ export type ErrorJson = {
 	code: string,
 	message: string,
 	fields: FieldError[],
+};
+
+/**
+ *  How an estimate was made: ratio = compute_ratio^compute_exponent ×
+ *  bandwidth_ratio^bandwidth_exponent × stack factor.
+ */
+export type Estimate = {
+	/**  Dense BF16 (else FP16) TFLOPS ÷ the reference's. */
+	compute_ratio: number | null,
+	/**  Memory bandwidth ÷ the reference's. */
+	bandwidth_ratio: number | null,
+	/**  Fitted for the workload class on the measured comparisons. */
+	compute_exponent: number | null,
+	bandwidth_exponent: number | null,
+	/**  The software stack (the first name of `software_stack`, else the vendor). */
+	stack: string,
+	/**  Its fitted factor (CUDA = 1). */
+	stack_factor: number | null,
+	/**
+	 *  How many comparisons involved the stack (0: the median factor of the
+	 *  measured non-CUDA stacks stands in).
+	 */
+	stack_comparisons: number,
+	/**  Comparisons the model was fitted on. */
+	calibrated_on: number,
 };
 
 /**
@@ -416,6 +479,17 @@ export type Jurisdiction =
 /**  The language a figure or message is written in. */
 export type Lang = "en" | "zh";
 
+/**  Why an accelerator has no ratio for a class. */
+export type NoRatio = 
+/**  The offer names no accelerator. */
+{ kind: "no_accelerator" } | 
+/**  The accelerator is not in the catalogue. */
+{ kind: "unknown_accelerator"; accelerator_id: string } | 
+/**  No measurement, and the spec the estimate needs is not published. */
+{ kind: "no_spec"; accelerator_id: string; field: string; unpublished: boolean } | 
+/**  A benchmark probe, not a workload offers are priced for. */
+{ kind: "not_priced" };
+
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer = Offer_Serialize | Offer_Deserialize;
 
@@ -439,7 +513,7 @@ export type OfferFilter_Deserialize = {
 	/**  A certification the provider must list (substring, case-insensitive). */
 	certification?: string | null,
 	/**  Workload class for efficiency ratios and effective prices. */
-	workload_class?: string | null,
+	workload_class?: WorkloadClass | null,
 	/**
 	 *  Compare prices in this currency, with `fx` (units of it per unit of
 	 *  another currency). Offers in a currency without a rate get no
@@ -470,7 +544,7 @@ export type OfferFilter_Serialize = {
 	/**  A certification the provider must list (substring, case-insensitive). */
 	certification: string | null,
 	/**  Workload class for efficiency ratios and effective prices. */
-	workload_class: string | null,
+	workload_class: WorkloadClass | null,
 	/**
 	 *  Compare prices in this currency, with `fx` (units of it per unit of
 	 *  another currency). Offers in a currency without a rate get no
@@ -508,12 +582,23 @@ export type OfferView_Deserialize = {
 	price_per_accel_hour?: number | null,
 	/**  The same in the comparison currency, when one was asked for. */
 	comparable_price_per_accel_hour?: number | null,
+	/**
+	 *  The ratio for the filter's workload class, with its basis
+	 *  (measured, derived, estimated, pinned …) and method.
+	 */
 	efficiency?: RatioUsed_Deserialize | null,
+	/**  Why there is none, when a workload class was asked for. */
+	no_ratio?: NoRatio | null,
 	/**
 	 *  Price per accelerator-hour ÷ efficiency ratio, in the comparison
 	 *  currency (or the offer's, when none was asked for).
 	 */
 	effective_price_per_ref_gpu_hour?: number | null,
+	/**
+	 *  For a server purchase: its price ÷ (accelerators × ratio), what one
+	 *  reference GPU's worth of compute costs to buy.
+	 */
+	effective_capex_per_ref_gpu?: number | null,
 } & Offer_Deserialize;
 
 /**  An offer with what a reader needs beside it. */
@@ -532,12 +617,23 @@ export type OfferView_Serialize = {
 	price_per_accel_hour: number | null,
 	/**  The same in the comparison currency, when one was asked for. */
 	comparable_price_per_accel_hour: number | null,
+	/**
+	 *  The ratio for the filter's workload class, with its basis
+	 *  (measured, derived, estimated, pinned …) and method.
+	 */
 	efficiency: RatioUsed_Serialize | null,
+	/**  Why there is none, when a workload class was asked for. */
+	no_ratio: NoRatio | null,
 	/**
 	 *  Price per accelerator-hour ÷ efficiency ratio, in the comparison
 	 *  currency (or the offer's, when none was asked for).
 	 */
 	effective_price_per_ref_gpu_hour: number | null,
+	/**
+	 *  For a server purchase: its price ÷ (accelerators × ratio), what one
+	 *  reference GPU's worth of compute costs to buy.
+	 */
+	effective_capex_per_ref_gpu: number | null,
 } & Offer_Serialize;
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
@@ -771,31 +867,74 @@ export type RangeJson = {
 	mean: number | null,
 };
 
-/**  The efficiency ratio an effective price used, and where it comes from. */
+/**  A like-for-like comparison as a step shows it. */
+export type RatioComparison = RatioComparison_Serialize | RatioComparison_Deserialize;
+
+/**  A like-for-like comparison as a step shows it. */
+export type RatioComparison_Deserialize = {
+	case: string,
+	suite: string,
+	round?: string | null,
+	ratio: number | null,
+	measurements: [string, string],
+	normalisation: string,
+};
+
+/**  A like-for-like comparison as a step shows it. */
+export type RatioComparison_Serialize = {
+	case: string,
+	suite: string,
+	round: string | null,
+	ratio: number | null,
+	measurements: [string, string],
+	normalisation: string,
+};
+
+/**  The ratio an accelerator gets for a workload class, and why. */
 export type RatioUsed = RatioUsed_Serialize | RatioUsed_Deserialize;
 
-/**  The efficiency ratio an effective price used, and where it comes from. */
+/**  The ratio an accelerator gets for a workload class, and why. */
 export type RatioUsed_Deserialize = {
 	ratio: number | null,
-	workload_class: string,
-	/**  Efficiency row ids (two when chained through another reference). */
+	workload_class: WorkloadClass,
+	basis: Basis,
+	/**  From the reference to the accelerator. */
+	steps: Step_Deserialize[],
+	/**  Every measurement row behind it. */
+	measurements: string[],
+	/**  Every ratio row (`efficiency.csv`) behind it. */
 	ids: string[],
+	/**  Source ids, `;`-separated. */
 	source: string,
+	/**  The weakest confidence along the chain. */
 	confidence: Confidence,
 	as_of?: string | null,
 	reference_accelerator_id: string,
+	/**  How it was made, in words. */
+	method_en: string,
+	method_zh: string,
 };
 
-/**  The efficiency ratio an effective price used, and where it comes from. */
+/**  The ratio an accelerator gets for a workload class, and why. */
 export type RatioUsed_Serialize = {
 	ratio: number | null,
-	workload_class: string,
-	/**  Efficiency row ids (two when chained through another reference). */
+	workload_class: WorkloadClass,
+	basis: Basis,
+	/**  From the reference to the accelerator. */
+	steps: Step_Serialize[],
+	/**  Every measurement row behind it. */
+	measurements: string[],
+	/**  Every ratio row (`efficiency.csv`) behind it. */
 	ids: string[],
+	/**  Source ids, `;`-separated. */
 	source: string,
+	/**  The weakest confidence along the chain. */
 	confidence: Confidence,
 	as_of: string | null,
 	reference_accelerator_id: string,
+	/**  How it was made, in words. */
+	method_en: string,
+	method_zh: string,
 };
 
 /**  A saved scenario, opened. */
@@ -914,6 +1053,47 @@ export type Source_Serialize = {
 	date: string | null,
 };
 
+/**  One step of a ratio's chain: `to` relative to `from`. */
+export type Step = Step_Serialize | Step_Deserialize;
+
+export type StepKind = StepKind_Serialize | StepKind_Deserialize;
+
+export type StepKind_Deserialize = 
+/**  Geometric mean of like-for-like comparisons (each names its two measurements). */
+({ kind: "derived"; comparisons: RatioComparison_Deserialize[] }) & { confidence?: never; id?: never; source?: never } | 
+/**  A ratio row of the catalogue (`efficiency.csv`). */
+({ kind: "published"; id: string; confidence: Confidence; source: string }) & { comparisons?: never } | 
+/**  The calibrated model (see [`Estimate`]). */
+{
+	kind: "estimated",
+} & Estimate;
+
+export type StepKind_Serialize = 
+/**  Geometric mean of like-for-like comparisons (each names its two measurements). */
+({ kind: "derived"; comparisons: RatioComparison_Serialize[] }) & { confidence?: never; id?: never; source?: never } | 
+/**  A ratio row of the catalogue (`efficiency.csv`). */
+({ kind: "published"; id: string; confidence: Confidence; source: string }) & { comparisons?: never } | 
+/**  The calibrated model (see [`Estimate`]). */
+{
+	kind: "estimated",
+} & Estimate;
+
+/**  One step of a ratio's chain: `to` relative to `from`. */
+export type Step_Deserialize = {
+	from: string,
+	to: string,
+	ratio: number | null,
+	kind: StepKind_Deserialize,
+};
+
+/**  One step of a ratio's chain: `to` relative to `from`. */
+export type Step_Serialize = {
+	from: string,
+	to: string,
+	ratio: number | null,
+	kind: StepKind_Serialize,
+};
+
 export type SupplyJson = {
 	score: number | null,
 	drivers: ([string, number | null])[],
@@ -997,6 +1177,15 @@ export type UtilisationBreakEvenJson_Serialize = {
 	current_utilisation: number | null,
 	month: number | null,
 };
+
+/**
+ *  A workload class. The first eight are what enterprises run and what
+ *  offers are priced for; the last few are benchmark probes (peak GEMM,
+ *  memory bandwidth, links) that measure a part but price no work.
+ */
+export type WorkloadClass = "llm_pretraining" | "llm_finetuning" | "llm_inference" | "vision_training" | "vision_inference" | "nlp_training" | "nlp_inference" | "recommendation_training" | "recommendation_inference" | "gemm_bf16" | "gemm_fp16" | "gemm_fp8" | "memory_bandwidth" | "interconnect" | 
+/**  A vendor claim that does not say which work. */
+"mixed_unspecified";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

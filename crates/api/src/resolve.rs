@@ -4,6 +4,7 @@
 //! and writes where each came from into the option's `sources`.
 
 use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
+use suanli_catalog::ratios::RatioUsed;
 use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::{Currency, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Scenario, SpotPool};
 
@@ -48,10 +49,11 @@ fn provenance(v: &OfferView) -> String {
 /// Resolves every catalogue reference in place; returns notes for the reader.
 pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Error> {
     let mut notes = Vec::new();
-    let class = s.workload_class.clone();
+    let class = s.workload_class;
+    let class_name = class.map_or("", |c| c.key());
     let reference = s.reference_gpu.clone();
     let filter = OfferFilter {
-        workload_class: (!class.is_empty()).then(|| class.clone()),
+        workload_class: class,
         // Compare offers in the scenario's currency at its own rates.
         currency: Some(s.currency),
         fx: s.fx.clone(),
@@ -70,7 +72,7 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
         if matches.is_empty() {
             let problem = if without_ratio > 0 {
                 format!(
-                    "{without_ratio} offer(s) match, but none has a sourced efficiency ratio for {class}; \
+                    "{without_ratio} offer(s) match, but none has an efficiency ratio for {class_name}; \
                      set efficiency_ratio on the option to state one"
                 )
             } else {
@@ -80,7 +82,7 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
         }
         if without_ratio > 0 {
             notes.push(format!(
-                "options[{i}] ({}): {without_ratio} matching offer(s) left out: no sourced efficiency ratio for {class}",
+                "options[{i}] ({}): {without_ratio} matching offer(s) left out: no efficiency ratio for {class_name}",
                 o.id
             ));
         }
@@ -183,29 +185,34 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
         if o.accelerator.is_none() {
             o.accelerator = accelerator;
         }
-        // A sourced efficiency ratio for the workload class, unless the user gave one.
-        if let (None, Some(acc), false) = (o.efficiency_ratio, o.accelerator.clone(), class.is_empty()) {
-            match c.ratio(&acc, &class, &reference)? {
-                Some(r) => {
+        // The catalogue's ratio for the workload class, unless the user gave one.
+        if let (None, Some(acc), Some(class)) = (o.efficiency_ratio, o.accelerator.clone(), class) {
+            match c.ratio(&acc, class, &reference)? {
+                Ok(r) => {
                     o.efficiency_ratio = Some(r.ratio);
-                    o.sources.insert(
-                        "efficiency_ratio".to_owned(),
-                        format!(
-                            "catalogue ratio {} for {class}: {} (confidence {})",
-                            r.ids.join(" × "),
-                            r.source,
-                            r.confidence
-                        ),
-                    );
+                    o.sources.insert("efficiency_ratio".to_owned(), ratio_source(&r));
                 }
-                None => notes.push(format!(
-                    "options[{i}] ({}): no sourced efficiency ratio for {acc} in {class}; 1.0 assumed",
-                    o.id
+                Err(why) => notes.push(format!(
+                    "options[{i}] ({}): no efficiency ratio for {acc} in {class_name} ({}); 1.0 assumed",
+                    o.id,
+                    why.describe(suanli_model::Lang::En)
                 )),
             }
         }
     }
     Ok(notes)
+}
+
+/// Where a catalogue ratio comes from, as an option's source text: its
+/// basis first (measured, derived, estimated …), then how it was made.
+pub(crate) fn ratio_source(r: &RatioUsed) -> String {
+    let sources = if r.source.is_empty() { String::new() } else { format!(" [{}]", r.source) };
+    format!(
+        "catalogue ratio ({}) for {}: {}{sources}",
+        r.basis.label(suanli_model::Lang::En),
+        r.workload_class,
+        r.method_en
+    )
 }
 
 /// Offers matching a selector, cheapest per useful hour first. With a

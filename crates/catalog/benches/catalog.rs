@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
 
     let (catalog, _) = Catalog::open_in_memory(NOW).expect("catalog");
     let filter = OfferFilter {
-        workload_class: Some("vision_training".into()),
+        workload_class: Some(suanli_catalog::WorkloadClass::VisionTraining),
         billing_mode: Some(suanli_catalog::BillingMode::OnDemand),
         currency: Some(suanli_model::Currency::USD),
         fx: [(suanli_model::Currency::CNY, 1.0 / 7.1106)].into_iter().collect(),

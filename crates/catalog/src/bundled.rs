@@ -18,6 +18,7 @@ pub fn tables() -> Result<Tables, Error> {
         providers: csv_rows("providers.csv", include_str!("../../../data/catalog/providers.csv"))?,
         offers: csv_rows("offers.csv", include_str!("../../../data/catalog/offers.csv"))?,
         efficiency: csv_rows("efficiency.csv", include_str!("../../../data/catalog/efficiency.csv"))?,
+        measurements: csv_rows("measurements.csv", include_str!("../../../data/catalog/measurements.csv"))?,
         scaling: csv_rows("scaling.csv", include_str!("../../../data/catalog/scaling.csv"))?,
         export_controls: csv_rows("export_controls.csv", include_str!("../../../data/catalog/export_controls.csv"))?,
     })

@@ -70,6 +70,10 @@ pub enum Problem {
         name: String,
     },
     Expected(&'static str),
+    /// A value where the source published none ("/", "--", blank).
+    FilledGap,
+    /// A share of a part's own peak (MFU): above 0, at most 1.
+    Fraction,
     /// A parser's own message (CSV, JSON), kept as it said it.
     Parser(String),
 }
@@ -131,6 +135,13 @@ impl Problem {
                     format!("{name} is not in the catalogue's accelerators")
                 }
             }
+            Problem::FilledGap => lang
+                .pick(
+                    "has a value, but the source published none there: a gap is never filled",
+                    "来源在此处未公布数值，不能填入数字",
+                )
+                .to_owned(),
+            Problem::Fraction => lang.pick("must be above 0 and at most 1", "必须大于 0 且不超过 1").to_owned(),
             Problem::Expected(what) => {
                 if zh {
                     format!("应为 {what}")
@@ -218,6 +229,29 @@ impl Checker {
         self.provenance(&o.source);
     }
 
+    /// Checks a measurement on its own: its configuration is stated, its
+    /// value is a real figure, and no gap in the source was filled.
+    pub fn measurement(&mut self, m: &Measurement) {
+        self.required("case", &m.case);
+        self.required("location", &m.location);
+        if !(m.accelerators.is_finite() && m.accelerators >= 1.0 && m.accelerators.fract() == 0.0) {
+            self.fail("accelerators", m.accelerators, Problem::Expected("a whole number of accelerators, at least 1"));
+        }
+        if let Some(v) = m.value {
+            if !(v.is_finite() && v > 0.0) {
+                self.fail("value", v, Problem::PositiveRatio);
+            } else if m.metric == Metric::Mfu && v > 1.0 {
+                self.fail("value", v, Problem::Fraction);
+            }
+            let published = m.published_as.as_deref().unwrap_or("");
+            let derived = m.confidence == Confidence::D && published.starts_with("derived");
+            if !(published.chars().any(|c| c.is_ascii_digit()) || derived) {
+                self.fail("value", v, Problem::FilledGap);
+            }
+        }
+        self.provenance(&m.source);
+    }
+
     pub fn provenance(&mut self, source: &str) {
         self.required("source", source);
     }
@@ -297,7 +331,6 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
     for (i, e) in t.efficiency.iter().enumerate() {
         c.at("efficiency", line(i), &e.id);
         c.id(&mut ids, &e.id);
-        c.required("workload_class", &e.workload_class);
         if !(e.ratio.is_finite() && e.ratio > 0.0) {
             c.fail("ratio", e.ratio, Problem::PositiveRatio);
         }
@@ -310,6 +343,17 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         }
         c.provenance(&e.source);
         sources_known(&mut c, "source", &e.source);
+    }
+
+    let mut ids = BTreeMap::new();
+    for (i, m) in t.measurements.iter().enumerate() {
+        c.at("measurements", line(i), &m.id);
+        c.id(&mut ids, &m.id);
+        c.measurement(m);
+        if !accelerators.contains(m.accelerator_id.as_str()) {
+            c.fail("accelerator_id", &m.accelerator_id, Problem::NoSuchRow { table: "accelerators" });
+        }
+        sources_known(&mut c, "source", &m.source);
     }
 
     let mut ids = BTreeMap::new();

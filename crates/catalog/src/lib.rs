@@ -16,6 +16,7 @@ pub mod library;
 pub mod pack;
 pub mod pricebook;
 pub mod query;
+pub mod ratios;
 pub mod rows;
 mod schema;
 mod store;
@@ -72,6 +73,9 @@ pub fn csv_rows<T: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<T>, E
 #[derive(Debug)]
 pub struct Catalog {
     conn: Connection,
+    /// The ratio book last built, by reference accelerator; dropped by
+    /// every write that changes a ratio (catalogue replace, pin, unpin).
+    book: std::sync::Mutex<Option<(String, std::sync::Arc<ratios::RatioBook>)>>,
 }
 
 /// Row counts of the catalogue tables.
@@ -82,6 +86,7 @@ pub struct Counts {
     pub providers: u32,
     pub offers: u32,
     pub efficiency: u32,
+    pub measurements: u32,
     pub sources: u32,
 }
 
@@ -126,7 +131,7 @@ impl Catalog {
         // The price book is the user's own data: no acknowledged write may be lost.
         conn.pragma_update(None, "synchronous", "FULL")?;
         schema::migrate(&mut conn)?;
-        let mut catalog = Catalog { conn };
+        let mut catalog = Catalog { conn, book: std::sync::Mutex::new(None) };
         let installed = catalog.version()?;
         let bundled = bundled::version();
         let opened = match installed {
@@ -153,15 +158,15 @@ impl Catalog {
             providers: n("providers")?,
             offers: n("offers")?,
             efficiency: n("efficiency")?,
+            measurements: n("measurements")?,
             sources: n("sources")?,
         })
     }
 
-    /// Workload classes that have at least one efficiency ratio.
-    pub fn workload_classes(&self) -> Result<Vec<String>, Error> {
-        let mut stmt = self.conn.prepare("SELECT DISTINCT workload_class FROM efficiency ORDER BY workload_class")?;
-        let classes = stmt.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-        Ok(classes)
+    /// Workload classes offers are priced for (every accelerator has a
+    /// ratio for each, measured, derived or estimated).
+    pub fn workload_classes(&self) -> Vec<WorkloadClass> {
+        WorkloadClass::PRICED.to_vec()
     }
 
     pub fn connection(&self) -> &Connection {
@@ -198,7 +203,16 @@ impl Catalog {
         }
         let tx = self.conn.transaction()?;
         let old: Vec<Offer> = store::select(&tx, "SELECT * FROM offers", [])?;
-        for table in ["sources", "accelerators", "providers", "offers", "efficiency", "scaling", "export_controls"] {
+        for table in [
+            "sources",
+            "accelerators",
+            "providers",
+            "offers",
+            "efficiency",
+            "measurements",
+            "scaling",
+            "export_controls",
+        ] {
             tx.execute(&format!("DELETE FROM {table}"), [])?;
         }
         insert_all(&tx, tables)?;
@@ -209,7 +223,15 @@ impl Catalog {
         )?;
         rebuild_search(&tx)?;
         tx.commit()?;
+        self.ratios_changed();
         Ok(summary)
+    }
+
+    /// Forgets the cached ratio book (a write changed what it is built from).
+    pub(crate) fn ratios_changed(&self) {
+        if let Ok(mut book) = self.book.lock() {
+            *book = None;
+        }
     }
 
     /// The catalogue as plain tables (for packs and exports).
@@ -221,6 +243,7 @@ impl Catalog {
             providers: store::select(c, "SELECT * FROM providers ORDER BY id", [])?,
             offers: store::select(c, "SELECT * FROM offers ORDER BY id", [])?,
             efficiency: store::select(c, "SELECT * FROM efficiency ORDER BY id", [])?,
+            measurements: store::select(c, "SELECT * FROM measurements ORDER BY id", [])?,
             scaling: store::select(c, "SELECT * FROM scaling ORDER BY id", [])?,
             export_controls: store::select(c, "SELECT * FROM export_controls ORDER BY id", [])?,
         })
@@ -267,6 +290,7 @@ fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
     rows(conn, "providers", &t.providers)?;
     rows(conn, "offers", &t.offers)?;
     rows(conn, "efficiency", &t.efficiency)?;
+    rows(conn, "measurements", &t.measurements)?;
     rows(conn, "scaling", &t.scaling)?;
     rows(conn, "export_controls", &t.export_controls)
 }

@@ -6,6 +6,9 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Checker, Problem};
+use suanli_model::WorkloadClass;
+
+use crate::ratios::PinnedRatio;
 use crate::rows::Offer;
 use crate::{Catalog, Error, rebuild_search, store};
 
@@ -40,6 +43,9 @@ pub struct PriceBookFile {
 
 pub const PRICEBOOK_FORMAT: &str = "suanli-pricebook";
 
+/// No accelerator does a thousand times the reference's work.
+const MAX_RATIO: f64 = 1e3;
+
 impl Catalog {
     pub fn pricebook_offers(&self) -> Result<Vec<Offer>, Error> {
         store::select(self.connection(), "SELECT * FROM pricebook_offers ORDER BY id", [])
@@ -66,6 +72,46 @@ impl Catalog {
             + tx.execute("DELETE FROM pricebook_discounts WHERE id = ?1", params![id])?;
         rebuild_search(&tx)?;
         tx.commit()?;
+        Ok(n > 0)
+    }
+
+    /// The ratios the user pinned.
+    pub fn pinned_ratios(&self) -> Result<Vec<PinnedRatio>, Error> {
+        store::select(self.connection(), "SELECT * FROM pricebook_ratios ORDER BY accelerator_id, workload_class", [])
+    }
+
+    /// Pins a ratio for an accelerator and workload class (replacing an
+    /// earlier pin). It beats every measured or estimated ratio and no
+    /// catalogue update, import or pack changes it.
+    pub fn pin_ratio(&mut self, pin: &PinnedRatio) -> Result<(), Error> {
+        let mut c = Checker::new();
+        c.at("pricebook ratios", None, &pin.accelerator_id);
+        if self.accelerator(&pin.accelerator_id)?.is_none() {
+            c.fail("accelerator_id", &pin.accelerator_id, Problem::NoSuchRow { table: "accelerators" });
+        }
+        if !(pin.ratio.is_finite() && pin.ratio > 0.0) {
+            c.fail("ratio", pin.ratio, Problem::PositiveRatio);
+        } else if pin.ratio > MAX_RATIO {
+            c.fail("ratio", pin.ratio, Problem::TooLarge);
+        }
+        if !pin.workload_class.is_priced() {
+            c.fail("workload_class", pin.workload_class, Problem::Expected("a workload class offers are priced for"));
+        }
+        if !c.errors.is_empty() {
+            return Err(Error::Rows(c.errors));
+        }
+        store::insert(self.connection(), "pricebook_ratios", pin)?;
+        self.ratios_changed();
+        Ok(())
+    }
+
+    /// Removes a pin; `false` when there was none.
+    pub fn unpin_ratio(&mut self, accelerator_id: &str, class: WorkloadClass) -> Result<bool, Error> {
+        let n = self.conn.execute(
+            "DELETE FROM pricebook_ratios WHERE accelerator_id = ?1 AND workload_class = ?2",
+            params![accelerator_id, class.key()],
+        )?;
+        self.ratios_changed();
         Ok(n > 0)
     }
 

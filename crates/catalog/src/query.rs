@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use suanli_model::{Currency, ExportStatus};
 
+use crate::ratios::{Calibration, NoRatio, RatioBook, RatioInputs, RatioUsed};
 use crate::rows::*;
 use crate::{Catalog, Error, store};
 
@@ -74,7 +75,7 @@ pub struct OfferFilter {
     /// A certification the provider must list (substring, case-insensitive).
     pub certification: Option<String>,
     /// Workload class for efficiency ratios and effective prices.
-    pub workload_class: Option<String>,
+    pub workload_class: Option<WorkloadClass>,
     /// Compare prices in this currency, with `fx` (units of it per unit of
     /// another currency). Offers in a currency without a rate get no
     /// comparable price.
@@ -106,24 +107,17 @@ pub struct OfferView {
     pub price_per_accel_hour: Option<f64>,
     /// The same in the comparison currency, when one was asked for.
     pub comparable_price_per_accel_hour: Option<f64>,
+    /// The ratio for the filter's workload class, with its basis
+    /// (measured, derived, estimated, pinned …) and method.
     pub efficiency: Option<RatioUsed>,
+    /// Why there is none, when a workload class was asked for.
+    pub no_ratio: Option<NoRatio>,
     /// Price per accelerator-hour ÷ efficiency ratio, in the comparison
     /// currency (or the offer's, when none was asked for).
     pub effective_price_per_ref_gpu_hour: Option<f64>,
-}
-
-/// The efficiency ratio an effective price used, and where it comes from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct RatioUsed {
-    pub ratio: f64,
-    pub workload_class: String,
-    /// Efficiency row ids (two when chained through another reference).
-    pub ids: Vec<String>,
-    pub source: String,
-    pub confidence: Confidence,
-    pub as_of: Option<String>,
-    pub reference_accelerator_id: String,
+    /// For a server purchase: its price ÷ (accelerators × ratio), what one
+    /// reference GPU's worth of compute costs to buy.
+    pub effective_capex_per_ref_gpu: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,36 +166,86 @@ impl Catalog {
         )
     }
 
-    /// The best-sourced ratio of an accelerator to the reference for a
-    /// workload class: direct, or chained once through another reference
-    /// (A vs B, and B vs the reference). `None` when no source exists.
+    /// Every published measurement.
+    pub fn measurements(&self) -> Result<Vec<Measurement>, Error> {
+        store::select(self.connection(), "SELECT * FROM measurements ORDER BY id", [])
+    }
+
+    /// The measurements of one accelerator.
+    pub fn measurements_of(&self, accelerator_id: &str) -> Result<Vec<Measurement>, Error> {
+        store::select(
+            self.connection(),
+            "SELECT * FROM measurements WHERE accelerator_id = ?1 ORDER BY workload_class, \"case\", id",
+            params![accelerator_id],
+        )
+    }
+
+    /// Every accelerator's ratio for every workload class against
+    /// `reference` (built once, then kept until a write changes it).
+    pub fn ratio_book(&self, reference: &str) -> Result<std::sync::Arc<RatioBook>, Error> {
+        if let Ok(cached) = self.book.lock()
+            && let Some((r, book)) = cached.as_ref()
+            && r == reference
+        {
+            return Ok(book.clone());
+        }
+        let book = std::sync::Arc::new(self.build_ratio_book(reference)?);
+        if let Ok(mut cached) = self.book.lock() {
+            *cached = Some((reference.to_owned(), book.clone()));
+        }
+        Ok(book)
+    }
+
+    fn build_ratio_book(&self, reference: &str) -> Result<RatioBook, Error> {
+        let accelerators = self.accelerators(&AcceleratorFilter::default())?;
+        let efficiency: Vec<Efficiency> = store::select(self.connection(), "SELECT * FROM efficiency ORDER BY id", [])?;
+        let measurements = self.measurements()?;
+        let pins = self.pinned_ratios()?;
+        Ok(RatioBook::build(RatioInputs {
+            accelerators: &accelerators,
+            efficiency: &efficiency,
+            measurements: &measurements,
+            pins: &pins,
+            reference,
+        }))
+    }
+
+    /// The leave-one-out calibration of the estimate model.
+    pub fn calibration(&self, reference: &str) -> Result<Calibration, Error> {
+        let accelerators = self.accelerators(&AcceleratorFilter::default())?;
+        let efficiency: Vec<Efficiency> = store::select(self.connection(), "SELECT * FROM efficiency ORDER BY id", [])?;
+        let measurements = self.measurements()?;
+        let inputs = RatioInputs {
+            accelerators: &accelerators,
+            efficiency: &efficiency,
+            measurements: &measurements,
+            pins: &[],
+            reference,
+        };
+        Ok(RatioBook::build(inputs).calibration(inputs))
+    }
+
+    /// An accelerator's ratio to `reference` for a class, or why there is none.
     pub fn ratio(
         &self,
         accelerator_id: &str,
-        workload_class: &str,
+        class: WorkloadClass,
         reference: &str,
-    ) -> Result<Option<RatioUsed>, Error> {
-        let rows: Vec<Efficiency> = store::select(
-            self.connection(),
-            "SELECT * FROM efficiency WHERE workload_class = ?1",
-            params![workload_class],
-        )?;
-        Ok(best_ratio(&rows, accelerator_id, workload_class, reference))
+    ) -> Result<Result<RatioUsed, NoRatio>, Error> {
+        Ok(self.ratio_book(reference)?.get(accelerator_id, class).cloned())
     }
 
     /// Offers, catalogue and price book, filtered and sorted.
     pub fn offers(&self, f: &OfferFilter) -> Result<Vec<OfferView>, Error> {
-        let conn = self.connection();
         let providers: BTreeMap<String, Provider> = self.providers()?.into_iter().map(|p| (p.id.clone(), p)).collect();
         let accelerators: BTreeMap<String, Accelerator> =
             self.accelerators(&AcceleratorFilter::default())?.into_iter().map(|a| (a.id.clone(), a)).collect();
         let discounts = self.discounts()?;
-        let ratios: Vec<Efficiency> = match &f.workload_class {
-            Some(class) => store::select(conn, "SELECT * FROM efficiency WHERE workload_class = ?1", params![class])?,
-            None => Vec::new(),
+        let book = match f.workload_class {
+            Some(_) => Some(self.ratio_book(REFERENCE_ACCELERATOR)?),
+            None => None,
         };
         let offers = self.all_offers(!f.exclude_pricebook)?;
-        let mut ratio_cache: BTreeMap<String, Option<RatioUsed>> = BTreeMap::new();
         let mut out = Vec::new();
         for (offer, origin) in offers {
             let provider = providers.get(&offer.provider_id);
@@ -243,15 +287,35 @@ impl Catalog {
             {
                 continue;
             }
-            let efficiency = match (&f.workload_class, &offer.accelerator_id) {
-                (Some(class), Some(acc)) => ratio_cache
-                    .entry(acc.clone())
-                    .or_insert_with(|| best_ratio(&ratios, acc, class, REFERENCE_ACCELERATOR))
-                    .clone(),
+            let ratio = match (f.workload_class, &book) {
+                (Some(class), Some(book)) => Some(match &offer.accelerator_id {
+                    Some(acc) => book.get(acc, class).cloned(),
+                    None => Err(NoRatio::NoAccelerator),
+                }),
                 _ => None,
+            };
+            let (efficiency, no_ratio) = match ratio {
+                Some(Ok(r)) => (Some(r), None),
+                Some(Err(why)) => (None, Some(why)),
+                None => (None, None),
             };
             let effective = match (&efficiency, comparable) {
                 (Some(r), Some(p)) => Some(p / r.ratio),
+                _ => None,
+            };
+            let effective_capex = match (&efficiency, offer.price_unit) {
+                (Some(r), PriceUnit::Server) => {
+                    let per_server = offer.price * (1.0 - discount.unwrap_or(0.0));
+                    let in_currency = match f.currency {
+                        None => Some(per_server),
+                        Some(c) if c == offer.currency => Some(per_server),
+                        Some(_) => f.fx.get(&offer.currency).map(|rate| per_server * rate),
+                    };
+                    match (in_currency, offer.accelerators_per_instance.filter(|n| *n > 0.0)) {
+                        (Some(p), Some(n)) => Some(p / n / r.ratio),
+                        _ => None,
+                    }
+                }
                 _ => None,
             };
             out.push(OfferView {
@@ -266,14 +330,16 @@ impl Catalog {
                 price_per_accel_hour: price,
                 comparable_price_per_accel_hour: comparable,
                 efficiency,
+                no_ratio,
                 effective_price_per_ref_gpu_hour: effective,
+                effective_capex_per_ref_gpu: effective_capex,
                 offer,
             });
         }
         let key = |v: &OfferView| match f.sort {
             OfferSort::Id => None,
             OfferSort::Price => v.comparable_price_per_accel_hour,
-            OfferSort::Effective => v.effective_price_per_ref_gpu_hour,
+            OfferSort::Effective => v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu),
         };
         out.sort_by(|a, b| match (key(a), key(b)) {
             (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.offer.id.cmp(&b.offer.id)),
@@ -330,59 +396,4 @@ impl Catalog {
             )
         }
     }
-}
-
-/// Picks the best-sourced ratio, direct or chained once.
-pub fn best_ratio(rows: &[Efficiency], accelerator: &str, class: &str, reference: &str) -> Option<RatioUsed> {
-    if accelerator == reference {
-        return Some(RatioUsed {
-            ratio: 1.0,
-            workload_class: class.to_owned(),
-            ids: Vec::new(),
-            source: "reference accelerator".to_owned(),
-            confidence: Confidence::D,
-            as_of: None,
-            reference_accelerator_id: reference.to_owned(),
-        });
-    }
-    let candidates = |acc: &str| {
-        let mut v: Vec<&Efficiency> =
-            rows.iter().filter(|e| e.accelerator_id == acc && e.workload_class == class).collect();
-        v.sort_by(|a, b| {
-            a.confidence
-                .rank()
-                .cmp(&b.confidence.rank())
-                .then_with(|| b.as_of.cmp(&a.as_of))
-                .then_with(|| a.id.cmp(&b.id))
-        });
-        v
-    };
-    let all = candidates(accelerator);
-    if let Some(direct) = all.iter().find(|e| e.reference_accelerator_id == reference) {
-        return Some(RatioUsed {
-            ratio: direct.ratio,
-            workload_class: class.to_owned(),
-            ids: vec![direct.id.clone()],
-            source: direct.source.clone(),
-            confidence: direct.confidence,
-            as_of: direct.as_of.clone(),
-            reference_accelerator_id: reference.to_owned(),
-        });
-    }
-    for first in &all {
-        let via = &first.reference_accelerator_id;
-        if let Some(second) = candidates(via).into_iter().find(|e| e.reference_accelerator_id == reference) {
-            let worst = first.confidence.weaker(second.confidence);
-            return Some(RatioUsed {
-                ratio: first.ratio * second.ratio,
-                workload_class: class.to_owned(),
-                ids: vec![first.id.clone(), second.id.clone()],
-                source: format!("{};{}", first.source, second.source),
-                confidence: worst,
-                as_of: first.as_of.clone(),
-                reference_accelerator_id: reference.to_owned(),
-            });
-        }
-    }
-    None
 }

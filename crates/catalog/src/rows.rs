@@ -5,7 +5,9 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use suanli_model::{Currency, ExportStatus};
 
-pub use crate::vocab::{BillingMode, Confidence, PriceUnit};
+pub use suanli_model::WorkloadClass;
+
+pub use crate::vocab::{BillingMode, Confidence, Metric, PriceUnit, Suite};
 
 /// `true`/`false` from CSV text, JSON booleans or the database's text.
 fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -55,6 +57,8 @@ pub struct Accelerator {
     pub memory_bandwidth_gbps: Option<f64>,
     pub bf16_tflops: Option<f64>,
     pub fp16_tflops: Option<f64>,
+    #[serde(default)]
+    pub fp8_tflops: Option<f64>,
     pub fp32_tflops: Option<f64>,
     pub int8_tops: Option<f64>,
     pub tdp_w: Option<f64>,
@@ -71,10 +75,25 @@ pub struct Accelerator {
     pub list_price: Option<f64>,
     pub list_price_currency: Option<Currency>,
     pub list_price_as_of: Option<String>,
+    /// `;`-separated spec fields for which no public figure exists (they
+    /// stay empty; an estimate that needs one says so).
+    #[serde(default)]
+    pub unpublished: Option<String>,
+    /// For a row that does not say which variant (`nvidia-a100-80gb`): the
+    /// rows it may be (`;`-separated). Its ratio is the weakest of theirs.
+    #[serde(default)]
+    pub variants: Option<String>,
     pub source: String,
     pub as_of: Option<String>,
     pub confidence: Confidence,
     pub notes: Option<String>,
+}
+
+impl Accelerator {
+    /// Whether a spec field is listed as having no public figure.
+    pub fn is_unpublished(&self, field: &str) -> bool {
+        self.unpublished.as_deref().is_some_and(|u| u.split(';').any(|f| f.trim() == field))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,11 +168,58 @@ impl Offer {
 pub struct Efficiency {
     pub id: String,
     pub accelerator_id: String,
-    pub workload_class: String,
+    pub workload_class: WorkloadClass,
     /// Measured throughput ÷ the reference accelerator's on the same workload.
     pub ratio: f64,
     pub reference_accelerator_id: String,
     pub method: Option<String>,
+    pub source: String,
+    pub as_of: Option<String>,
+    pub confidence: Confidence,
+    pub notes: Option<String>,
+}
+
+/// One published benchmark result, with the configuration it was measured
+/// in and where it was read (`data/catalog/measurements.csv`). Ratios are
+/// derived from these by code (`crate::ratios`), only between like-for-like
+/// runs. A value the source published as "/" or left blank stays empty.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Measurement {
+    pub id: String,
+    pub suite: Suite,
+    /// FlagPerf commit, MLPerf round (`v4.1`), paper id.
+    pub suite_version: Option<String>,
+    /// The suite's own case or benchmark id (`llama3_8B-megatron`, `resnet`).
+    pub case: String,
+    /// Which of a case's figures (FlagPerf's `p_whole` / `p_core`, a stage).
+    pub variant: Option<String>,
+    /// Who ran it: the MLPerf submitter, the FlagPerf vendor directory.
+    pub submitter: Option<String>,
+    pub workload_class: WorkloadClass,
+    pub model: Option<String>,
+    pub precision: Option<String>,
+    pub sequence_length: Option<f64>,
+    pub batch: Option<String>,
+    /// Accelerators in the run.
+    pub accelerators: f64,
+    pub nodes: Option<f64>,
+    pub parallel: Option<String>,
+    pub framework: Option<String>,
+    pub framework_version: Option<String>,
+    /// MLPerf inference scenario (Offline, Server, Interactive).
+    pub inference_scenario: Option<String>,
+    pub accelerator_id: String,
+    /// The hardware as the source names it.
+    pub system: Option<String>,
+    pub metric: Metric,
+    /// Empty when the source published none ("/", "--", blank).
+    pub value: Option<f64>,
+    /// The cell exactly as published.
+    pub published_as: Option<String>,
+    /// Repository, commit and path, or URL.
+    pub location: String,
     pub source: String,
     pub as_of: Option<String>,
     pub confidence: Confidence,
@@ -200,6 +266,9 @@ pub struct Tables {
     pub providers: Vec<Provider>,
     pub offers: Vec<Offer>,
     pub efficiency: Vec<Efficiency>,
+    /// Older packs have none.
+    #[serde(default)]
+    pub measurements: Vec<Measurement>,
     pub scaling: Vec<ScalingPoint>,
     pub export_controls: Vec<ExportControl>,
 }

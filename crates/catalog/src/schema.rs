@@ -116,6 +116,28 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     "#,
+    // 3: measured benchmark results, more accelerator specs, and the user's pinned ratios.
+    r#"
+    ALTER TABLE accelerators ADD COLUMN fp8_tflops REAL;
+    ALTER TABLE accelerators ADD COLUMN unpublished TEXT;
+    ALTER TABLE accelerators ADD COLUMN variants TEXT;
+    CREATE TABLE measurements (
+        id TEXT PRIMARY KEY, suite TEXT NOT NULL, suite_version TEXT, "case" TEXT NOT NULL, variant TEXT, submitter TEXT,
+        workload_class TEXT NOT NULL, model TEXT, precision TEXT, sequence_length REAL, batch TEXT,
+        accelerators REAL NOT NULL, nodes REAL, parallel TEXT, framework TEXT, framework_version TEXT,
+        inference_scenario TEXT, accelerator_id TEXT NOT NULL, system TEXT, metric TEXT NOT NULL, value REAL,
+        published_as TEXT, location TEXT NOT NULL,
+        source TEXT NOT NULL, as_of TEXT, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE INDEX measurements_case ON measurements(workload_class, "case");
+    -- Ratios the user states for an accelerator and workload class: an
+    -- overlay like the price book, which no update, import or pack writes.
+    CREATE TABLE pricebook_ratios (
+        accelerator_id TEXT NOT NULL, workload_class TEXT NOT NULL, ratio REAL NOT NULL CHECK (ratio > 0),
+        note TEXT, pinned_at TEXT NOT NULL,
+        PRIMARY KEY (accelerator_id, workload_class)
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

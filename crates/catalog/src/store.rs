@@ -14,7 +14,8 @@ pub fn insert<T: Serialize>(conn: &Connection, table: &str, row: &T) -> Result<(
     let Json::Object(map) = serde_json::to_value(row)? else {
         return Err(Error::Internal(format!("a {table} row is not a record")));
     };
-    let columns: Vec<&str> = map.keys().map(String::as_str).collect();
+    // Quoted: a field may be an SQL keyword (`case`).
+    let columns: Vec<String> = map.keys().map(|k| format!("\"{k}\"")).collect();
     let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
     let sql = format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", columns.join(", "), placeholders.join(", "));
     let values: Vec<Sql> = map.into_iter().map(|(_, v)| to_sql(v)).collect();

@@ -201,7 +201,101 @@ macro_rules! display_by_key {
         }
     )+};
 }
-display_by_key!(BillingMode, PriceUnit, Confidence);
+/// Who published a measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Suite {
+    /// BAAI's FlagPerf (vendors run it; test code is open).
+    Flagperf,
+    /// MLPerf Training, closed division.
+    MlperfTraining,
+    /// MLPerf Inference, closed division.
+    MlperfInference,
+    /// A vendor's own published table.
+    Vendor,
+    Paper,
+    Community,
+}
+
+impl Suite {
+    pub fn key(self) -> &'static str {
+        match self {
+            Suite::Flagperf => "flagperf",
+            Suite::MlperfTraining => "mlperf_training",
+            Suite::MlperfInference => "mlperf_inference",
+            Suite::Vendor => "vendor",
+            Suite::Paper => "paper",
+            Suite::Community => "community",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Suite::Flagperf => "FlagPerf",
+            Suite::MlperfTraining => "MLPerf Training",
+            Suite::MlperfInference => "MLPerf Inference",
+            Suite::Vendor => "vendor",
+            Suite::Paper => "paper",
+            Suite::Community => "community",
+        }
+    }
+
+    /// Results of one round only compare with the same round (software and
+    /// rules change between MLPerf rounds); FlagPerf cases are fixed.
+    pub fn round_matters(self) -> bool {
+        matches!(self, Suite::MlperfTraining | Suite::MlperfInference)
+    }
+}
+
+/// What a measurement's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Metric {
+    TokensPerAccelSecond,
+    /// Whole system.
+    TokensPerSecond,
+    /// Whole system.
+    SamplesPerSecond,
+    SamplesPerAccelSecond,
+    /// Model FLOPs utilisation, a fraction of the part's own peak.
+    Mfu,
+    /// Measured TFLOPS.
+    Tflops,
+    /// Measured GB/s.
+    Gbps,
+    /// Time to train to the target quality (lower is faster).
+    MinutesToTrain,
+}
+
+impl Metric {
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::TokensPerAccelSecond => "tokens_per_accel_second",
+            Metric::TokensPerSecond => "tokens_per_second",
+            Metric::SamplesPerSecond => "samples_per_second",
+            Metric::SamplesPerAccelSecond => "samples_per_accel_second",
+            Metric::Mfu => "mfu",
+            Metric::Tflops => "tflops",
+            Metric::Gbps => "gbps",
+            Metric::MinutesToTrain => "minutes_to_train",
+        }
+    }
+
+    /// Work per accelerator per unit of time, from the value and the run's
+    /// accelerator count; `None` for MFU (it needs the part's peak).
+    pub fn per_accelerator(self, value: f64, accelerators: f64) -> Option<f64> {
+        match self {
+            Metric::TokensPerAccelSecond | Metric::SamplesPerAccelSecond | Metric::Tflops | Metric::Gbps => Some(value),
+            Metric::TokensPerSecond | Metric::SamplesPerSecond => Some(value / accelerators),
+            Metric::MinutesToTrain => Some(1.0 / (value * accelerators)),
+            Metric::Mfu => None,
+        }
+    }
+}
+
+display_by_key!(BillingMode, PriceUnit, Confidence, Suite, Metric);
 
 impl FromStr for BillingMode {
     type Err = String;

@@ -9,7 +9,7 @@ use suanli_api::catalog_store::pack::Subset;
 use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
 use suanli_api::catalog_store::query::{AcceleratorFilter, Jurisdiction, OfferFilter, OfferSort};
 use suanli_api::catalog_store::{BillingMode, Catalog, Confidence, Offer};
-use suanli_api::model::Currency;
+use suanli_api::model::{Currency, WorkloadClass};
 use suanli_api::{Error, Lang, catalog};
 
 use crate::Format;
@@ -28,7 +28,7 @@ pub enum CatalogCommand {
         id: String,
         /// Workload class for an offer's effective price (e.g. llm_pretraining). 工作负载类别。
         #[arg(long)]
-        workload: Option<String>,
+        workload: Option<WorkloadClass>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -146,7 +146,7 @@ pub struct OfferArgs {
     certification: Option<String>,
     /// Workload class for effective prices (llm_pretraining, vision_training …). 工作负载类别。
     #[arg(long)]
-    workload: Option<String>,
+    workload: Option<WorkloadClass>,
     #[arg(long, value_enum, default_value_t = SortArg::Id)]
     sort: SortArg,
     /// Leave out your own price-book offers. 不含价格簿中的报价。

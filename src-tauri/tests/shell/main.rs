@@ -29,7 +29,7 @@ fn first_start_opens_the_bundled_catalogue_and_evaluates_the_seed_case() {
     let shell = shell(&db);
     let info = shell.ok("app_info", json!({}));
     assert_eq!(info["db_error"], Value::Null);
-    assert_eq!(info["counts"]["accelerators"], 72);
+    assert_eq!(info["counts"]["accelerators"], 86);
     let domestic = shell.ok(
         "list_accelerators",
         json!({ "filter": { "vendor": null, "domestic": true, "min_memory_gb": null, "obtainable_in": null } }),

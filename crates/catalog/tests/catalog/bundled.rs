@@ -14,7 +14,7 @@ fn first_start_creates_the_full_catalogue_offline() {
     assert!(t.accelerators.len() >= 25, "{}", t.accelerators.len());
     assert!(t.providers.len() >= 15);
     assert!(t.offers.len() >= 80);
-    let classes: std::collections::BTreeSet<&str> = t.efficiency.iter().map(|e| e.workload_class.as_str()).collect();
+    let classes: std::collections::BTreeSet<&str> = t.efficiency.iter().map(|e| e.workload_class.key()).collect();
     for class in ["llm_pretraining", "vision_training"] {
         assert!(classes.contains(class), "{classes:?}");
     }

@@ -45,7 +45,7 @@ fn effective_price_divides_by_the_sourced_ratio_and_shows_its_source() {
     let c = fresh();
     let offers = c
         .offers(&OfferFilter {
-            workload_class: Some("vision_training".into()),
+            workload_class: Some(suanli_catalog::WorkloadClass::VisionTraining),
             sort: OfferSort::Effective,
             ..Default::default()
         })

@@ -16,11 +16,13 @@ mod optimise;
 mod porting;
 mod ranges;
 mod supply;
+mod workload;
 
 pub use optimise::{Constraints, OptimiseSpec};
 pub use porting::{Effort, Maturity, OptionPorting, PortingAssumptions};
 pub use ranges::{Distribution, Uncertain};
 pub use supply::{ExportStatus, Stability, Supply};
+pub use workload::WorkloadClass;
 
 /// Hours in an average month (8,760 / 12). Every monthly figure uses it.
 pub const HOURS_PER_MONTH: f64 = 730.0;
@@ -52,7 +54,7 @@ pub struct Scenario {
     pub reference_gpu: String,
     /// Workload class the efficiency ratios were chosen for (e.g. `llm_pretraining`).
     #[serde(default)]
-    pub workload_class: String,
+    pub workload_class: Option<WorkloadClass>,
     pub demand: Demand,
     #[serde(default)]
     pub scheduling: SchedulingRule,

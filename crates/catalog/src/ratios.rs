@@ -1,0 +1,1263 @@
+//! Efficiency ratios for every accelerator and workload class.
+//!
+//! In order of precedence (the first that exists is used):
+//! 1. **pinned** — a ratio the user states (`pricebook_ratios`), never
+//!    overwritten by updates or packs;
+//! 2. **derived** / **measured** — a chain of like-for-like comparisons
+//!    from the reference to the part: ratios computed here from two
+//!    published measurement rows of the same case and configuration
+//!    (`measurements.csv`), or a measured ratio a fact sheet publishes
+//!    (`efficiency.csv`, confidence M or D);
+//! 3. **claimed** — a vendor's or the press's figure (`efficiency.csv`, V/P/C);
+//! 4. **estimated** — from the part's specs and its software stack, by a
+//!    model calibrated on (2); anchored on a measured comparison with a
+//!    neighbour where the part has one.
+//!
+//! Everything here is a pure function of the catalogue's rows.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+use suanli_model::{Lang, WorkloadClass};
+
+use crate::rows::{Accelerator, Confidence, Efficiency, Measurement, Metric, Suite};
+
+/// Where a ratio comes from, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Basis {
+    /// The reference accelerator itself (1 by definition).
+    Reference,
+    /// Stated by the user.
+    Pinned,
+    /// A measured ratio a fact sheet publishes.
+    Measured,
+    /// Computed from published measurements of like-for-like runs.
+    Derived,
+    /// A vendor's or the press's claim.
+    Claimed,
+    /// Estimated from specs by the calibrated model.
+    Estimated,
+}
+
+impl Basis {
+    pub fn key(self) -> &'static str {
+        match self {
+            Basis::Reference => "reference",
+            Basis::Pinned => "pinned",
+            Basis::Measured => "measured",
+            Basis::Derived => "derived",
+            Basis::Claimed => "claimed",
+            Basis::Estimated => "estimated",
+        }
+    }
+
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Basis::Reference => lang.pick("reference", "参考卡"),
+            Basis::Pinned => lang.pick("pinned by you", "自定"),
+            Basis::Measured => lang.pick("measured", "实测"),
+            Basis::Derived => lang.pick("derived from measurements", "由实测推导"),
+            Basis::Claimed => lang.pick("vendor claim", "厂商宣称"),
+            Basis::Estimated => lang.pick("estimated", "估算"),
+        }
+    }
+}
+
+/// A ratio the user states for an accelerator and workload class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PinnedRatio {
+    pub accelerator_id: String,
+    pub workload_class: WorkloadClass,
+    pub ratio: f64,
+    pub note: Option<String>,
+    pub pinned_at: String,
+}
+
+/// A ratio between two accelerators computed from two measurements of
+/// the same case and configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DerivedRatio {
+    pub accelerator_id: String,
+    pub against_id: String,
+    pub workload_class: WorkloadClass,
+    /// Work per accelerator of `accelerator_id` ÷ that of `against_id`.
+    pub ratio: f64,
+    /// The two measurement rows: the accelerator's, then the other's.
+    pub measurements: [String; 2],
+    pub suite: Suite,
+    pub case: String,
+    pub round: Option<String>,
+    pub normalisation: Normalisation,
+}
+
+/// How two results were made comparable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Normalisation {
+    /// The same figure on both sides (per accelerator, same count).
+    None,
+    /// System throughput ÷ accelerators (MLPerf inference runs of
+    /// different sizes: data-parallel replicas).
+    PerAccelerator,
+    /// MFU × the part's dense peak at the run's precision (the PaLM
+    /// definition FlagPerf states): throughput when only MFU is published.
+    MfuTimesPeak,
+}
+
+/// One step of a ratio's chain: `to` relative to `from`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Step {
+    pub from: String,
+    pub to: String,
+    pub ratio: f64,
+    pub kind: StepKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum StepKind {
+    /// Geometric mean of like-for-like comparisons (each names its two measurements).
+    Derived { comparisons: Vec<RatioComparison> },
+    /// A ratio row of the catalogue (`efficiency.csv`).
+    Published { id: String, confidence: Confidence, source: String },
+    /// The calibrated model (see [`Estimate`]).
+    Estimated(Estimate),
+}
+
+/// A like-for-like comparison as a step shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RatioComparison {
+    pub case: String,
+    pub suite: String,
+    pub round: Option<String>,
+    pub ratio: f64,
+    pub measurements: [String; 2],
+    pub normalisation: String,
+}
+
+/// How an estimate was made: ratio = compute_ratio^compute_exponent ×
+/// bandwidth_ratio^bandwidth_exponent × stack factor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Estimate {
+    /// Dense BF16 (else FP16) TFLOPS ÷ the reference's.
+    pub compute_ratio: f64,
+    /// Memory bandwidth ÷ the reference's.
+    pub bandwidth_ratio: f64,
+    /// Fitted for the workload class on the measured comparisons.
+    pub compute_exponent: f64,
+    pub bandwidth_exponent: f64,
+    /// The software stack (the first name of `software_stack`, else the vendor).
+    pub stack: String,
+    /// Its fitted factor (CUDA = 1).
+    pub stack_factor: f64,
+    /// How many comparisons involved the stack (0: the median factor of the
+    /// measured non-CUDA stacks stands in).
+    pub stack_comparisons: u32,
+    /// Comparisons the model was fitted on.
+    pub calibrated_on: u32,
+}
+
+/// The ratio an accelerator gets for a workload class, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RatioUsed {
+    pub ratio: f64,
+    pub workload_class: WorkloadClass,
+    pub basis: Basis,
+    /// From the reference to the accelerator.
+    pub steps: Vec<Step>,
+    /// Every measurement row behind it.
+    pub measurements: Vec<String>,
+    /// Every ratio row (`efficiency.csv`) behind it.
+    pub ids: Vec<String>,
+    /// Source ids, `;`-separated.
+    pub source: String,
+    /// The weakest confidence along the chain.
+    pub confidence: Confidence,
+    pub as_of: Option<String>,
+    pub reference_accelerator_id: String,
+    /// How it was made, in words.
+    pub method_en: String,
+    pub method_zh: String,
+}
+
+impl RatioUsed {
+    pub fn method(&self, lang: Lang) -> &str {
+        lang.pick(&self.method_en, &self.method_zh)
+    }
+}
+
+/// Why an accelerator has no ratio for a class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum NoRatio {
+    /// The offer names no accelerator.
+    NoAccelerator,
+    /// The accelerator is not in the catalogue.
+    UnknownAccelerator { accelerator_id: String },
+    /// No measurement, and the spec the estimate needs is not published.
+    NoSpec { accelerator_id: String, field: String, unpublished: bool },
+    /// A benchmark probe, not a workload offers are priced for.
+    NotPriced,
+}
+
+impl NoRatio {
+    pub fn describe(&self, lang: Lang) -> String {
+        match self {
+            NoRatio::NoAccelerator => lang.pick("the offer names no accelerator", "该报价未注明加速卡").to_owned(),
+            NoRatio::UnknownAccelerator { accelerator_id } => match lang {
+                Lang::En => format!("{accelerator_id} is not in the catalogue"),
+                Lang::Zh => format!("目录中没有 {accelerator_id}"),
+            },
+            NoRatio::NoSpec { accelerator_id, field, unpublished } => match (lang, unpublished) {
+                (Lang::En, true) => {
+                    format!("no measurement, and no published {} for {accelerator_id}", spec_name(field, lang))
+                }
+                (Lang::En, false) => {
+                    format!("no measurement, and the catalogue has no {} for {accelerator_id}", spec_name(field, lang))
+                }
+                (Lang::Zh, true) => format!("无实测数据，且 {accelerator_id} 未公布{}", spec_name(field, lang)),
+                (Lang::Zh, false) => format!("无实测数据，且目录中没有 {accelerator_id} 的{}", spec_name(field, lang)),
+            },
+            NoRatio::NotPriced => lang.pick("a benchmark probe, not priced work", "基准测试项，不用于计价").to_owned(),
+        }
+    }
+}
+
+fn spec_name(field: &str, lang: Lang) -> &'static str {
+    match field {
+        "memory_bandwidth_gbps" => lang.pick("memory bandwidth", "显存带宽"),
+        _ => lang.pick("dense BF16/FP16 compute figure", "BF16/FP16 稠密算力"),
+    }
+}
+
+// ------------------------------------------------------------ derivation
+
+/// What makes two measurements comparable: the same suite and case (and
+/// round, where rounds differ), the same variant, precision, sequence
+/// length and scenario, and — except where results are normalised per
+/// accelerator — the same number of accelerators.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct GroupKey {
+    class: WorkloadClass,
+    suite: Suite,
+    round: Option<String>,
+    case: String,
+    variant: String,
+    precision: String,
+    sequence_length: String,
+    scenario: String,
+    accelerators: Option<u64>,
+    time_to_train: bool,
+}
+
+fn group_key(m: &Measurement) -> GroupKey {
+    let per_accelerator = m.suite == Suite::MlperfInference;
+    GroupKey {
+        class: m.workload_class,
+        suite: m.suite,
+        round: m.suite.round_matters().then(|| m.suite_version.clone().unwrap_or_default()),
+        case: m.case.clone(),
+        variant: m.variant.clone().unwrap_or_default(),
+        precision: m.precision.clone().unwrap_or_default(),
+        sequence_length: m.sequence_length.map(|x| x.to_string()).unwrap_or_default(),
+        scenario: m.inference_scenario.clone().unwrap_or_default(),
+        accelerators: (!per_accelerator).then_some(m.accelerators as u64),
+        time_to_train: m.metric == Metric::MinutesToTrain,
+    }
+}
+
+/// Dense peak used for MFU normalisation: BF16, else FP16.
+fn dense_peak(a: &Accelerator) -> Option<f64> {
+    a.bf16_tflops.or(a.fp16_tflops).filter(|x| *x > 0.0)
+}
+
+/// Every like-for-like comparison in the measurements. In each group, the
+/// two parts' best results are compared. In MLPerf, where anyone may
+/// submit with any software, a comparison takes each part's results from
+/// its own vendor when both vendors submitted, else results of one
+/// submitter who ran both (a third party's untuned run is not set against
+/// a vendor's tuned one).
+pub fn derive(measurements: &[Measurement], accelerators: &BTreeMap<&str, &Accelerator>) -> Vec<DerivedRatio> {
+    let mut groups: BTreeMap<GroupKey, Vec<&Measurement>> = BTreeMap::new();
+    for m in measurements.iter().filter(|m| m.value.is_some_and(|v| v > 0.0 && v.is_finite())) {
+        if accelerators.contains_key(m.accelerator_id.as_str()) {
+            groups.entry(group_key(m)).or_default().push(m);
+        }
+    }
+    let mut out = Vec::new();
+    for (key, rows) in groups {
+        let mut by_accelerator: BTreeMap<&str, Vec<&Measurement>> = BTreeMap::new();
+        for m in rows {
+            by_accelerator.entry(m.accelerator_id.as_str()).or_default().push(m);
+        }
+        let ids: Vec<&str> = by_accelerator.keys().copied().collect();
+        for (i, a) in ids.iter().enumerate() {
+            for b in &ids[i + 1..] {
+                let (pa, pb) = (accelerators[a], accelerators[b]);
+                for (ra, rb) in comparable(&key, &by_accelerator[a], &by_accelerator[b], pa, pb) {
+                    if let Some((ratio, ma, mb, normalisation)) = compare(&key, &ra, &rb, pa, pb)
+                        && ratio.is_finite()
+                        && ratio > 0.0
+                    {
+                        out.push(DerivedRatio {
+                            accelerator_id: (*a).to_owned(),
+                            against_id: (*b).to_owned(),
+                            workload_class: key.class,
+                            ratio,
+                            measurements: [ma.id.clone(), mb.id.clone()],
+                            suite: key.suite,
+                            case: key.case.clone(),
+                            round: key.round.clone(),
+                            normalisation,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a submitter is the part's vendor (`NVIDIA` for NVIDIA parts,
+/// `Intel-HabanaLabs` for Gaudi …).
+fn by_vendor(m: &Measurement, a: &Accelerator) -> bool {
+    let vendor = a.vendor.split_whitespace().next().unwrap_or("").to_lowercase();
+    !vendor.is_empty() && m.submitter.as_deref().is_some_and(|s| s.to_lowercase().contains(&vendor))
+}
+
+/// The sets of results that may be set against each other.
+fn comparable<'m>(
+    key: &GroupKey,
+    a: &[&'m Measurement],
+    b: &[&'m Measurement],
+    pa: &Accelerator,
+    pb: &Accelerator,
+) -> Vec<(Vec<&'m Measurement>, Vec<&'m Measurement>)> {
+    if !key.suite.round_matters() {
+        return vec![(a.to_vec(), b.to_vec())];
+    }
+    let va: Vec<&Measurement> = a.iter().copied().filter(|m| by_vendor(m, pa)).collect();
+    let vb: Vec<&Measurement> = b.iter().copied().filter(|m| by_vendor(m, pb)).collect();
+    if !va.is_empty() && !vb.is_empty() {
+        return vec![(va, vb)];
+    }
+    let submitters: BTreeSet<&str> = a.iter().filter_map(|m| m.submitter.as_deref()).collect();
+    submitters
+        .into_iter()
+        .filter_map(|s| {
+            let sa: Vec<&Measurement> = a.iter().copied().filter(|m| m.submitter.as_deref() == Some(s)).collect();
+            let sb: Vec<&Measurement> = b.iter().copied().filter(|m| m.submitter.as_deref() == Some(s)).collect();
+            (!sb.is_empty()).then_some((sa, sb))
+        })
+        .collect()
+}
+
+/// The best result on each side: direct throughput where both have it,
+/// else MFU × peak where both have MFU and a published peak.
+fn compare<'m>(
+    key: &GroupKey,
+    a: &[&'m Measurement],
+    b: &[&'m Measurement],
+    pa: &Accelerator,
+    pb: &Accelerator,
+) -> Option<(f64, &'m Measurement, &'m Measurement, Normalisation)> {
+    let best = |rows: &[&'m Measurement], mfu: bool| -> Option<(f64, &'m Measurement)> {
+        rows.iter()
+            .filter_map(|m| {
+                let v = m.value?;
+                let work = if mfu {
+                    (m.metric == Metric::Mfu).then_some(v)
+                } else {
+                    m.metric.per_accelerator(v, m.accelerators)
+                };
+                work.map(|w| (w, *m))
+            })
+            .max_by(|x, y| x.0.total_cmp(&y.0).then_with(|| y.1.id.cmp(&x.1.id)))
+    };
+    if let (Some(x), Some(y)) = (best(a, false), best(b, false)) {
+        return Some((x.0 / y.0, x.1, y.1, direct_normalisation(key, x.1, y.1)));
+    }
+    let (x, y) = (best(a, true)?, best(b, true)?);
+    let (peak_a, peak_b) = (dense_peak(pa)?, dense_peak(pb)?);
+    Some((x.0 * peak_a / (y.0 * peak_b), x.1, y.1, Normalisation::MfuTimesPeak))
+}
+
+fn direct_normalisation(key: &GroupKey, a: &Measurement, b: &Measurement) -> Normalisation {
+    if key.accelerators.is_none() && a.accelerators != b.accelerators {
+        Normalisation::PerAccelerator
+    } else {
+        Normalisation::None
+    }
+}
+
+// ------------------------------------------------------------ the graph
+
+/// An edge of a class's comparison graph: `to` relative to `from`.
+#[derive(Debug, Clone)]
+struct Edge {
+    to: String,
+    ratio: f64,
+    kind: StepKind,
+    /// Comparisons behind it (evidence, for ties).
+    weight: u32,
+}
+
+type Graph = BTreeMap<String, Vec<Edge>>;
+
+fn comparison(d: &DerivedRatio, flip: bool) -> RatioComparison {
+    let (ratio, measurements) = if flip {
+        (1.0 / d.ratio, [d.measurements[1].clone(), d.measurements[0].clone()])
+    } else {
+        (d.ratio, d.measurements.clone())
+    };
+    RatioComparison {
+        case: d.case.clone(),
+        suite: d.suite.label().to_owned(),
+        round: d.round.clone(),
+        ratio,
+        measurements,
+        normalisation: match d.normalisation {
+            Normalisation::None => "none",
+            Normalisation::PerAccelerator => "per_accelerator",
+            Normalisation::MfuTimesPeak => "mfu_times_peak",
+        }
+        .to_owned(),
+    }
+}
+
+/// One graph per class: derived comparisons (geometric mean per pair of
+/// accelerators) and published measured ratios, both directions.
+fn graphs(derived: &[DerivedRatio], efficiency: &[Efficiency]) -> BTreeMap<WorkloadClass, Graph> {
+    let mut pairs: BTreeMap<(WorkloadClass, String, String), Vec<&DerivedRatio>> = BTreeMap::new();
+    for d in derived {
+        // Stored once, from the smaller id to the larger.
+        let (a, b) = if d.accelerator_id < d.against_id {
+            (d.accelerator_id.clone(), d.against_id.clone())
+        } else {
+            (d.against_id.clone(), d.accelerator_id.clone())
+        };
+        pairs.entry((d.workload_class, a, b)).or_default().push(d);
+    }
+    let mut out: BTreeMap<WorkloadClass, Graph> = BTreeMap::new();
+    for ((class, a, b), list) in pairs {
+        // r = a ÷ b for each comparison, then the geometric mean.
+        let logs: Vec<f64> =
+            list.iter().map(|d| if d.accelerator_id == a { d.ratio.ln() } else { -d.ratio.ln() }).collect();
+        let r = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
+        let forward: Vec<RatioComparison> = list.iter().map(|d| comparison(d, d.accelerator_id != b)).collect();
+        let backward: Vec<RatioComparison> = list.iter().map(|d| comparison(d, d.accelerator_id != a)).collect();
+        let g = out.entry(class).or_default();
+        let n = list.len() as u32;
+        // Edge a → b carries b relative to a.
+        g.entry(a.clone()).or_default().push(Edge {
+            to: b.clone(),
+            ratio: 1.0 / r,
+            kind: StepKind::Derived { comparisons: forward },
+            weight: n,
+        });
+        g.entry(b).or_default().push(Edge {
+            to: a,
+            ratio: r,
+            kind: StepKind::Derived { comparisons: backward },
+            weight: n,
+        });
+    }
+    for e in efficiency.iter().filter(|e| matches!(e.confidence, Confidence::M | Confidence::D)) {
+        let g = out.entry(e.workload_class).or_default();
+        let kind = StepKind::Published { id: e.id.clone(), confidence: e.confidence, source: e.source.clone() };
+        g.entry(e.reference_accelerator_id.clone()).or_default().push(Edge {
+            to: e.accelerator_id.clone(),
+            ratio: e.ratio,
+            kind: kind.clone(),
+            weight: 1,
+        });
+        g.entry(e.accelerator_id.clone()).or_default().push(Edge {
+            to: e.reference_accelerator_id.clone(),
+            ratio: 1.0 / e.ratio,
+            kind,
+            weight: 1,
+        });
+    }
+    out
+}
+
+/// Longest chain of comparisons a ratio may use.
+const MAX_HOPS: usize = 4;
+
+/// Shortest chains from `start` to every node (ties: more comparisons,
+/// then the smaller id, so the same data give the same chain every time).
+fn shortest_chains(g: &Graph, start: &str) -> BTreeMap<String, Vec<Step>> {
+    let mut best: BTreeMap<String, (usize, u32, Vec<Step>)> = BTreeMap::new();
+    best.insert(start.to_owned(), (0, 0, Vec::new()));
+    let mut queue = VecDeque::from([start.to_owned()]);
+    while let Some(node) = queue.pop_front() {
+        let (hops, weight, steps) = best[&node].clone();
+        if hops >= MAX_HOPS {
+            continue;
+        }
+        for e in g.get(&node).map(Vec::as_slice).unwrap_or_default() {
+            let candidate = (hops + 1, weight + e.weight);
+            let better = match best.get(&e.to) {
+                None => true,
+                Some((h, w, _)) => candidate.0 < *h || (candidate.0 == *h && candidate.1 > *w),
+            };
+            if better {
+                let mut s = steps.clone();
+                s.push(Step { from: node.clone(), to: e.to.clone(), ratio: e.ratio, kind: e.kind.clone() });
+                let fresh = !best.contains_key(&e.to);
+                best.insert(e.to.clone(), (candidate.0, candidate.1, s));
+                if fresh {
+                    queue.push_back(e.to.clone());
+                }
+            }
+        }
+    }
+    best.into_iter().map(|(k, (_, _, s))| (k, s)).collect()
+}
+
+// ------------------------------------------------------------ the model
+
+/// What a workload class's speed follows, before the data say otherwise:
+/// the prior exponents of (compute, bandwidth). Compute for training,
+/// prefill and batch inference of CNNs and BERT; bandwidth for LLM decode;
+/// half of each for recommendation (embedding lookups and dense layers).
+/// These are assumptions; the fit moves them (`suanli catalog calibration`).
+fn prior(class: WorkloadClass) -> (f64, f64) {
+    match class {
+        WorkloadClass::LlmInference | WorkloadClass::MemoryBandwidth => (0.0, 1.0),
+        WorkloadClass::RecommendationTraining | WorkloadClass::RecommendationInference => (0.5, 0.5),
+        _ => (1.0, 0.0),
+    }
+}
+
+/// The part's compute and bandwidth relative to the reference's.
+fn spec_ratios(a: &Accelerator, reference: &Accelerator) -> Result<(f64, f64), NoRatio> {
+    let compute = match (dense_peak(a), dense_peak(reference)) {
+        (Some(x), Some(r)) => x / r,
+        _ => {
+            return Err(NoRatio::NoSpec {
+                accelerator_id: a.id.clone(),
+                field: "bf16_tflops".into(),
+                unpublished: a.is_unpublished("bf16_tflops") || a.is_unpublished("fp16_tflops"),
+            });
+        }
+    };
+    match (a.memory_bandwidth_gbps, reference.memory_bandwidth_gbps) {
+        (Some(x), Some(r)) if x > 0.0 && r > 0.0 => Ok((compute, x / r)),
+        _ => Err(NoRatio::NoSpec {
+            accelerator_id: a.id.clone(),
+            field: "memory_bandwidth_gbps".into(),
+            unpublished: a.is_unpublished("memory_bandwidth_gbps"),
+        }),
+    }
+}
+
+/// The ratio the specs alone suggest for a class (the prior exponents).
+fn spec_guess(a: &Accelerator, reference: &Accelerator, class: WorkloadClass) -> Option<f64> {
+    let (c, b) = spec_ratios(a, reference).ok()?;
+    let (pc, pb) = prior(class);
+    Some(c.powf(pc) * b.powf(pb))
+}
+
+/// The software stack a part runs, as the model groups parts: the first
+/// name of its stack (`CANN`, `CUDA`, `ROCm` …), else its vendor.
+pub fn stack_of(a: &Accelerator) -> String {
+    let stack = a.software_stack.as_deref().unwrap_or("").split(';').next().unwrap_or("").trim();
+    let name = stack.split([' ', '(']).next().unwrap_or("").trim();
+    if name.is_empty() { format!("vendor:{}", a.vendor) } else { name.to_owned() }
+}
+
+const REFERENCE_STACK: &str = "CUDA";
+
+/// A weak pull toward the prior (exponents as [`prior`], stack factor 1),
+/// worth one comparison each, so a stack or class seen in few comparisons
+/// is not fitted to their noise. An assumption.
+const PRIOR_WEIGHT: f64 = 1.0;
+
+const CLASSES: usize = WorkloadClass::PRICED.len();
+
+fn class_index(class: WorkloadClass) -> usize {
+    WorkloadClass::PRICED.iter().position(|c| *c == class).unwrap_or(0)
+}
+
+/// The fitted model: log ratio = a[class]·log compute + b[class]·log bandwidth + β[stack].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    exponents: [(f64, f64); CLASSES],
+    stacks: BTreeMap<String, (f64, u32)>,
+    /// Median β of the measured non-CUDA stacks (for stacks without data).
+    fallback: f64,
+    equations: u32,
+}
+
+/// One comparison as the regression sees it.
+#[derive(Debug, Clone)]
+struct Equation {
+    class: WorkloadClass,
+    /// log compute_a − log compute_b, and the same for bandwidth
+    compute: f64,
+    bandwidth: f64,
+    stack_a: String,
+    stack_b: String,
+    /// log measured ratio
+    value: f64,
+    accelerators: [String; 2],
+}
+
+fn equations(
+    edges: &[(String, String, WorkloadClass, f64)],
+    accelerators: &BTreeMap<&str, &Accelerator>,
+    reference: &Accelerator,
+) -> Vec<Equation> {
+    edges
+        .iter()
+        .filter_map(|(a, b, class, ratio)| {
+            let (pa, pb) = (accelerators.get(a.as_str())?, accelerators.get(b.as_str())?);
+            let (ca, ba) = spec_ratios(pa, reference).ok()?;
+            let (cb, bb) = spec_ratios(pb, reference).ok()?;
+            Some(Equation {
+                class: *class,
+                compute: ca.ln() - cb.ln(),
+                bandwidth: ba.ln() - bb.ln(),
+                stack_a: stack_of(pa),
+                stack_b: stack_of(pb),
+                value: ratio.ln(),
+                accelerators: [a.clone(), b.clone()],
+            })
+        })
+        .collect()
+}
+
+/// Least squares with the prior, by the normal equations (a few dozen unknowns).
+fn fit(eqs: &[Equation]) -> Model {
+    let stacks: Vec<String> = eqs
+        .iter()
+        .flat_map(|e| [e.stack_a.clone(), e.stack_b.clone()])
+        .filter(|s| s != REFERENCE_STACK)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let n = 2 * CLASSES + stacks.len();
+    let col = |s: &str| stacks.iter().position(|x| x == s).map(|i| 2 * CLASSES + i);
+    let mut ata = vec![vec![0.0; n]; n];
+    let mut atb = vec![0.0; n];
+    let mut add = |row: &[(usize, f64)], y: f64, w: f64| {
+        for &(i, xi) in row {
+            atb[i] += w * xi * y;
+            for &(j, xj) in row {
+                ata[i][j] += w * xi * xj;
+            }
+        }
+    };
+    let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+    for e in eqs {
+        let k = class_index(e.class);
+        let mut row = vec![(2 * k, e.compute), (2 * k + 1, e.bandwidth)];
+        // The same stack on both sides: β cancels.
+        if e.stack_a != e.stack_b {
+            if let Some(i) = col(&e.stack_a) {
+                row.push((i, 1.0));
+            }
+            if let Some(j) = col(&e.stack_b) {
+                row.push((j, -1.0));
+            }
+            *counts.entry(e.stack_a.clone()).or_default() += 1;
+            *counts.entry(e.stack_b.clone()).or_default() += 1;
+        }
+        add(&row, e.value, 1.0);
+    }
+    for (k, class) in WorkloadClass::PRICED.iter().enumerate() {
+        let (pc, pb) = prior(*class);
+        add(&[(2 * k, 1.0)], pc, PRIOR_WEIGHT);
+        add(&[(2 * k + 1, 1.0)], pb, PRIOR_WEIGHT);
+    }
+    for i in 2 * CLASSES..n {
+        add(&[(i, 1.0)], 0.0, PRIOR_WEIGHT);
+    }
+    let x = solve(ata, atb);
+    let fitted: BTreeMap<String, (f64, u32)> = stacks
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.clone(), (x[2 * CLASSES + i], counts.get(s).copied().unwrap_or(0))))
+        .filter(|(_, (_, c))| *c > 0)
+        .collect();
+    let mut betas: Vec<f64> = fitted.values().map(|(b, _)| *b).collect();
+    betas.sort_by(f64::total_cmp);
+    let fallback = if betas.is_empty() { 0.0 } else { betas[betas.len() / 2] };
+    let mut exponents = [(1.0, 0.0); CLASSES];
+    for (k, e) in exponents.iter_mut().enumerate() {
+        *e = (x[2 * k], x[2 * k + 1]);
+    }
+    Model { exponents, stacks: fitted, fallback, equations: eqs.len() as u32 }
+}
+
+/// Gaussian elimination with partial pivoting; the prior keeps it regular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for k in 0..n {
+        let p = (k..n).max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs())).unwrap_or(k);
+        a.swap(k, p);
+        b.swap(k, p);
+        let pivot = a[k][k];
+        if pivot.abs() < 1e-12 {
+            continue;
+        }
+        let (top, rest) = a.split_at_mut(k + 1);
+        let row_k = &top[k];
+        for (i, row) in rest.iter_mut().enumerate() {
+            let f = row[k] / pivot;
+            for (x, y) in row[k..].iter_mut().zip(&row_k[k..]) {
+                *x -= f * y;
+            }
+            b[k + 1 + i] -= f * b[k];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for k in (0..n).rev() {
+        let s: f64 = (k + 1..n).map(|j| a[k][j] * x[j]).sum();
+        x[k] = if a[k][k].abs() < 1e-12 { 0.0 } else { (b[k] - s) / a[k][k] };
+    }
+    x
+}
+
+impl Model {
+    /// The model's ratio for a part, with how it was made.
+    fn estimate(&self, a: &Accelerator, reference: &Accelerator, class: WorkloadClass) -> Result<Estimate, NoRatio> {
+        let (compute_ratio, bandwidth_ratio) = spec_ratios(a, reference)?;
+        let (compute_exponent, bandwidth_exponent) = self.exponents[class_index(class)];
+        let stack = stack_of(a);
+        let (beta, n) = if stack == REFERENCE_STACK {
+            (0.0, self.equations)
+        } else {
+            self.stacks.get(&stack).copied().unwrap_or((self.fallback, 0))
+        };
+        Ok(Estimate {
+            compute_ratio,
+            bandwidth_ratio,
+            compute_exponent,
+            bandwidth_exponent,
+            stack,
+            stack_factor: beta.exp(),
+            stack_comparisons: n,
+            calibrated_on: self.equations,
+        })
+    }
+}
+
+fn estimate_value(e: &Estimate) -> f64 {
+    e.compute_ratio.powf(e.compute_exponent) * e.bandwidth_ratio.powf(e.bandwidth_exponent) * e.stack_factor
+}
+
+// ------------------------------------------------------------ the book
+
+/// Every ratio of every accelerator for every class, built once from the
+/// catalogue's rows.
+#[derive(Debug, Clone)]
+pub struct RatioBook {
+    reference: String,
+    cells: BTreeMap<(String, WorkloadClass), Result<RatioUsed, NoRatio>>,
+    /// The comparisons derived from the measurements and used.
+    pub derived: Vec<DerivedRatio>,
+    /// Comparisons set aside because they disagree with both parts' specs
+    /// by more than [`IMPLAUSIBLE`] (a log or unit problem, an untuned run).
+    pub set_aside: Vec<DerivedRatio>,
+}
+
+/// How far (×) a comparison may stray from the ratio of the parts' specs
+/// before it is set aside rather than trusted. Domestic stacks measured
+/// here run up to about 3× below their specs; an assumption, listed with
+/// what it set aside by `suanli catalog calibration`.
+pub const IMPLAUSIBLE: f64 = 4.0;
+
+/// What the book is built from.
+#[derive(Debug, Clone, Copy)]
+pub struct RatioInputs<'a> {
+    pub accelerators: &'a [Accelerator],
+    pub efficiency: &'a [Efficiency],
+    pub measurements: &'a [Measurement],
+    pub pins: &'a [PinnedRatio],
+    pub reference: &'a str,
+}
+
+impl RatioBook {
+    pub fn build(inputs: RatioInputs<'_>) -> RatioBook {
+        let accelerators: BTreeMap<&str, &Accelerator> =
+            inputs.accelerators.iter().map(|a| (a.id.as_str(), a)).collect();
+        let measurements: BTreeMap<&str, &Measurement> =
+            inputs.measurements.iter().map(|m| (m.id.as_str(), m)).collect();
+        let Some(reference) = accelerators.get(inputs.reference).copied() else {
+            return RatioBook {
+                reference: inputs.reference.to_owned(),
+                cells: BTreeMap::new(),
+                derived: Vec::new(),
+                set_aside: Vec::new(),
+            };
+        };
+        let (derived, set_aside): (Vec<DerivedRatio>, Vec<DerivedRatio>) = derive(inputs.measurements, &accelerators)
+            .into_iter()
+            .partition(|d| plausible(d, &accelerators, reference));
+        let graphs = graphs(&derived, inputs.efficiency);
+        let model = fit(&equations(&edge_list(&graphs), &accelerators, reference));
+        let mut cells = BTreeMap::new();
+        for class in WorkloadClass::PRICED {
+            let empty = Graph::new();
+            let g = graphs.get(&class).unwrap_or(&empty);
+            let from_reference = shortest_chains(g, inputs.reference);
+            for a in inputs.accelerators {
+                let cell = cell(&Context {
+                    a,
+                    class,
+                    reference,
+                    graph: g,
+                    from_reference: &from_reference,
+                    model: &model,
+                    inputs: &inputs,
+                    measurements: &measurements,
+                });
+                cells.insert((a.id.clone(), class), cell);
+            }
+            for a in inputs.accelerators {
+                if let Some(weakest) = weakest_variant(a, class, &cells) {
+                    cells.insert((a.id.clone(), class), Ok(weakest));
+                }
+            }
+        }
+        RatioBook { reference: inputs.reference.to_owned(), cells, derived, set_aside }
+    }
+
+    /// The ratio of an accelerator for a class, or why there is none.
+    pub fn get(&self, accelerator_id: &str, class: WorkloadClass) -> Result<&RatioUsed, NoRatio> {
+        if !class.is_priced() {
+            return Err(NoRatio::NotPriced);
+        }
+        match self.cells.get(&(accelerator_id.to_owned(), class)) {
+            Some(Ok(r)) => Ok(r),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(NoRatio::UnknownAccelerator { accelerator_id: accelerator_id.to_owned() }),
+        }
+    }
+
+    pub fn reference(&self) -> &str {
+        &self.reference
+    }
+}
+
+/// For a row that does not say which variant it is: unless it has a
+/// measured ratio or a pin of its own, the weakest of its variants' ratios
+/// (the offer may do better; it will not do worse than its weakest form).
+fn weakest_variant(
+    a: &Accelerator,
+    class: WorkloadClass,
+    cells: &BTreeMap<(String, WorkloadClass), Result<RatioUsed, NoRatio>>,
+) -> Option<RatioUsed> {
+    let variants: Vec<&str> = a.variants.as_deref()?.split(';').map(str::trim).filter(|v| !v.is_empty()).collect();
+    if let Some(Ok(own)) = cells.get(&(a.id.clone(), class))
+        && matches!(own.basis, Basis::Pinned | Basis::Measured | Basis::Derived)
+    {
+        return None;
+    }
+    let (id, r) = variants
+        .iter()
+        .filter_map(|v| match cells.get(&((*v).to_owned(), class)) {
+            Some(Ok(r)) => Some((*v, r)),
+            _ => None,
+        })
+        .min_by(|x, y| x.1.ratio.total_cmp(&y.1.ratio).then_with(|| x.0.cmp(y.0)))?;
+    let mut r = r.clone();
+    r.method_en = format!("the variant is not stated ({}): the weakest, {id}: {}", variants.join(", "), r.method_en);
+    r.method_zh = format!("未注明具体型号（{}）：取最弱的 {id}：{}", variants.join("、"), r.method_zh);
+    Some(r)
+}
+
+/// Whether a comparison is within [`IMPLAUSIBLE`] of the parts' spec ratio
+/// (kept when a spec is missing: nothing to check it against).
+fn plausible(d: &DerivedRatio, accelerators: &BTreeMap<&str, &Accelerator>, reference: &Accelerator) -> bool {
+    let spec = |id: &str| accelerators.get(id).and_then(|a| spec_guess(a, reference, d.workload_class));
+    match (spec(&d.accelerator_id), spec(&d.against_id)) {
+        (Some(a), Some(b)) => (d.ratio / (a / b)).ln().abs() <= IMPLAUSIBLE.ln(),
+        _ => true,
+    }
+}
+
+/// Each derived edge once (a, b, class, a ÷ b) for the regression.
+fn edge_list(graphs: &BTreeMap<WorkloadClass, Graph>) -> Vec<(String, String, WorkloadClass, f64)> {
+    let mut out = Vec::new();
+    // Benchmark probes (peak GEMM, bandwidth) measure a part, not the work
+    // priced: they do not calibrate the model.
+    for (class, g) in graphs.iter().filter(|(c, _)| c.is_priced()) {
+        for (from, edges) in g {
+            for e in edges.iter().filter(|e| from < &e.to) {
+                // e.ratio is `to` relative to `from`.
+                out.push((e.to.clone(), from.clone(), *class, e.ratio));
+            }
+        }
+    }
+    out
+}
+
+struct Context<'a> {
+    a: &'a Accelerator,
+    class: WorkloadClass,
+    reference: &'a Accelerator,
+    graph: &'a Graph,
+    from_reference: &'a BTreeMap<String, Vec<Step>>,
+    model: &'a Model,
+    inputs: &'a RatioInputs<'a>,
+    measurements: &'a BTreeMap<&'a str, &'a Measurement>,
+}
+
+fn cell(cx: &Context<'_>) -> Result<RatioUsed, NoRatio> {
+    let a = cx.a;
+    if a.id == cx.reference.id {
+        return Ok(used(cx, 1.0, Basis::Reference, Vec::new(), Vec::new()));
+    }
+    if let Some(p) = cx.inputs.pins.iter().find(|p| p.accelerator_id == a.id && p.workload_class == cx.class) {
+        let mut r = used(cx, p.ratio, Basis::Pinned, Vec::new(), Vec::new());
+        r.source = "pricebook".to_owned();
+        r.method_en =
+            format!("pinned by you on {}{}", p.pinned_at, p.note.as_ref().map_or(String::new(), |n| format!(": {n}")));
+        r.method_zh =
+            format!("您于 {} 设定{}", p.pinned_at, p.note.as_ref().map_or(String::new(), |n| format!("：{n}")));
+        return Ok(r);
+    }
+    if let Some(steps) = cx.from_reference.get(&a.id).filter(|s| !s.is_empty()) {
+        let ratio = steps.iter().map(|s| s.ratio).product();
+        let basis = if steps.iter().all(|s| matches!(s.kind, StepKind::Published { .. })) {
+            Basis::Measured
+        } else {
+            Basis::Derived
+        };
+        return Ok(used(cx, ratio, basis, steps.clone(), Vec::new()));
+    }
+    if let Some(claim) = claimed(cx) {
+        return Ok(claim);
+    }
+    // A measured comparison with a neighbour that the model can estimate.
+    let chains = shortest_chains(cx.graph, &a.id);
+    // The most trustworthy estimate: the reference's own stack first (no
+    // stack factor to guess), then the nearest, then the part most like the
+    // reference (the model is surest near it).
+    let anchor = chains
+        .iter()
+        .filter(|(id, steps)| !steps.is_empty() && *id != &a.id)
+        .filter_map(|(id, steps)| {
+            let b = cx.inputs.accelerators.iter().find(|x| &x.id == id)?;
+            let e = cx.model.estimate(b, cx.reference, cx.class).ok()?;
+            let distance = e.compute_ratio.ln().abs() + e.bandwidth_ratio.ln().abs();
+            Some(((e.stack != REFERENCE_STACK, steps.len(), distance), id.clone(), steps.clone(), e))
+        })
+        .min_by(|x, y| (x.0.0, x.0.1).cmp(&(y.0.0, y.0.1)).then(x.0.2.total_cmp(&y.0.2)).then_with(|| x.1.cmp(&y.1)));
+    if let Some((_, b, steps_to_b, e)) = anchor {
+        // Reference → b (estimated), then b → a (measured): reverse the a → b chain.
+        let mut steps = vec![Step {
+            from: cx.reference.id.clone(),
+            to: b.clone(),
+            ratio: estimate_value(&e),
+            kind: StepKind::Estimated(e),
+        }];
+        for s in steps_to_b.into_iter().rev() {
+            steps.push(Step { from: s.to, to: s.from, ratio: 1.0 / s.ratio, kind: s.kind });
+        }
+        let ratio = steps.iter().map(|s| s.ratio).product();
+        return Ok(used(cx, ratio, Basis::Estimated, steps, Vec::new()));
+    }
+    let e = cx.model.estimate(a, cx.reference, cx.class)?;
+    let step = Step {
+        from: cx.reference.id.clone(),
+        to: a.id.clone(),
+        ratio: estimate_value(&e),
+        kind: StepKind::Estimated(e),
+    };
+    Ok(used(cx, step.ratio, Basis::Estimated, vec![step], Vec::new()))
+}
+
+/// The best-sourced claim (direct, or chained once through a part with a ratio).
+fn claimed(cx: &Context<'_>) -> Option<RatioUsed> {
+    let mut rows: Vec<&Efficiency> = cx
+        .inputs
+        .efficiency
+        .iter()
+        .filter(|e| e.accelerator_id == cx.a.id && e.workload_class == cx.class)
+        .filter(|e| !matches!(e.confidence, Confidence::M | Confidence::D))
+        .collect();
+    rows.sort_by(|x, y| {
+        x.confidence.rank().cmp(&y.confidence.rank()).then_with(|| y.as_of.cmp(&x.as_of)).then_with(|| x.id.cmp(&y.id))
+    });
+    for e in rows {
+        let via = if e.reference_accelerator_id == cx.reference.id {
+            Some(Vec::new())
+        } else {
+            cx.from_reference.get(&e.reference_accelerator_id).cloned()
+        };
+        if let Some(mut steps) = via {
+            steps.push(Step {
+                from: e.reference_accelerator_id.clone(),
+                to: e.accelerator_id.clone(),
+                ratio: e.ratio,
+                kind: StepKind::Published { id: e.id.clone(), confidence: e.confidence, source: e.source.clone() },
+            });
+            let ratio = steps.iter().map(|s| s.ratio).product();
+            return Some(used(cx, ratio, Basis::Claimed, steps, Vec::new()));
+        }
+    }
+    None
+}
+
+/// Assembles a ratio with its provenance and its method in both languages.
+fn used(cx: &Context<'_>, ratio: f64, basis: Basis, steps: Vec<Step>, extra_ids: Vec<String>) -> RatioUsed {
+    let mut measurements = Vec::new();
+    let mut ids = extra_ids;
+    let mut sources: Vec<String> = Vec::new();
+    let mut confidence = if basis == Basis::Estimated { Confidence::D } else { Confidence::M };
+    let mut as_of: Option<String> = None;
+    for s in &steps {
+        match &s.kind {
+            StepKind::Derived { comparisons } => {
+                for c in comparisons {
+                    for id in &c.measurements {
+                        if let Some(m) = cx.measurements.get(id.as_str()) {
+                            confidence = confidence.weaker(m.confidence);
+                            as_of = as_of.max(m.as_of.clone());
+                            for src in m.source.split(';') {
+                                if !sources.iter().any(|x| x == src) {
+                                    sources.push(src.to_owned());
+                                }
+                            }
+                        }
+                        measurements.push(id.clone());
+                    }
+                }
+            }
+            StepKind::Published { id, confidence: c, source } => {
+                ids.push(id.clone());
+                confidence = confidence.weaker(*c);
+                for src in source.split(';') {
+                    if !sources.iter().any(|x| x == src) {
+                        sources.push(src.to_owned());
+                    }
+                }
+            }
+            StepKind::Estimated(_) => {
+                // The specs it was made from.
+                for id in [&s.to, &s.from] {
+                    if let Some(a) = cx.inputs.accelerators.iter().find(|a| &a.id == id) {
+                        confidence = confidence.weaker(a.confidence);
+                        for src in a.source.split(';') {
+                            if !sources.iter().any(|x| x == src) {
+                                sources.push(src.to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (method_en, method_zh) = describe(&steps, basis, cx);
+    RatioUsed {
+        ratio,
+        workload_class: cx.class,
+        basis,
+        steps,
+        measurements,
+        ids,
+        source: if basis == Basis::Reference { "reference accelerator".to_owned() } else { sources.join(";") },
+        confidence: if basis == Basis::Reference { Confidence::D } else { confidence },
+        as_of,
+        reference_accelerator_id: cx.reference.id.clone(),
+        method_en,
+        method_zh,
+    }
+}
+
+fn describe(steps: &[Step], basis: Basis, cx: &Context<'_>) -> (String, String) {
+    if basis == Basis::Reference {
+        return ("the reference accelerator".to_owned(), "参考加速卡".to_owned());
+    }
+    let mut en = Vec::new();
+    let mut zh = Vec::new();
+    for s in steps {
+        match &s.kind {
+            StepKind::Derived { comparisons } => {
+                let cases: Vec<String> = comparisons
+                    .iter()
+                    .map(|c| {
+                        format!("{} {}{}", c.suite, c.case, c.round.as_ref().map_or(String::new(), |r| format!(" {r}")))
+                    })
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                let n = comparisons.len();
+                en.push(format!(
+                    "{} vs {} {:.3} ({} like-for-like comparison{}: {})",
+                    s.to,
+                    s.from,
+                    s.ratio,
+                    n,
+                    if n == 1 { "" } else { "s, geometric mean" },
+                    cases.join(", ")
+                ));
+                zh.push(format!(
+                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}：{}）",
+                    s.to,
+                    s.from,
+                    s.ratio,
+                    n,
+                    if n == 1 { "" } else { "，几何平均" },
+                    cases.join("、")
+                ));
+            }
+            StepKind::Published { id, .. } => {
+                en.push(format!("{} vs {} {:.3} (catalogue ratio {id})", s.to, s.from, s.ratio));
+                zh.push(format!("{} 相对 {} 为 {:.3}（目录效率记录 {id}）", s.to, s.from, s.ratio));
+            }
+            StepKind::Estimated(e) => {
+                let stack_en = if e.stack_comparisons == 0 {
+                    format!("{} has no measurement: the median factor of the measured non-CUDA stacks", e.stack)
+                } else {
+                    format!("{} factor from {} comparisons", e.stack, e.stack_comparisons)
+                };
+                let stack_zh = if e.stack_comparisons == 0 {
+                    format!("{} 无实测，取已实测非 CUDA 软件栈系数的中位数", e.stack)
+                } else {
+                    format!("{} 系数来自 {} 组对比", e.stack, e.stack_comparisons)
+                };
+                en.push(format!(
+                    "{} estimated {:.3} = compute ratio {:.3}^{:.2} × bandwidth ratio {:.3}^{:.2} × stack factor {:.2} ({stack_en}; model fitted on {} comparisons)",
+                    s.to, s.ratio, e.compute_ratio, e.compute_exponent, e.bandwidth_ratio, e.bandwidth_exponent, e.stack_factor, e.calibrated_on
+                ));
+                zh.push(format!(
+                    "{} 估算为 {:.3} = 算力比 {:.3}^{:.2} × 带宽比 {:.3}^{:.2} × 软件栈系数 {:.2}（{stack_zh}；模型基于 {} 组对比校准）",
+                    s.to, s.ratio, e.compute_ratio, e.compute_exponent, e.bandwidth_ratio, e.bandwidth_exponent, e.stack_factor, e.calibrated_on
+                ));
+            }
+        }
+    }
+    let _ = cx;
+    (en.join("; then "), zh.join("；再"))
+}
+
+// ------------------------------------------------------------ calibration
+
+/// One measured ratio beside the model's estimate made without it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CalibrationRow {
+    pub accelerator_id: String,
+    pub workload_class: WorkloadClass,
+    pub measured: f64,
+    pub basis: Basis,
+    /// Fitted on every comparison except those of this part in this class.
+    pub estimate_left_out: f64,
+    /// estimate ÷ measured − 1
+    pub error: f64,
+}
+
+/// Errors of one class.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ClassError {
+    pub workload_class: WorkloadClass,
+    pub ratios: u32,
+    pub median_abs_error: f64,
+    pub worst_abs_error: f64,
+    pub worst_accelerator_id: String,
+}
+
+/// Leave-one-out calibration of the model against every measured or
+/// derived ratio to the reference.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Calibration {
+    pub rows: Vec<CalibrationRow>,
+    pub classes: Vec<ClassError>,
+    pub comparisons: u32,
+    /// Fitted (compute, bandwidth) exponents per workload class.
+    pub exponents: Vec<(WorkloadClass, f64, f64)>,
+    /// Fitted stack factors (CUDA = 1) and the comparisons behind each.
+    pub stacks: Vec<(String, f64, u32)>,
+}
+
+impl RatioBook {
+    /// The leave-one-out calibration (the inputs must be the book's own).
+    pub fn calibration(&self, inputs: RatioInputs<'_>) -> Calibration {
+        let accelerators: BTreeMap<&str, &Accelerator> =
+            inputs.accelerators.iter().map(|a| (a.id.as_str(), a)).collect();
+        let graphs = graphs(&self.derived, inputs.efficiency);
+        let Some(reference) = accelerators.get(inputs.reference).copied() else {
+            return Calibration {
+                rows: Vec::new(),
+                classes: Vec::new(),
+                comparisons: 0,
+                exponents: Vec::new(),
+                stacks: Vec::new(),
+            };
+        };
+        let all = equations(&edge_list(&graphs), &accelerators, reference);
+        let model = fit(&all);
+        let mut rows = Vec::new();
+        for ((id, class), cell) in &self.cells {
+            let Ok(r) = cell else { continue };
+            if !matches!(r.basis, Basis::Measured | Basis::Derived) {
+                continue;
+            }
+            let Some(a) = accelerators.get(id.as_str()) else { continue };
+            let without: Vec<Equation> =
+                all.iter().filter(|e| !(e.class == *class && e.accelerators.contains(id))).cloned().collect();
+            let Ok(e) = fit(&without).estimate(a, reference, *class) else { continue };
+            let est = estimate_value(&e);
+            rows.push(CalibrationRow {
+                accelerator_id: id.clone(),
+                workload_class: *class,
+                measured: r.ratio,
+                basis: r.basis,
+                estimate_left_out: est,
+                error: est / r.ratio - 1.0,
+            });
+        }
+        let mut classes = Vec::new();
+        for class in WorkloadClass::PRICED {
+            let mut errs: Vec<(f64, &str)> = rows
+                .iter()
+                .filter(|r| r.workload_class == class)
+                .map(|r| (r.error.abs(), r.accelerator_id.as_str()))
+                .collect();
+            if errs.is_empty() {
+                continue;
+            }
+            errs.sort_by(|x, y| x.0.total_cmp(&y.0));
+            let median = errs[errs.len() / 2].0;
+            let worst = errs[errs.len() - 1];
+            classes.push(ClassError {
+                workload_class: class,
+                ratios: errs.len() as u32,
+                median_abs_error: median,
+                worst_abs_error: worst.0,
+                worst_accelerator_id: worst.1.to_owned(),
+            });
+        }
+        Calibration {
+            rows,
+            classes,
+            comparisons: model.equations,
+            exponents: WorkloadClass::PRICED
+                .iter()
+                .map(|c| {
+                    let (a, b) = model.exponents[class_index(*c)];
+                    (*c, a, b)
+                })
+                .collect(),
+            stacks: model.stacks.iter().map(|(s, (b, n))| (s.clone(), b.exp(), *n)).collect(),
+        }
+    }
+}
