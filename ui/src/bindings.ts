@@ -464,6 +464,27 @@ export type FieldError = {
 	message: string,
 };
 
+/**  An LLM as the offers view serves it. */
+export type InferenceModel = InferenceModel_Serialize | InferenceModel_Deserialize;
+
+/**  An LLM as the offers view serves it. */
+export type InferenceModel_Deserialize = {
+	parameters: number | null,
+	precision: Precision,
+	context_tokens: number | null,
+	latency: LatencyClass,
+	kv_bytes_per_token?: number | null,
+};
+
+/**  An LLM as the offers view serves it. */
+export type InferenceModel_Serialize = {
+	parameters: number | null,
+	precision: Precision,
+	context_tokens: number | null,
+	latency: LatencyClass,
+	kv_bytes_per_token: number | null,
+};
+
 /**
  *  Any JSON value, as the TypeScript bindings spell it. The editor's
  *  document is an object of these ([`JsonObject`]); serde_json's own
@@ -478,6 +499,33 @@ export type Jurisdiction =
 
 /**  The language a figure or message is written in. */
 export type Lang = "en" | "zh";
+
+/**  How quickly each generated token must come. */
+export type LatencyClass = 
+/**  A chat user waiting: at most 50 ms per output token. */
+"interactive" | 
+/**  An API with a service level: at most 100 ms per token. */
+"standard" | 
+/**  Offline jobs: no per-token bound, the largest batch memory allows. */
+"batch";
+
+export type MemoryFitJson = MemoryFitJson_Serialize | MemoryFitJson_Deserialize;
+
+export type MemoryFitJson_Deserialize = {
+	fits: boolean,
+	/**  Fewest accelerators that hold the model (`null`: none do with this sharding). */
+	min_accelerators?: number | null,
+	available: number,
+	memory_gb_per_accelerator: number | null,
+};
+
+export type MemoryFitJson_Serialize = {
+	fits: boolean,
+	/**  Fewest accelerators that hold the model (`null`: none do with this sharding). */
+	min_accelerators: number | null,
+	available: number,
+	memory_gb_per_accelerator: number | null,
+};
 
 /**  Why an accelerator has no ratio for a class. */
 export type NoRatio = 
@@ -521,6 +569,11 @@ export type OfferFilter_Deserialize = {
 	 */
 	currency?: Currency | null,
 	fx: { [key in string]: number | null },
+	/**
+	 *  The model an LLM is served with: gives each offer's tokens per
+	 *  second and cost per million tokens, and whether one instance holds it.
+	 */
+	inference?: InferenceModel_Deserialize | null,
 	/**  Include the user's own offers (default) or only the catalogue's. */
 	exclude_pricebook: boolean,
 	sort: OfferSort,
@@ -552,6 +605,11 @@ export type OfferFilter_Serialize = {
 	 */
 	currency: Currency | null,
 	fx: { [key in string]: number | null },
+	/**
+	 *  The model an LLM is served with: gives each offer's tokens per
+	 *  second and cost per million tokens, and whether one instance holds it.
+	 */
+	inference: InferenceModel_Serialize | null,
 	/**  Include the user's own offers (default) or only the catalogue's. */
 	exclude_pricebook: boolean,
 	sort: OfferSort,
@@ -561,7 +619,9 @@ export type OfferSort = "id" |
 /**  Price per accelerator-hour, in the comparison currency. */
 "price" | 
 /**  Effective price per reference-GPU-hour (needs a workload class). */
-"effective";
+"effective" | 
+/**  Compute cost per million output tokens (needs an inference model). */
+"per_million_tokens";
 
 /**  An offer with what a reader needs beside it. */
 export type OfferView = OfferView_Serialize | OfferView_Deserialize;
@@ -599,6 +659,16 @@ export type OfferView_Deserialize = {
 	 *  reference GPU's worth of compute costs to buy.
 	 */
 	effective_capex_per_ref_gpu?: number | null,
+	/**
+	 *  Output tokens per second one of its accelerators serves (the
+	 *  reference's, estimated, × the ratio), with an inference model.
+	 */
+	tokens_per_second_per_accelerator?: number | null,
+	/**  Effective price ÷ tokens per reference-GPU-hour × 1e6. */
+	cost_per_million_tokens?: number | null,
+	/**  Fewest accelerators that hold the model, and whether one instance has them. */
+	min_accelerators_for_model?: number | null,
+	instance_holds_model?: boolean | null,
 } & Offer_Deserialize;
 
 /**  An offer with what a reader needs beside it. */
@@ -634,6 +704,16 @@ export type OfferView_Serialize = {
 	 *  reference GPU's worth of compute costs to buy.
 	 */
 	effective_capex_per_ref_gpu: number | null,
+	/**
+	 *  Output tokens per second one of its accelerators serves (the
+	 *  reference's, estimated, × the ratio), with an inference model.
+	 */
+	tokens_per_second_per_accelerator: number | null,
+	/**  Effective price ÷ tokens per reference-GPU-hour × 1e6. */
+	cost_per_million_tokens: number | null,
+	/**  Fewest accelerators that hold the model, and whether one instance has them. */
+	min_accelerators_for_model: number | null,
+	instance_holds_model: boolean | null,
 } & Offer_Serialize;
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
@@ -699,6 +779,10 @@ export type OptionJson_Deserialize = {
 	meets_deadline?: boolean | null,
 	break_even?: BreakEvenJson_Deserialize | null,
 	latency_ms?: number | null,
+	/**  Compute cost per million output tokens (an inference demand). */
+	cost_per_million_tokens?: number | null,
+	/**  Whether the model fits the option's accelerators. */
+	memory_fit?: MemoryFitJson_Deserialize | null,
 	notes: string[],
 };
 
@@ -723,6 +807,10 @@ export type OptionJson_Serialize = {
 	meets_deadline: boolean | null,
 	break_even: BreakEvenJson_Serialize | null,
 	latency_ms: number | null,
+	/**  Compute cost per million output tokens (an inference demand). */
+	cost_per_million_tokens: number | null,
+	/**  Whether the model fits the option's accelerators. */
+	memory_fit: MemoryFitJson_Serialize | null,
 	notes: string[],
 };
 
@@ -774,6 +862,9 @@ export type PortingJson_Serialize = {
 	/**  The effort per unit came from Suanli's default table: an assumption. */
 	effort_is_default_assumption: boolean,
 };
+
+/**  Number format of the weights. */
+export type Precision = "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int4";
 
 /**  The user's own offers and negotiated discounts. */
 export type PriceBook = PriceBook_Serialize | PriceBook_Deserialize;

@@ -7,8 +7,10 @@ use serde::Serialize;
 use suanli_catalog::import::{Format, ImportReport, Provenance};
 use suanli_catalog::pack::{self, Subset, VerifyOptions};
 use suanli_catalog::pricebook::PriceBookFile;
-use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView};
+use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView, REFERENCE_ACCELERATOR};
+use suanli_catalog::ratios::{Calibration, DerivedRatio, NoRatio, PinnedRatio, RatioUsed};
 use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, PriceChange, Provider, Source};
+use suanli_model::WorkloadClass;
 
 use crate::Error;
 use crate::files::{now_utc, read, write_atomic};
@@ -32,14 +34,106 @@ pub fn list_offers(c: &Catalog, filter: &OfferFilter) -> Result<Vec<OfferView>, 
     Ok(c.offers(filter)?)
 }
 
+/// An accelerator's ratio for one workload class, or why it has none.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ClassRatio {
+    pub workload_class: WorkloadClass,
+    pub ratio: Option<RatioUsed>,
+    pub no_ratio: Option<NoRatio>,
+}
+
+/// An accelerator's ratio for every priced workload class.
+pub fn class_ratios(c: &Catalog, accelerator_id: &str) -> Result<Vec<ClassRatio>, Error> {
+    let book = c.ratio_book(REFERENCE_ACCELERATOR)?;
+    Ok(WorkloadClass::PRICED
+        .iter()
+        .map(|class| match book.get(accelerator_id, *class) {
+            Ok(r) => ClassRatio { workload_class: *class, ratio: Some(r.clone()), no_ratio: None },
+            Err(why) => ClassRatio { workload_class: *class, ratio: None, no_ratio: Some(why) },
+        })
+        .collect())
+}
+
+/// The leave-one-out calibration of the estimate model, and the
+/// comparisons set aside as implausible.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CalibrationReport {
+    pub calibration: Calibration,
+    /// Like-for-like comparisons derived from the measurements.
+    pub comparisons: u32,
+    pub set_aside: Vec<DerivedRatio>,
+}
+
+pub fn calibration(c: &Catalog) -> Result<CalibrationReport, Error> {
+    let book = c.ratio_book(REFERENCE_ACCELERATOR)?;
+    Ok(CalibrationReport {
+        calibration: c.calibration(REFERENCE_ACCELERATOR)?,
+        comparisons: book.derived.len() as u32,
+        set_aside: book.set_aside.clone(),
+    })
+}
+
+/// Pins a ratio (the user's figure beats every measured or estimated one).
+pub fn pin_ratio(
+    c: &mut Catalog,
+    accelerator_id: &str,
+    class: WorkloadClass,
+    ratio: f64,
+    note: Option<String>,
+) -> Result<PinnedRatio, Error> {
+    let pin = PinnedRatio {
+        accelerator_id: accelerator_id.to_owned(),
+        workload_class: class,
+        ratio,
+        note: note.filter(|n| !n.trim().is_empty()),
+        pinned_at: crate::today(),
+    };
+    c.pin_ratio(&pin)?;
+    Ok(pin)
+}
+
+/// Removes a pin; an error names it when there was none.
+pub fn unpin_ratio(c: &mut Catalog, accelerator_id: &str, class: WorkloadClass) -> Result<(), Error> {
+    if c.unpin_ratio(accelerator_id, class)? {
+        Ok(())
+    } else {
+        Err(Error::NotFound(format!("{accelerator_id} {class}")))
+    }
+}
+
+pub fn pinned_ratios(c: &Catalog) -> Result<Vec<PinnedRatio>, Error> {
+    Ok(c.pinned_ratios()?)
+}
+
 /// Anything the catalogue holds under an id, with what explains it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Item {
-    Accelerator { accelerator: Box<Accelerator>, efficiency: Vec<Efficiency>, sources: Vec<Source> },
-    Provider { provider: Provider, sources: Vec<Source> },
-    Offer { offer: Box<OfferView>, history: Vec<PriceChange>, sources: Vec<Source> },
-    Source { source: Source },
+    Accelerator {
+        accelerator: Box<Accelerator>,
+        /// Its ratio for every workload class (measured, derived, estimated,
+        /// pinned …) or why there is none.
+        ratios: Vec<ClassRatio>,
+        /// Ratio rows of the fact sheets that name it.
+        efficiency: Vec<Efficiency>,
+        /// The published results it was measured in (suite, case, round).
+        measured_in: Vec<String>,
+        sources: Vec<Source>,
+    },
+    Provider {
+        provider: Provider,
+        sources: Vec<Source>,
+    },
+    Offer {
+        offer: Box<OfferView>,
+        history: Vec<PriceChange>,
+        sources: Vec<Source>,
+    },
+    Source {
+        source: Source,
+    },
 }
 
 fn sources_of(c: &Catalog, ids: &str) -> Result<Vec<Source>, Error> {
@@ -56,12 +150,26 @@ fn sources_of(c: &Catalog, ids: &str) -> Result<Vec<Source>, Error> {
 pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> {
     if let Some(a) = c.accelerator(id)? {
         let efficiency = c.efficiency_rows(id)?;
+        let ratios = class_ratios(c, id)?;
+        let mut measured_in: Vec<String> = c
+            .measurements_of(id)?
+            .iter()
+            .map(|m| {
+                let round = m.suite_version.as_deref().filter(|_| m.suite.round_matters());
+                format!("{} {}{}", m.suite.label(), m.case, round.map_or(String::new(), |r| format!(" {r}")))
+            })
+            .collect();
+        measured_in.dedup();
         let mut sources = sources_of(c, &a.source)?;
         for e in &efficiency {
             sources.extend(sources_of(c, &e.source)?);
         }
+        for r in ratios.iter().filter_map(|r| r.ratio.as_ref()) {
+            sources.extend(sources_of(c, &r.source)?);
+        }
+        sources.sort_by(|x, y| x.id.cmp(&y.id));
         sources.dedup_by(|x, y| x.id == y.id);
-        return Ok(Item::Accelerator { accelerator: Box::new(a), efficiency, sources });
+        return Ok(Item::Accelerator { accelerator: Box::new(a), ratios, efficiency, measured_in, sources });
     }
     if let Some(p) = c.provider(id)? {
         let sources = sources_of(c, &p.source)?;

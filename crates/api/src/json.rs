@@ -45,7 +45,21 @@ pub struct OptionJson {
     pub meets_deadline: Option<bool>,
     pub break_even: Option<BreakEvenJson>,
     pub latency_ms: Option<f64>,
+    /// Compute cost per million output tokens (an inference demand).
+    pub cost_per_million_tokens: Option<f64>,
+    /// Whether the model fits the option's accelerators.
+    pub memory_fit: Option<MemoryFitJson>,
     pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct MemoryFitJson {
+    pub fits: bool,
+    /// Fewest accelerators that hold the model (`null`: none do with this sharding).
+    pub min_accelerators: Option<u32>,
+    pub available: u32,
+    pub memory_gb_per_accelerator: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -100,6 +114,13 @@ impl OptionJson {
             meets_deadline: o.meets_deadline,
             break_even: o.break_even.as_ref().map(|b| BreakEvenJson { against: b.against.clone(), month: b.month }),
             latency_ms: o.latency_ms,
+            cost_per_million_tokens: o.cost_per_million_tokens.map(round_unit_price),
+            memory_fit: o.memory_fit.map(|f| MemoryFitJson {
+                fits: f.fits(),
+                min_accelerators: f.min_accelerators,
+                available: f.available,
+                memory_gb_per_accelerator: f.memory_gb_per_accelerator,
+            }),
             notes: o.notes.iter().map(|n| n.describe(lang)).collect(),
         }
     }

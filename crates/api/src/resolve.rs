@@ -6,18 +6,60 @@
 use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
 use suanli_catalog::ratios::RatioUsed;
 use suanli_catalog::{BillingMode, Catalog};
-use suanli_model::{Currency, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Scenario, SpotPool};
+use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
+use suanli_model::{Currency, Demand, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Scenario, SpotPool};
 
 use crate::Error;
 
 /// True when the scenario names anything in the catalogue.
 pub fn needs_catalog(s: &Scenario) -> bool {
-    s.options.iter().any(|o| {
-        o.offer_filter.is_some()
-            || o.on_demand.as_ref().is_some_and(|p| p.offer.is_some())
-            || o.reserved.as_ref().is_some_and(|p| p.offer.is_some())
-            || o.spot.as_ref().is_some_and(|p| p.offer.is_some())
-    })
+    let has_model = match &s.demand {
+        Demand::Job(j) => j.parameters.is_some(),
+        Demand::Inference(_) => true,
+        _ => false,
+    };
+    let throughput_missing = matches!(&s.demand, Demand::Inference(d) if d.tokens_per_second_per_ref_gpu.is_none());
+    throughput_missing
+        || s.options.iter().any(|o| {
+            o.offer_filter.is_some()
+                || o.on_demand.as_ref().is_some_and(|p| p.offer.is_some())
+                || o.reserved.as_ref().is_some_and(|p| p.offer.is_some())
+                || o.spot.as_ref().is_some_and(|p| p.offer.is_some())
+                || (has_model && o.accelerator.is_some() && o.memory_gb_per_accelerator.is_none())
+        })
+}
+
+/// An inference demand without a stated throughput: the roofline estimate
+/// on the reference accelerator's catalogue specs, with where it came from.
+fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Option<String>, Error> {
+    let Demand::Inference(d) = &mut s.demand else { return Ok(None) };
+    if d.tokens_per_second_per_ref_gpu.is_some() {
+        return Ok(None);
+    }
+    let Some(r) = c.accelerator(&s.reference_gpu)? else { return Ok(None) };
+    let device = match (r.bf16_tflops.or(r.fp16_tflops), r.memory_bandwidth_gbps, r.memory_gb) {
+        (Some(f), Some(b), Some(m)) => Device { dense_tflops: f, bandwidth_gbps: b, memory_gb: m },
+        _ => return Ok(None),
+    };
+    let Some(t) = decode_throughput(d, &device) else { return Ok(None) };
+    d.tokens_per_second_per_ref_gpu = Some(t.tokens_per_second_per_accelerator);
+    d.throughput_source = format!(
+        "estimated: decode roofline on {} ({} TFLOPS, {} GB/s, {} GB; bandwidth used {:.0} %, compute {:.0} %): \
+         {} per replica, batch {}, {:.1} ms per token",
+        r.id,
+        device.dense_tflops,
+        device.bandwidth_gbps,
+        device.memory_gb,
+        BANDWIDTH_UTILISATION * 100.0,
+        COMPUTE_UTILISATION * 100.0,
+        t.accelerators_per_replica,
+        t.batch,
+        t.ms_per_token
+    );
+    Ok(Some(format!(
+        "demand: {:.0} output tokens per second per reference GPU ({})",
+        t.tokens_per_second_per_accelerator, d.throughput_source
+    )))
 }
 
 fn reference_error(path: String, value: &str, problem: impl Into<String>) -> Error {
@@ -59,6 +101,8 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
         fx: s.fx.clone(),
         ..Default::default()
     };
+
+    notes.extend(estimate_throughput(s, c)?);
 
     // First expand filters into options, in place and in order.
     let mut expanded = Vec::with_capacity(s.options.len());
@@ -184,6 +228,14 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
         o.sources = sources;
         if o.accelerator.is_none() {
             o.accelerator = accelerator;
+        }
+        if let (None, Some(acc)) = (o.memory_gb_per_accelerator, &o.accelerator)
+            && let Some(a) = c.accelerator(acc)?
+            && let Some(gb) = a.memory_gb
+        {
+            o.memory_gb_per_accelerator = Some(gb);
+            o.sources
+                .insert("memory_gb_per_accelerator".to_owned(), format!("catalogue accelerator {acc} [{}]", a.source));
         }
         // The catalogue's ratio for the workload class, unless the user gave one.
         if let (None, Some(acc), Some(class)) = (o.efficiency_ratio, o.accelerator.clone(), class) {

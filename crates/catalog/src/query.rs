@@ -53,6 +53,8 @@ pub enum OfferSort {
     Price,
     /// Effective price per reference-GPU-hour (needs a workload class).
     Effective,
+    /// Compute cost per million output tokens (needs an inference model).
+    PerMillionTokens,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -82,6 +84,10 @@ pub struct OfferFilter {
     pub currency: Option<Currency>,
     #[cfg_attr(feature = "specta", specta(type = std::collections::HashMap<String, f64>))]
     pub fx: BTreeMap<Currency, f64>,
+    /// The model an LLM is served with: gives each offer's tokens per
+    /// second and cost per million tokens, and whether one instance holds it.
+    #[serde(default)]
+    pub inference: Option<InferenceModel>,
     /// Include the user's own offers (default) or only the catalogue's.
     pub exclude_pricebook: bool,
     pub sort: OfferSort,
@@ -118,6 +124,54 @@ pub struct OfferView {
     /// For a server purchase: its price ÷ (accelerators × ratio), what one
     /// reference GPU's worth of compute costs to buy.
     pub effective_capex_per_ref_gpu: Option<f64>,
+    /// Output tokens per second one of its accelerators serves (the
+    /// reference's, estimated, × the ratio), with an inference model.
+    pub tokens_per_second_per_accelerator: Option<f64>,
+    /// Effective price ÷ tokens per reference-GPU-hour × 1e6.
+    pub cost_per_million_tokens: Option<f64>,
+    /// Fewest accelerators that hold the model, and whether one instance has them.
+    pub min_accelerators_for_model: Option<u32>,
+    pub instance_holds_model: Option<bool>,
+}
+
+/// An LLM as the offers view serves it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct InferenceModel {
+    pub parameters: f64,
+    pub precision: suanli_model::Precision,
+    pub context_tokens: f64,
+    pub latency: suanli_model::LatencyClass,
+    pub kv_bytes_per_token: Option<f64>,
+}
+
+impl InferenceModel {
+    fn demand(&self) -> suanli_model::Inference {
+        suanli_model::Inference {
+            tokens_per_second: Some(1.0),
+            tokens_per_day: None,
+            parameters: self.parameters,
+            precision: self.precision,
+            context_tokens: self.context_tokens,
+            latency: self.latency,
+            kv_bytes_per_token: self.kv_bytes_per_token,
+            tokens_per_second_per_ref_gpu: None,
+            throughput_source: String::new(),
+            cluster_accelerators: 8,
+        }
+    }
+}
+
+/// Output tokens per second of the reference accelerator (decode roofline
+/// on its catalogue specs), when it has them.
+fn reference_tokens_per_second(reference: Option<&Accelerator>, m: &InferenceModel) -> Option<f64> {
+    let r = reference?;
+    let device = suanli_model::inference::Device {
+        dense_tflops: r.bf16_tflops.or(r.fp16_tflops)?,
+        bandwidth_gbps: r.memory_bandwidth_gbps?,
+        memory_gb: r.memory_gb?,
+    };
+    suanli_model::inference::decode_throughput(&m.demand(), &device).map(|t| t.tokens_per_second_per_accelerator)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -246,6 +300,8 @@ impl Catalog {
             None => None,
         };
         let offers = self.all_offers(!f.exclude_pricebook)?;
+        let reference_tps =
+            f.inference.as_ref().and_then(|m| reference_tokens_per_second(accelerators.get(REFERENCE_ACCELERATOR), m));
         let mut out = Vec::new();
         for (offer, origin) in offers {
             let provider = providers.get(&offer.provider_id);
@@ -318,7 +374,32 @@ impl Catalog {
                 }
                 _ => None,
             };
+            let tokens_per_second = match (&efficiency, reference_tps) {
+                (Some(r), Some(tps)) => Some(tps * r.ratio),
+                _ => None,
+            };
+            let cost_per_million_tokens = match (effective, reference_tps) {
+                (Some(p), Some(tps)) => Some(p / (tps * 3600.0) * 1e6),
+                _ => None,
+            };
+            let min_accelerators = match (&f.inference, accelerator.and_then(|a| a.memory_gb)) {
+                (Some(m), Some(gb)) => {
+                    let kv = m
+                        .kv_bytes_per_token
+                        .unwrap_or_else(|| suanli_model::fit::default_kv_bytes_per_token(m.parameters, m.precision))
+                        * m.context_tokens;
+                    suanli_model::fit::inference_min_accelerators(m.parameters, m.precision, kv, gb)
+                }
+                _ => None,
+            };
+            let instance_holds_model = f.inference.as_ref().and(accelerator.and_then(|a| a.memory_gb)).map(|_| {
+                min_accelerators.is_some_and(|n| f64::from(n) <= offer.accelerators_per_instance.unwrap_or(1.0))
+            });
             out.push(OfferView {
+                tokens_per_second_per_accelerator: tokens_per_second,
+                cost_per_million_tokens,
+                min_accelerators_for_model: min_accelerators,
+                instance_holds_model,
                 origin: origin.to_owned(),
                 provider_name: provider.map(|p| p.name.clone()),
                 provider_country: provider.and_then(|p| p.country.clone()),
@@ -340,6 +421,7 @@ impl Catalog {
             OfferSort::Id => None,
             OfferSort::Price => v.comparable_price_per_accel_hour,
             OfferSort::Effective => v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu),
+            OfferSort::PerMillionTokens => v.cost_per_million_tokens,
         };
         out.sort_by(|a, b| match (key(a), key(b)) {
             (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.offer.id.cmp(&b.offer.id)),

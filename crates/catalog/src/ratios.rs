@@ -262,7 +262,14 @@ struct GroupKey {
 }
 
 fn group_key(m: &Measurement) -> GroupKey {
-    let per_accelerator = m.suite == Suite::MlperfInference;
+    // MLPerf inference throughput is compared per accelerator (data-parallel
+    // replicas); a peak-GEMM or memory-bandwidth probe is a property of one
+    // device, whatever the run's size.
+    let probe = matches!(
+        m.workload_class,
+        WorkloadClass::GemmBf16 | WorkloadClass::GemmFp16 | WorkloadClass::GemmFp8 | WorkloadClass::MemoryBandwidth
+    );
+    let per_accelerator = m.suite == Suite::MlperfInference || probe;
     GroupKey {
         class: m.workload_class,
         suite: m.suite,

@@ -7,9 +7,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use suanli_api::catalog_store::import::{Format as FeedFormat, Provenance};
 use suanli_api::catalog_store::pack::Subset;
 use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
-use suanli_api::catalog_store::query::{AcceleratorFilter, Jurisdiction, OfferFilter, OfferSort};
+use suanli_api::catalog_store::query::{AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort};
 use suanli_api::catalog_store::{BillingMode, Catalog, Confidence, Offer};
-use suanli_api::model::{Currency, WorkloadClass};
+use suanli_api::model::{Currency, LatencyClass, Precision, WorkloadClass};
 use suanli_api::{Error, Lang, catalog};
 
 use crate::Format;
@@ -29,6 +29,12 @@ pub enum CatalogCommand {
         /// Workload class for an offer's effective price (e.g. llm_pretraining). 工作负载类别。
         #[arg(long)]
         workload: Option<WorkloadClass>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// How well the estimate model predicts each measured ratio when that ratio
+    /// is left out of its fit (leave-one-out), per workload class. 估算模型的留一法校准。
+    Calibration {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -147,6 +153,22 @@ pub struct OfferArgs {
     /// Workload class for effective prices (llm_pretraining, vision_training …). 工作负载类别。
     #[arg(long)]
     workload: Option<WorkloadClass>,
+    /// Serving an LLM of this many parameters (70e9): tokens per second and
+    /// cost per million tokens per offer. 推理模型参数量：给出每百万 token 成本。
+    #[arg(long)]
+    model_params: Option<f64>,
+    /// Weights' precision for --model-params (bf16, fp8, int8, int4 …). 权重精度。
+    #[arg(long, value_enum, default_value_t = PrecisionArg::Bf16)]
+    precision: PrecisionArg,
+    /// Context tokens per request. 每个请求的上下文长度。
+    #[arg(long, default_value_t = 4096.0)]
+    context: f64,
+    /// interactive (50 ms/token), standard (100 ms) or batch. 时延等级。
+    #[arg(long, value_enum, default_value_t = LatencyArg::Standard)]
+    latency: LatencyArg,
+    /// KV cache bytes per token (the model's own figure). 每 token 的 KV 缓存字节数。
+    #[arg(long)]
+    kv_bytes: Option<f64>,
     #[arg(long, value_enum, default_value_t = SortArg::Id)]
     sort: SortArg,
     /// Leave out your own price-book offers. 不含价格簿中的报价。
@@ -161,6 +183,25 @@ pub enum SortArg {
     Id,
     Price,
     Effective,
+    /// Cost per million output tokens (with --model-params).
+    PerMillionTokens,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PrecisionArg {
+    Fp32,
+    Bf16,
+    Fp16,
+    Fp8,
+    Int8,
+    Int4,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LatencyArg {
+    Interactive,
+    Standard,
+    Batch,
 }
 
 fn parse_fx(s: &str) -> Result<(Currency, f64), String> {
@@ -258,6 +299,27 @@ pub enum PricebookCommand {
     },
     /// Remove an own offer or discount by id. 删除价格簿条目。
     Remove { id: String },
+    /// Pin your own efficiency ratio for an accelerator and workload class: it
+    /// beats measured and estimated ratios and no update changes it. 自定效率比。
+    PinRatio {
+        #[arg(long)]
+        accelerator: String,
+        #[arg(long)]
+        workload: WorkloadClass,
+        /// Work per accelerator relative to the reference GPU (0.7 = 70 %). 相对参考卡的效率。
+        #[arg(long)]
+        ratio: f64,
+        /// Where the figure comes from (your own benchmark …). 来源说明。
+        #[arg(long)]
+        note: Option<String>,
+    },
+    /// Remove a pinned ratio. 删除自定效率比。
+    UnpinRatio {
+        #[arg(long)]
+        accelerator: String,
+        #[arg(long)]
+        workload: WorkloadClass,
+    },
 }
 
 fn out(text: &str) {
@@ -319,6 +381,7 @@ fn num(x: Option<f64>, digits: usize) -> String {
 pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
     match cmd {
         CatalogCommand::List { what } => list(what, c, lang),
+        CatalogCommand::Calibration { format } => calibration(c, format, lang),
         CatalogCommand::Show { id, workload, format } => {
             let item = catalog::show(c, &id, &OfferFilter { workload_class: workload, ..Default::default() })?;
             match format {
@@ -512,6 +575,24 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 encryption_in_transit: a.encryption_in_transit.then_some(true),
                 certification: a.certification,
                 workload_class: a.workload,
+                inference: a.model_params.map(|parameters| InferenceModel {
+                    parameters,
+                    precision: match a.precision {
+                        PrecisionArg::Fp32 => Precision::Fp32,
+                        PrecisionArg::Bf16 => Precision::Bf16,
+                        PrecisionArg::Fp16 => Precision::Fp16,
+                        PrecisionArg::Fp8 => Precision::Fp8,
+                        PrecisionArg::Int8 => Precision::Int8,
+                        PrecisionArg::Int4 => Precision::Int4,
+                    },
+                    context_tokens: a.context,
+                    latency: match a.latency {
+                        LatencyArg::Interactive => LatencyClass::Interactive,
+                        LatencyArg::Standard => LatencyClass::Standard,
+                        LatencyArg::Batch => LatencyClass::Batch,
+                    },
+                    kv_bytes_per_token: a.kv_bytes,
+                }),
                 currency: a.currency,
                 fx: a.fx.into_iter().collect(),
                 exclude_pricebook: a.no_pricebook,
@@ -519,6 +600,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     SortArg::Id => OfferSort::Id,
                     SortArg::Price => OfferSort::Price,
                     SortArg::Effective => OfferSort::Effective,
+                    SortArg::PerMillionTokens => OfferSort::PerMillionTokens,
                 },
             };
             let rows = catalog::list_offers(c, &filter)?;
@@ -533,7 +615,8 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 lang.pick("Price", "价格"),
                 lang.pick("Per accel-hour", "每卡时"),
                 lang.pick("Per ref-GPU-hour", "每参考卡时"),
-                lang.pick("Ratio source", "效率来源"),
+                lang.pick("Per M tokens", "每百万 token"),
+                lang.pick("Ratio", "效率比"),
                 lang.pick("Source", "来源"),
                 lang.pick("As of", "日期"),
                 lang.pick("Conf.", "置信度"),
@@ -547,8 +630,19 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     v.offer.billing_mode.to_string(),
                     format!("{} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
                     num(v.comparable_price_per_accel_hour, 4),
-                    num(v.effective_price_per_ref_gpu_hour, 4),
-                    v.efficiency.as_ref().map_or(String::new(), |r| format!("{:.2} ({})", r.ratio, r.source)),
+                    num(v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu), 4),
+                    match (v.cost_per_million_tokens, v.instance_holds_model) {
+                        (Some(p), Some(false)) => {
+                            format!("{p:.4} ({})", lang.pick("model exceeds one instance", "单实例放不下模型"))
+                        }
+                        (Some(p), _) => format!("{p:.4}"),
+                        (None, _) => String::new(),
+                    },
+                    match (&v.efficiency, &v.no_ratio) {
+                        (Some(r), _) => format!("{:.3} {}", r.ratio, r.basis.label(lang)),
+                        (None, Some(why)) => why.describe(lang),
+                        (None, None) => String::new(),
+                    },
                     v.offer.source.clone(),
                     opt(&v.offer.as_of),
                     v.offer.confidence.to_string(),
@@ -558,6 +652,95 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             Ok(())
         }
     }
+}
+
+fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
+    let r = catalog::calibration(c)?;
+    if let Format::Json = format {
+        return json(&r);
+    }
+    let cal = &r.calibration;
+    println!(
+        "{} {}; {} {}",
+        r.comparisons,
+        lang.pick("like-for-like comparisons derived from the measurements", "组同配置对比由实测推导"),
+        cal.comparisons,
+        lang.pick("of them (with both parts' specs) fit the model", "组（两者规格齐全）用于拟合模型"),
+    );
+    println!();
+    let mut t = Table::new([
+        lang.pick("Workload class", "工作负载"),
+        lang.pick("Ratios", "比值数"),
+        lang.pick("Median error", "误差中位数"),
+        lang.pick("Worst error", "最大误差"),
+        lang.pick("Worst at", "最大误差加速卡"),
+        lang.pick("Exponents (compute, bandwidth)", "指数（算力，带宽）"),
+    ])
+    .right_from(1);
+    for e in &cal.classes {
+        let exps = cal
+            .exponents
+            .iter()
+            .find(|x| x.0 == e.workload_class)
+            .map_or(String::new(), |x| format!("{:.2}, {:.2}", x.1, x.2));
+        t.row([
+            e.workload_class.label(lang).to_owned(),
+            e.ratios.to_string(),
+            suanli_api::model::format_percent(e.median_abs_error, 0),
+            suanli_api::model::format_percent(e.worst_abs_error, 0),
+            e.worst_accelerator_id.clone(),
+            exps,
+        ]);
+    }
+    out(&t.render());
+    println!();
+    println!("{}", lang.pick("Stack factors (CUDA = 1):", "软件栈系数（CUDA = 1）："));
+    for (stack, factor, n) in &cal.stacks {
+        println!("  {stack}: {factor:.2} ({n} {})", lang.pick("comparisons", "组对比"));
+    }
+    println!();
+    let mut t = Table::new([
+        lang.pick("Accelerator", "加速卡"),
+        lang.pick("Workload class", "工作负载"),
+        lang.pick("Measured", "实测"),
+        lang.pick("Estimate without it", "去掉后的估算"),
+        lang.pick("Error", "误差"),
+    ])
+    .right_from(2);
+    for row in &cal.rows {
+        t.row([
+            row.accelerator_id.clone(),
+            row.workload_class.label(lang).to_owned(),
+            format!("{:.3}", row.measured),
+            format!("{:.3}", row.estimate_left_out),
+            format!("{:+.0}%", row.error * 100.0),
+        ]);
+    }
+    out(&t.render());
+    if !r.set_aside.is_empty() {
+        println!();
+        println!(
+            "{} ({}×):",
+            lang.pick(
+                "Set aside: comparisons that disagree with both parts' specs by more than",
+                "已剔除：与两者规格比相差超过"
+            ),
+            suanli_api::catalog_store::ratios::IMPLAUSIBLE
+        );
+        for d in &r.set_aside {
+            println!(
+                "  {} / {} {:.3} ({} {}): {} vs {}",
+                d.accelerator_id,
+                d.against_id,
+                d.ratio,
+                d.case,
+                d.round.as_deref().unwrap_or(""),
+                d.measurements[0],
+                d.measurements[1]
+            );
+        }
+    }
+    Ok(())
 }
 
 fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
@@ -758,6 +941,16 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             })
             .map_err(Error::Catalog)?;
             println!("{} {id}", lang.pick("saved discount", "已保存折扣"));
+            Ok(())
+        }
+        PricebookCommand::PinRatio { accelerator, workload, ratio, note } => {
+            let pin = catalog::pin_ratio(c, &accelerator, workload, ratio, note)?;
+            println!("{} {} {}: {}", lang.pick("pinned", "已设定"), pin.accelerator_id, pin.workload_class, pin.ratio);
+            Ok(())
+        }
+        PricebookCommand::UnpinRatio { accelerator, workload } => {
+            catalog::unpin_ratio(c, &accelerator, workload)?;
+            println!("{} {accelerator} {workload}", lang.pick("unpinned", "已删除自定效率比"));
             Ok(())
         }
         PricebookCommand::Remove { id } => {

@@ -114,6 +114,21 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     }
     out.push_str(&table.render());
     out.push('\n');
+    let per_token: Vec<String> = e
+        .options
+        .iter()
+        .filter_map(|o| {
+            o.cost_per_million_tokens.map(|p| format!("  {}: {}", o.label, model::format_unit_price(p, c, lang)))
+        })
+        .collect();
+    if !per_token.is_empty() {
+        let _ =
+            writeln!(out, "{}", lang.pick("Compute cost per million output tokens:", "每百万输出 token 的算力成本："));
+        for line in per_token {
+            let _ = writeln!(out, "{line}");
+        }
+        out.push('\n');
+    }
     if let Some(o) = e.cheapest_nominal() {
         let _ = writeln!(out, "{}: {} ({})", l.cheapest, o.label, format_amount(o.total_nominal, c, lang));
     }

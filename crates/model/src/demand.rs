@@ -112,6 +112,13 @@ pub fn prepare(s: &Scenario) -> Prepared {
         Demand::Portfolio(pf) => {
             Prepared::Shared { months: portfolio_months(pf, &s.scheduling, horizon), cluster: pf.cluster_accelerators }
         }
+        Demand::Inference(d) => {
+            // Reference GPUs busy around the clock: tokens per second ÷ what one of them serves.
+            let level = d.tokens_per_second() / d.tokens_per_second_per_ref_gpu.unwrap_or(f64::INFINITY);
+            let months =
+                (0..horizon).map(|_| MonthDemand::new(HOURS_PER_MONTH, vec![level], [1.0, 0.0, 0.0])).collect();
+            Prepared::Shared { months, cluster: d.cluster_accelerators }
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 use crate::checked::Checked;
 use crate::demand::{self, MonthDemand, Tier};
 use crate::finance;
-use crate::result::{Category, Evaluation, MonthFlows, Note, OptionResult};
+use crate::result::{Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult};
 use crate::scenario::*;
 
 /// Evaluates every option of a checked scenario.
@@ -175,6 +175,21 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
     if run.unserved > 1e-6 {
         run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
     }
+    let memory_fit = memory_fit(ctx.s, o);
+    if let Some(f) = memory_fit.filter(|f| !f.fits()) {
+        run.notes.push(Note::DoesNotFit {
+            min_accelerators: f.min_accelerators,
+            available: f.available,
+            memory_gb: f.memory_gb_per_accelerator,
+        });
+    }
+    let cost_per_million_tokens = match &ctx.s.demand {
+        Demand::Inference(d) => d.tokens_per_second_per_ref_gpu.and_then(|tps| {
+            let tokens = (run.served - run.bridged) * tps * 3600.0;
+            (tokens > 0.0).then(|| compute / tokens * 1e6)
+        }),
+        _ => None,
+    };
     let latency_ms = ctx.s.edge.as_ref().and_then(|e| match o.edge {
         EdgeMode::None => None,
         EdgeMode::Raw => e.latency_ms_raw,
@@ -203,7 +218,47 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         notes: run.notes,
         supply: o.supply.as_ref().map(|sup| crate::supply::score(sup, o.spot.as_ref().map(|p| p.availability))),
         porting,
+        memory_fit,
+        cost_per_million_tokens,
     }
+}
+
+/// The accelerators an option runs one job or serving replica on.
+fn accelerators_per_run(s: &Scenario, o: &OptionSpec) -> u32 {
+    if let Some(p) = &o.owned {
+        return p.servers * p.accelerators_per_server;
+    }
+    let cluster = match &s.demand {
+        Demand::Job(j) => j.cluster_accelerators,
+        Demand::Profile(p) => p.cluster_accelerators,
+        Demand::Portfolio(p) => p.cluster_accelerators,
+        Demand::Inference(d) => d.cluster_accelerators,
+    };
+    match (&o.reserved, s.demand_is_job()) {
+        (Some(r), true) => r.accelerators.unwrap_or(cluster),
+        _ => cluster,
+    }
+}
+
+/// Whether the scenario's model fits the option's accelerators.
+fn memory_fit(s: &Scenario, o: &OptionSpec) -> Option<MemoryFit> {
+    let memory = o.memory_gb_per_accelerator?;
+    let min_accelerators = match &s.demand {
+        Demand::Job(j) => crate::fit::training_min_accelerators(
+            j.parameters?,
+            j.precision.unwrap_or_default(),
+            j.sharding.unwrap_or_default(),
+            memory,
+        ),
+        Demand::Inference(d) => crate::fit::inference_min_accelerators(
+            d.parameters,
+            d.precision,
+            crate::inference::kv_bytes_per_token(d) * d.context_tokens,
+            memory,
+        ),
+        _ => return None,
+    };
+    Some(MemoryFit { min_accelerators, available: accelerators_per_run(s, o), memory_gb_per_accelerator: memory })
 }
 
 /// Porting engineers are paid while they port; upkeep follows every month after.

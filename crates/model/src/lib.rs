@@ -18,6 +18,8 @@ mod checked;
 pub mod demand;
 pub mod evaluate;
 pub mod finance;
+pub mod fit;
+pub mod inference;
 mod lang;
 pub mod money;
 pub mod optimise;
@@ -37,6 +39,6 @@ pub use money::{
     Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, round_money,
     round_quantity, round_score, round_share, round_unit_price,
 };
-pub use result::{BreakEven, Category, Evaluation, MonthFlows, Note, OptionResult};
+pub use result::{BreakEven, Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

@@ -258,6 +258,7 @@ fn search(
             domestic: None,
             provider_country: None,
             security: Vec::new(),
+            memory_gb_per_accelerator: None,
         };
         // Each pool keeps its template's efficiency.
         let eff = |i: usize| s.options[i].efficiency_ratio;

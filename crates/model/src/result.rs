@@ -201,6 +201,27 @@ pub struct OptionResult {
     pub porting: Option<crate::porting::PortingResult>,
     /// Supply-risk score, when the option states its supply facts.
     pub supply: Option<crate::supply::SupplyScore>,
+    /// Whether the model fits the option's accelerators, when the scenario
+    /// states the model and the option its accelerators' memory.
+    pub memory_fit: Option<MemoryFit>,
+    /// Compute cost per million output tokens served (inference demand).
+    pub cost_per_million_tokens: Option<f64>,
+}
+
+/// The model against an option's accelerators.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MemoryFit {
+    /// Fewest accelerators that hold it (`None`: no count does, with this sharding).
+    pub min_accelerators: Option<u32>,
+    /// Accelerators the option runs one job or replica on.
+    pub available: u32,
+    pub memory_gb_per_accelerator: f64,
+}
+
+impl MemoryFit {
+    pub fn fits(&self) -> bool {
+        self.min_accelerators.is_some_and(|n| n <= self.available)
+    }
 }
 
 impl OptionResult {
@@ -231,6 +252,8 @@ pub enum Note {
     ReservedBeyondHorizon { months: u32 },
     /// The owned servers arrive after the horizon.
     DeliveredAfterHorizon,
+    /// The model does not fit the accelerators the option runs it on.
+    DoesNotFit { min_accelerators: Option<u32>, available: u32, memory_gb: f64 },
 }
 
 impl Note {
@@ -259,6 +282,18 @@ impl Note {
                     )
                 }
             }
+            Note::DoesNotFit { min_accelerators, available, memory_gb } => match (min_accelerators, lang) {
+                (Some(n), crate::Lang::En) => format!(
+                    "the model does not fit: it needs at least {n} accelerators of {memory_gb} GB, the option runs it on {available}"
+                ),
+                (Some(n), crate::Lang::Zh) => {
+                    format!("模型放不下：至少需要 {n} 张 {memory_gb} GB 的加速卡，该方案只用 {available} 张")
+                }
+                (None, crate::Lang::En) => {
+                    format!("the model does not fit {memory_gb} GB accelerators at any count with this sharding")
+                }
+                (None, crate::Lang::Zh) => format!("按当前切分方式，任何数量的 {memory_gb} GB 加速卡都放不下该模型"),
+            },
             Note::DeliveredAfterHorizon => {
                 lang.pick("the servers arrive after the horizon", "服务器在评估期结束后才到货").to_owned()
             }

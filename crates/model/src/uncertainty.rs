@@ -273,6 +273,10 @@ pub fn scale_demand(d: &mut Demand, base: &Demand, k: f64) {
             p.monthly_ref_gpus = b.monthly_ref_gpus.iter().map(|x| x * k).collect();
             p.hourly_ref_gpus = b.hourly_ref_gpus.iter().map(|x| x * k).collect();
         }
+        (Demand::Inference(d), Demand::Inference(b)) => {
+            scale_work(&mut d.tokens_per_second, b.tokens_per_second);
+            scale_work(&mut d.tokens_per_day, b.tokens_per_day);
+        }
         (Demand::Portfolio(p), Demand::Portfolio(b)) => {
             for (j, bj) in p.jobs.iter_mut().zip(&b.jobs) {
                 scale_work(&mut j.ref_gpu_hours, bj.ref_gpu_hours);

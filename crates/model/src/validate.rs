@@ -136,6 +136,12 @@ pub enum Rule {
     TooLarge {
         max: f64,
     },
+    /// An inference demand without tokens per second or per day.
+    TokensMissing,
+    TokensTwice,
+    /// An inference demand whose throughput on the reference GPU is neither
+    /// stated nor estimated from the catalogue.
+    ThroughputMissing,
 }
 
 impl Rule {
@@ -236,6 +242,18 @@ impl Rule {
                     format!("names an option without a [{pool}] pool")
                 }
             }
+            Rule::TokensMissing => lang
+                .pick("give tokens_per_second or tokens_per_day", "请填写 tokens_per_second 或 tokens_per_day")
+                .to_owned(),
+            Rule::TokensTwice => lang
+                .pick("give tokens_per_second or tokens_per_day, not both", "tokens_per_second 与 tokens_per_day 只能二选一")
+                .to_owned(),
+            Rule::ThroughputMissing => lang
+                .pick(
+                    "state the reference GPU's tokens per second, or evaluate through the catalogue to estimate it",
+                    "请填写参考卡每秒输出 token 数，或通过目录计算以估算该值",
+                )
+                .to_owned(),
             Rule::RuleOverlap => {
                 lang.pick("spot_below must not exceed base_above + 1", "spot_below 不能大于 base_above + 1").to_owned()
             }
@@ -476,8 +494,16 @@ impl Checker<'_> {
 
     fn work(&mut self, base: &str, w: &Work) {
         let derived = [w.parameters, w.tokens, w.mfu, w.reference_peak_tflops];
-        match (w.ref_gpu_hours, derived.iter().any(Option::is_some)) {
-            (Some(h), false) => self.positive(&format!("{base}.ref_gpu_hours"), h),
+        // Parameters alone beside ref_gpu_hours are the model's size (for the
+        // memory fit), not a second statement of the work.
+        let restated = [w.tokens, w.mfu, w.reference_peak_tflops].iter().any(Option::is_some);
+        match (w.ref_gpu_hours, restated) {
+            (Some(h), false) => {
+                self.positive(&format!("{base}.ref_gpu_hours"), h);
+                if let Some(p) = w.parameters {
+                    self.divisor(&format!("{base}.parameters"), p);
+                }
+            }
             (Some(h), true) => self.push(InputError::new(format!("{base}.ref_gpu_hours"), h, Rule::WorkTwice)),
             (None, _) => {
                 let names = ["parameters", "tokens", "mfu", "reference_peak_tflops"];
@@ -547,6 +573,26 @@ impl Checker<'_> {
                     self.push(InputError::new("demand.low_priority_share", p.low_priority_share, Rule::SharesAboveOne));
                 }
                 self.count("demand.cluster_accelerators", p.cluster_accelerators, MAX_CLUSTER);
+            }
+            Demand::Inference(d) => {
+                match (d.tokens_per_second, d.tokens_per_day) {
+                    (None, None) => self.push(InputError::missing("demand.tokens_per_second", Rule::TokensMissing)),
+                    (Some(_), Some(x)) => self.push(InputError::new("demand.tokens_per_day", x, Rule::TokensTwice)),
+                    (Some(x), None) => self.positive("demand.tokens_per_second", x),
+                    (None, Some(x)) => self.positive("demand.tokens_per_day", x),
+                }
+                self.positive("demand.parameters", d.parameters);
+                self.divisor("demand.context_tokens", d.context_tokens);
+                if let Some(k) = d.kv_bytes_per_token {
+                    self.positive("demand.kv_bytes_per_token", k);
+                }
+                match d.tokens_per_second_per_ref_gpu {
+                    None => {
+                        self.push(InputError::missing("demand.tokens_per_second_per_ref_gpu", Rule::ThroughputMissing))
+                    }
+                    Some(x) => self.divisor("demand.tokens_per_second_per_ref_gpu", x),
+                }
+                self.count("demand.cluster_accelerators", d.cluster_accelerators, MAX_CLUSTER);
             }
             Demand::Portfolio(pf) => {
                 if pf.jobs.is_empty() {

@@ -133,6 +133,7 @@ pub fn deploy(
         suanli_model::Demand::Job(j) => j.cluster_accelerators,
         suanli_model::Demand::Profile(p) => p.cluster_accelerators,
         suanli_model::Demand::Portfolio(p) => p.cluster_accelerators,
+        suanli_model::Demand::Inference(d) => d.cluster_accelerators,
     };
     let per_node = spec.owned.as_ref().map_or(8, |p| p.accelerators_per_server).clamp(1, cluster.max(1));
     let nodes = cluster.div_ceil(per_node);

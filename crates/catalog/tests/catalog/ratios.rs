@@ -1,114 +1,331 @@
-//! Efficiency ratios over the bundled catalogue: measured beats estimated,
-//! pins beat both, like-for-like only.
+//! Efficiency ratios: measured beats estimated beats nothing, a pin beats
+//! both and outlives updates, like for like only, bad rows refused whole.
 
-use suanli_catalog::WorkloadClass;
-use suanli_catalog::query::{OfferFilter, REFERENCE_ACCELERATOR};
-use suanli_catalog::ratios::Basis;
+use suanli_catalog::pack::{self, Subset, VerifyOptions};
+use suanli_catalog::query::{InferenceModel, OfferFilter, REFERENCE_ACCELERATOR};
+use suanli_catalog::ratios::{Basis, NoRatio, PinnedRatio, RatioBook, RatioInputs, derive};
+use suanli_catalog::{Accelerator, Confidence, Error, Measurement, Metric, Suite, WorkloadClass};
+use suanli_model::{LatencyClass, Precision};
 
-use crate::fresh;
+use crate::{NOW, fresh};
+
+fn accelerator(id: &str, vendor: &str, stack: &str, tflops: Option<f64>, bandwidth: Option<f64>) -> Accelerator {
+    let bundled = fresh().accelerator(REFERENCE_ACCELERATOR).unwrap().unwrap();
+    Accelerator {
+        id: id.into(),
+        vendor: vendor.into(),
+        bf16_tflops: tflops,
+        fp16_tflops: tflops,
+        memory_bandwidth_gbps: bandwidth,
+        software_stack: Some(stack.into()),
+        unpublished: None,
+        variants: None,
+        ..bundled
+    }
+}
+
+fn measurement(id: &str, accelerator: &str, case: &str, value: f64) -> Measurement {
+    Measurement {
+        id: id.into(),
+        suite: Suite::Flagperf,
+        suite_version: Some("1b5a0303".into()),
+        case: case.into(),
+        variant: None,
+        submitter: None,
+        workload_class: WorkloadClass::LlmPretraining,
+        model: None,
+        precision: Some("bf16".into()),
+        sequence_length: Some(4096.0),
+        batch: None,
+        accelerators: 8.0,
+        nodes: Some(1.0),
+        parallel: None,
+        framework: None,
+        framework_version: None,
+        inference_scenario: None,
+        accelerator_id: accelerator.into(),
+        system: None,
+        metric: Metric::TokensPerAccelSecond,
+        value: Some(value),
+        published_as: Some(value.to_string()),
+        location: "FlagOpen/FlagPerf@1b5a0303:training/x/README.md".into(),
+        source: "gpu:S2".into(),
+        as_of: Some("2025-11-11".into()),
+        confidence: Confidence::M,
+        notes: None,
+    }
+}
+
+fn parts() -> Vec<Accelerator> {
+    vec![
+        accelerator(REFERENCE_ACCELERATOR, "NVIDIA", "CUDA", Some(312.0), Some(2039.0)),
+        accelerator("measured-card", "Huawei", "CANN", Some(300.0), Some(1600.0)),
+        accelerator("spec-card", "NVIDIA", "CUDA", Some(624.0), Some(4078.0)),
+        accelerator("bare-card", "Huawei", "CANN", None, None),
+    ]
+}
 
 #[test]
-fn explore_coverage() {
+fn a_measurement_beats_an_estimate_which_beats_nothing() {
+    let parts = parts();
+    let measurements = vec![
+        measurement("ref-run", REFERENCE_ACCELERATOR, "llama", 4000.0),
+        measurement("card-run", "measured-card", "llama", 3000.0),
+    ];
+    let book = RatioBook::build(RatioInputs {
+        accelerators: &parts,
+        efficiency: &[],
+        measurements: &measurements,
+        pins: &[],
+        reference: REFERENCE_ACCELERATOR,
+    });
+    let class = WorkloadClass::LlmPretraining;
+    let measured = book.get("measured-card", class).unwrap();
+    assert_eq!(measured.basis, Basis::Derived);
+    assert!((measured.ratio - 0.75).abs() < 1e-12, "3,000 ÷ 4,000 tokens per card per second");
+    // The part's measurement, then the one it is compared with.
+    assert_eq!(measured.measurements, vec!["card-run".to_owned(), "ref-run".to_owned()]);
+    let estimated = book.get("spec-card", class).unwrap();
+    assert_eq!(estimated.basis, Basis::Estimated);
+    assert!(estimated.method_en.contains("estimated") && estimated.method_zh.contains("估算"));
+    assert!(matches!(
+        book.get("bare-card", class),
+        Err(NoRatio::NoSpec { ref accelerator_id, .. }) if accelerator_id == "bare-card"
+    ));
+    assert_eq!(book.get(REFERENCE_ACCELERATOR, class).unwrap().basis, Basis::Reference);
+}
+
+/// One way a measurement differs from its twin.
+type Change = Box<dyn Fn(&mut Measurement)>;
+
+#[test]
+fn a_ratio_never_pairs_different_configurations() {
+    let parts = parts();
+    let by_id = parts.iter().map(|a| (a.id.as_str(), a)).collect();
+    let base = measurement("ref", REFERENCE_ACCELERATOR, "llama", 4000.0);
+    let changes: Vec<(&str, Change)> = vec![
+        ("another case", Box::new(|m| m.case = "gpt".into())),
+        ("another precision", Box::new(|m| m.precision = Some("fp16".into()))),
+        ("another sequence length", Box::new(|m| m.sequence_length = Some(2048.0))),
+        ("another number of accelerators", Box::new(|m| m.accelerators = 16.0)),
+        ("another workload class", Box::new(|m| m.workload_class = WorkloadClass::LlmFinetuning)),
+        ("another stage of the case", Box::new(|m| m.variant = Some("finetune".into()))),
+    ];
+    for (what, change) in changes {
+        let mut other = measurement("card", "measured-card", "llama", 3000.0);
+        change(&mut other);
+        assert!(derive(&[base.clone(), other], &by_id).is_empty(), "{what} was paired");
+    }
+    let same = measurement("card", "measured-card", "llama", 3000.0);
+    assert_eq!(derive(&[base.clone(), same], &by_id).len(), 1);
+    // MLPerf: rounds differ in software and rules, so they never pair.
+    let mut a = base.clone();
+    let mut b = measurement("card", "measured-card", "llama", 3000.0);
+    for m in [&mut a, &mut b] {
+        m.suite = Suite::MlperfTraining;
+        m.submitter = Some("Dell".into());
+    }
+    b.suite_version = Some("v4.0".into());
+    assert!(derive(&[a.clone(), b.clone()], &by_id).is_empty());
+    // And a third party's run is not set against the vendor's: same
+    // submitter on both sides, or each part's own vendor.
+    b.suite_version = a.suite_version.clone();
+    b.submitter = Some("Supermicro".into());
+    assert!(derive(&[a.clone(), b.clone()], &by_id).is_empty());
+    b.submitter = Some("Dell".into());
+    assert_eq!(derive(&[a, b], &by_id).len(), 1);
+}
+
+#[test]
+fn a_pinned_ratio_beats_both_and_outlives_an_upgrade_and_a_pack() {
+    let mut c = fresh();
+    let class = WorkloadClass::VisionTraining;
+    let accelerator = "nvidia-h100-sxm-80gb";
+    let before = c.ratio(accelerator, class, REFERENCE_ACCELERATOR).unwrap().unwrap();
+    assert_eq!(before.basis, Basis::Derived, "MLPerf measures the H100");
+    c.pin_ratio(&PinnedRatio {
+        accelerator_id: accelerator.into(),
+        workload_class: class,
+        ratio: 1.5,
+        note: Some("our own ResNet run".into()),
+        pinned_at: "2026-12-01".into(),
+    })
+    .unwrap();
+    let pinned = |c: &suanli_catalog::Catalog| c.ratio(accelerator, class, REFERENCE_ACCELERATOR).unwrap().unwrap();
+    assert_eq!((pinned(&c).basis, pinned(&c).ratio), (Basis::Pinned, 1.5));
+    // A bundled upgrade replaces the whole catalogue …
+    let tables = c.tables().unwrap();
+    let version = c.version().unwrap().unwrap();
+    c.replace(&tables, "bundled", "upgrade", version + 1, NOW).unwrap();
+    assert_eq!((pinned(&c).basis, pinned(&c).ratio), (Basis::Pinned, 1.5));
+    // … and so does a pack.
+    let p = c.export_pack(version + 2, "team", NOW, &Subset::default()).unwrap();
+    let bytes = pack::to_bytes(&p).unwrap();
+    let options = VerifyOptions { allow_unsigned: true, installed: Some(version + 1), ..Default::default() };
+    let verified = pack::verify(&bytes, None, &options).unwrap();
+    c.apply_pack(&verified, NOW).unwrap();
+    assert_eq!((pinned(&c).basis, pinned(&c).ratio), (Basis::Pinned, 1.5));
+    assert!(pinned(&c).method_en.contains("our own ResNet run"));
+    assert!(c.unpin_ratio(accelerator, class).unwrap());
+    assert_eq!(pinned(&c).basis, Basis::Derived);
+}
+
+#[test]
+fn bad_pins_are_refused_with_their_field() {
+    let mut c = fresh();
+    for (ratio, accelerator) in
+        [(0.0, "nvidia-h100-sxm-80gb"), (f64::NAN, "nvidia-h100-sxm-80gb"), (0.5, "no-such-card")]
+    {
+        let pin = PinnedRatio {
+            accelerator_id: accelerator.into(),
+            workload_class: WorkloadClass::LlmPretraining,
+            ratio,
+            note: None,
+            pinned_at: "2026-12-01".into(),
+        };
+        let Err(Error::Rows(rows)) = c.pin_ratio(&pin) else { panic!("{ratio} {accelerator} was pinned") };
+        let field = if accelerator == "no-such-card" { "accelerator_id" } else { "ratio" };
+        assert!(rows.iter().any(|r| r.field == field), "{rows:?}");
+    }
+    assert!(c.pinned_ratios().unwrap().is_empty());
+}
+
+#[test]
+fn bad_measurement_rows_are_refused_by_field_and_value_and_nothing_is_half_loaded() {
+    let mut c = fresh();
+    let before = c.counts().unwrap();
+    let mut tables = c.tables().unwrap();
+    let good = tables.measurements[0].clone();
+    let bad = |id: &str, f: &dyn Fn(&mut Measurement)| {
+        let mut m = good.clone();
+        m.id = id.into();
+        f(&mut m);
+        m
+    };
+    tables.measurements.extend([
+        bad("zero", &|m| m.value = Some(0.0)),
+        bad("negative", &|m| m.value = Some(-3.0)),
+        bad("not-finite", &|m| m.value = Some(f64::NAN)),
+        bad("no-accelerators", &|m| m.accelerators = 0.0),
+        bad("no-case", &|m| m.case = String::new()),
+        bad("unknown", &|m| m.accelerator_id = "nvidia-h900".into()),
+        bad("filled-gap", &|m| {
+            m.published_as = Some("/".into());
+            m.value = Some(3000.0);
+        }),
+        bad("mfu-percent", &|m| {
+            m.metric = Metric::Mfu;
+            m.value = Some(39.3);
+        }),
+    ]);
+    let Err(Error::Rows(rows)) = c.replace(&tables, "pack", "bad", 9_999_999_999, NOW) else {
+        panic!("bad rows applied")
+    };
+    let seen: Vec<(&str, &str, &str)> =
+        rows.iter().map(|r| (r.id.as_str(), r.field.as_str(), r.value.as_str())).collect();
+    for want in [
+        ("zero", "value", "0"),
+        ("negative", "value", "-3"),
+        ("not-finite", "value", "NaN"),
+        ("no-accelerators", "accelerators", "0"),
+        ("no-case", "case", ""),
+        ("unknown", "accelerator_id", "nvidia-h900"),
+        ("filled-gap", "value", "3000"),
+        ("mfu-percent", "value", "39.3"),
+    ] {
+        assert!(seen.contains(&want), "{want:?} not in {seen:?}");
+    }
+    let gap = rows.iter().find(|r| r.id == "filled-gap").unwrap();
+    assert!(gap.message(suanli_model::Lang::En).contains("never filled"), "{}", gap.message(suanli_model::Lang::En));
+    assert!(gap.message(suanli_model::Lang::Zh).contains("不能填入数字"));
+    assert_eq!(c.counts().unwrap(), before, "nothing changed");
+}
+
+#[test]
+fn every_bundled_offer_has_an_effective_price_or_its_reason_in_every_class() {
     let c = fresh();
-    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
-    eprintln!("derived comparisons: {}", book.derived.len());
     for class in WorkloadClass::PRICED {
         let offers = c.offers(&OfferFilter { workload_class: Some(class), ..Default::default() }).unwrap();
-        let with = offers
+        let priced = offers
             .iter()
-            .filter(|o| o.effective_price_per_ref_gpu_hour.is_some() || o.effective_capex_per_ref_gpu.is_some())
+            .filter(|o| o.effective_price_per_ref_gpu_hour.or(o.effective_capex_per_ref_gpu).is_some())
             .count();
-        let mut bases = std::collections::BTreeMap::new();
+        assert!(priced * 100 >= offers.len() * 95, "{class}: {priced} of {}", offers.len());
         for o in &offers {
-            *bases.entry(o.efficiency.as_ref().map(|r| r.basis.key()).unwrap_or("none")).or_insert(0) += 1;
-        }
-        eprintln!("{class}: {with}/{} {:?}", offers.len(), bases);
-        for o in offers.iter().filter(|o| o.efficiency.is_none()).take(5) {
-            eprintln!("   none: {} {:?}", o.offer.id, o.no_ratio);
-        }
-    }
-    let cal = c.calibration(REFERENCE_ACCELERATOR).unwrap();
-    eprintln!("exponents {:?} stacks {:?}", cal.exponents, cal.stacks);
-    for e in &cal.classes {
-        eprintln!("{:?}", e);
-    }
-    let _ = Basis::Derived;
-}
-
-#[test]
-fn explore_cells() {
-    let c = fresh();
-    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
-    for (a, class) in [
-        ("nvidia-a100-pcie-40gb", WorkloadClass::RecommendationTraining),
-        ("amd-mi300x", WorkloadClass::NlpTraining),
-        ("nvidia-h100-sxm-80gb", WorkloadClass::LlmPretraining),
-        ("huawei-ascend-910b", WorkloadClass::LlmPretraining),
-        ("nvidia-h100-sxm-80gb", WorkloadClass::LlmFinetuning),
-        ("iluvatar-bi-v100", WorkloadClass::NlpTraining),
-    ] {
-        match book.get(a, class) {
-            Ok(r) => eprintln!("{a} {class}: {:.3} {:?}\n   {}", r.ratio, r.basis, r.method_en),
-            Err(e) => eprintln!("{a} {class}: {e:?}"),
-        }
-    }
-}
-
-#[test]
-fn explore_pair() {
-    let c = fresh();
-    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
-    for d in book.derived.iter().filter(|d| {
-        d.workload_class == WorkloadClass::RecommendationTraining
-            && (d.accelerator_id.contains("a100-pcie-40") || d.against_id.contains("a100-pcie-40"))
-    }) {
-        eprintln!("{} / {} = {:.3} {:?} {:?}", d.accelerator_id, d.against_id, d.ratio, d.measurements, d.round);
-    }
-}
-
-#[test]
-fn explore_calibration_rows() {
-    let c = fresh();
-    let cal = c.calibration(REFERENCE_ACCELERATOR).unwrap();
-    for r in cal.rows.iter() {
-        eprintln!(
-            "{:?} {} measured {:.3} est {:.3} err {:+.2}",
-            r.workload_class, r.accelerator_id, r.measured, r.estimate_left_out, r.error
-        );
-    }
-}
-
-#[test]
-fn explore_missing() {
-    let c = fresh();
-    let mut m = std::collections::BTreeMap::new();
-    for class in [WorkloadClass::LlmPretraining, WorkloadClass::LlmInference] {
-        for o in c.offers(&OfferFilter { workload_class: Some(class), ..Default::default() }).unwrap() {
-            if o.efficiency.is_none() {
-                *m.entry((
-                    class.key(),
-                    o.offer.accelerator_id.clone().unwrap_or_default(),
-                    format!("{:?}", o.no_ratio),
-                ))
-                .or_insert(0) += 1;
+            match (&o.efficiency, &o.no_ratio) {
+                (Some(r), None) => assert!(r.ratio > 0.0 && r.ratio.is_finite()),
+                (None, Some(why)) => assert!(!why.describe(suanli_model::Lang::Zh).is_empty()),
+                other => panic!("{}: {other:?}", o.offer.id),
             }
         }
     }
-    for (k, v) in m {
-        eprintln!("{v} {k:?}");
-    }
 }
 
 #[test]
-fn explore_timing() {
-    let t = std::time::Instant::now();
+fn public_suites_give_sixty_ratios_on_six_domestic_accelerators() {
     let c = fresh();
-    eprintln!("fresh {:?}", t.elapsed());
-    let t = std::time::Instant::now();
-    let _ = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
-    eprintln!("book {:?}", t.elapsed());
-    let t = std::time::Instant::now();
-    let _ =
-        c.offers(&OfferFilter { workload_class: Some(WorkloadClass::LlmPretraining), ..Default::default() }).unwrap();
-    eprintln!("offers {:?}", t.elapsed());
+    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
+    let measurements: std::collections::BTreeMap<String, Measurement> =
+        c.measurements().unwrap().into_iter().map(|m| (m.id.clone(), m)).collect();
+    let domestic: std::collections::BTreeSet<String> = c
+        .accelerators(&Default::default())
+        .unwrap()
+        .into_iter()
+        .filter(|a| a.domestic == Some(true))
+        .map(|a| a.id)
+        .collect();
+    let mut on_domestic = std::collections::BTreeSet::new();
+    for d in &book.derived {
+        // Traceable to two rows of the same case and configuration.
+        let [a, b] = &d.measurements;
+        let (ma, mb) = (&measurements[a], &measurements[b]);
+        assert_eq!((ma.case.as_str(), ma.workload_class), (mb.case.as_str(), mb.workload_class));
+        assert_eq!(
+            (&ma.precision, &ma.sequence_length, &ma.variant),
+            (&mb.precision, &mb.sequence_length, &mb.variant)
+        );
+        for id in [&d.accelerator_id, &d.against_id] {
+            if domestic.contains(id) {
+                on_domestic.insert(id.clone());
+            }
+        }
+    }
+    assert!(book.derived.len() >= 60, "{}", book.derived.len());
+    assert!(on_domestic.len() >= 6, "{on_domestic:?}");
+}
+
+#[test]
+fn inference_cost_per_million_tokens_by_hand_for_one_offer() {
+    let c = fresh();
+    let model = InferenceModel {
+        parameters: 70e9,
+        precision: Precision::Bf16,
+        context_tokens: 4096.0,
+        latency: LatencyClass::Batch,
+        kv_bytes_per_token: Some(327_680.0),
+    };
+    let offers = c
+        .offers(&OfferFilter {
+            workload_class: Some(WorkloadClass::LlmInference),
+            inference: Some(model),
+            ..Default::default()
+        })
+        .unwrap();
+    let lambda = offers.iter().find(|o| o.offer.id == "lambda-gpu-8x-a100-80gb-sxm4-all-on-demand").unwrap();
+    // The reference A100 SXM 80 GB (312 TFLOPS, 2,039 GB/s, 80 GB): 2 cards hold 140e9 B of weights;
+    // the KV cache of 10 sequences of 4,096 tokens fits beside them; a step reads
+    // 140e9 + 10 × 1.342e9 B at 70 % of 2 × 2,039 GB/s = 53.74 ms: 10 ÷ 0.05374 ÷ 2 = 93.0 tokens/s per card.
+    let tps = lambda.tokens_per_second_per_accelerator.unwrap();
+    assert!((tps - 93.0).abs() < 0.2, "{tps}");
+    // USD 22.32 per 8-card instance-hour = 2.79 per card-hour; ratio 1 (the reference itself):
+    // 2.79 ÷ (93.0 × 3,600) × 1e6 = USD 8.33 per million tokens.
+    assert!((lambda.cost_per_million_tokens.unwrap() - 8.33).abs() < 0.02, "{:?}", lambda.cost_per_million_tokens);
+    assert_eq!((lambda.min_accelerators_for_model, lambda.instance_holds_model), (Some(2), Some(true)));
+    // A 24 GB card needs 7 of them: a 4-card instance does not hold the model.
+    let l4 = offers.iter().find(|o| {
+        o.offer.accelerators_per_instance == Some(4.0) && o.offer.accelerator_id.as_deref() == Some("nvidia-l4")
+    });
+    if let Some(l4) = l4 {
+        assert_eq!(l4.instance_holds_model, Some(false));
+    }
 }

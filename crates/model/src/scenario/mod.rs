@@ -12,12 +12,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::money::Currency;
 
+mod llm;
 mod optimise;
 mod porting;
 mod ranges;
 mod supply;
 mod workload;
 
+pub use llm::{Inference, LatencyClass, Precision, Sharding};
 pub use optimise::{Constraints, OptimiseSpec};
 pub use porting::{Effort, Maturity, OptionPorting, PortingAssumptions};
 pub use ranges::{Distribution, Uncertain};
@@ -78,6 +80,13 @@ pub struct Scenario {
     pub options: Vec<OptionSpec>,
 }
 
+impl Scenario {
+    /// The demand is a single job (time to result matters).
+    pub fn demand_is_job(&self) -> bool {
+        matches!(self.demand, Demand::Job(_))
+    }
+}
+
 fn default_reference_gpu() -> String {
     "nvidia-a100-sxm-80gb".to_owned()
 }
@@ -92,6 +101,8 @@ pub enum Demand {
     Profile(Profile),
     /// Several jobs with priorities, scheduled onto pools by [`SchedulingRule`].
     Portfolio(Portfolio),
+    /// Serving an LLM: tokens per second around the clock.
+    Inference(Inference),
 }
 
 /// The amount of work, in reference-GPU-hours, given directly or derived
@@ -150,6 +161,12 @@ pub struct Job {
     /// The result is needed within this many months from today.
     #[serde(default)]
     pub deadline_months: Option<f64>,
+    /// Number format of weights and gradients (for the memory fit).
+    #[serde(default)]
+    pub precision: Option<Precision>,
+    /// How training shards its state (for the memory fit; default ZeRO-3).
+    #[serde(default)]
+    pub sharding: Option<Sharding>,
 }
 
 fn default_run_hours_per_day() -> f64 {
@@ -439,6 +456,10 @@ pub struct OptionSpec {
     /// `dedicated_gpu`, `encryption_in_transit`, or a certification name.
     #[serde(default)]
     pub security: Vec<String>,
+    /// Memory of one accelerator, GB (from the catalogue's accelerator when
+    /// the option names one): whether the model fits.
+    #[serde(default)]
+    pub memory_gb_per_accelerator: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,6 +5,7 @@
 
 mod analytics;
 mod bad_input;
+mod fit;
 mod formatting;
 mod golden;
 mod mechanics;
