@@ -11,7 +11,7 @@ use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView};
 use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, PriceChange, Provider, Source};
 
 use crate::Error;
-use crate::files::{now_utc, read, write_atomic};
+use crate::files::{Output, now_utc, read, write_all, write_atomic};
 
 /// Opens the catalogue database (creating it from the bundled catalogue
 /// on first start). `path`: `None` means [`crate::default_db_path`].
@@ -97,7 +97,7 @@ pub fn changes(c: &Catalog) -> Result<Vec<ChangeSummary>, Error> {
 }
 
 /// Writes the catalogue (or a subset) as a pack, signed when a secret key
-/// file is given: `out` and `out.minisig`, each written whole or not at all.
+/// file is given: `out` and `out.minisig`, both written or neither.
 pub fn pack_export(
     c: &Catalog,
     out: &Path,
@@ -115,11 +115,13 @@ pub fn pack_export(
         }
         None => None,
     };
-    write_atomic(out, &bytes)?;
-    if let Some(sig) = signature {
-        write_atomic(&signature_path(out), sig.as_bytes())?;
+    let sig_path = signature_path(out);
+    let mut outputs = vec![Output { path: out, bytes: &bytes, private: false }];
+    if let Some(sig) = &signature {
+        outputs.push(Output { path: &sig_path, bytes: sig.as_bytes(), private: false });
     }
-    Ok(())
+    // A pack beside another pack's signature would be refused: both or neither.
+    write_all(&outputs)
 }
 
 fn signature_path(pack: &Path) -> std::path::PathBuf {
@@ -212,19 +214,21 @@ pub fn trust_key(c: &mut Catalog, public_key_file: &Path, label: &str) -> Result
     Ok(c.trust_key(&text, label)?)
 }
 
-/// Writes a new key pair: `DIR/suanli.pub` and `DIR/suanli.key` (keep it private).
+/// Writes a new key pair: `DIR/suanli.pub` and `DIR/suanli.key`, the
+/// secret key readable by its owner only (mode 0600), both or neither.
 pub fn keygen(dir: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), Error> {
     let (pk, sk) = pack::keygen()?;
-    std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.display().to_string(), source })?;
     let (pub_path, key_path) = (dir.join("suanli.pub"), dir.join("suanli.key"));
-    if key_path.exists() {
+    if std::fs::symlink_metadata(&key_path).is_ok() {
         return Err(Error::Write {
             path: key_path.display().to_string(),
             source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "a key is already there; not overwritten"),
         });
     }
-    write_atomic(&key_path, sk.as_bytes())?;
-    write_atomic(&pub_path, pk.as_bytes())?;
+    write_all(&[
+        Output { path: &key_path, bytes: sk.as_bytes(), private: true },
+        Output { path: &pub_path, bytes: pk.as_bytes(), private: false },
+    ])?;
     Ok((pub_path, key_path))
 }
 

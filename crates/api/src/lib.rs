@@ -19,8 +19,8 @@ mod scenario_file;
 
 use std::path::Path;
 
-pub use error::{Error, ErrorJson, FieldError};
-pub use files::{DB_ENV, default_db_path, now_utc, system_lang, today, write_atomic};
+pub use error::{Error, ErrorJson, FieldError, Refusal};
+pub use files::{DB_ENV, Output, default_db_path, now_utc, system_lang, today, write_all, write_atomic};
 pub use json::EvaluationJson;
 pub use resolve::{needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod deploy;
+mod files;
 mod update;
 
 use suanli_api::{Error, Lang, parse_scenario};
