@@ -53,6 +53,10 @@ pub enum Error {
     /// The proposal or export could not be built.
     #[error("{0}")]
     Report(String),
+    /// A figure to be handed out (JSON, a workbook, a PDF) is not a finite
+    /// number; nothing was handed out.
+    #[error("{}", self.message(Lang::En))]
+    NonFinite { field: String },
     /// A scenario's reference to the catalogue did not resolve.
     #[error("{path} = {value}: {problem}")]
     Reference { path: String, value: String, problem: String },
@@ -76,6 +80,7 @@ impl Error {
             Error::Reference { .. } => "reference",
             Error::Deploy(_) => "deploy",
             Error::Report(_) => "report",
+            Error::NonFinite { .. } => "not_finite",
         }
     }
 
@@ -205,6 +210,13 @@ impl Error {
                     format!("无法生成部署文件：{why}")
                 } else {
                     format!("cannot build the deployment files: {e}")
+                }
+            }
+            Error::NonFinite { field } => {
+                if zh {
+                    format!("{field} 不是有限数值，无法输出；未输出任何内容")
+                } else {
+                    format!("{field} is not a finite number, so it cannot be given out; nothing was")
                 }
             }
             Error::Reference { path, value, problem } => {

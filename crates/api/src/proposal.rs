@@ -73,7 +73,7 @@ pub fn export(
 ) -> Result<Vec<std::path::PathBuf>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
     let e = crate::evaluate(&s);
-    let tables = suanli_report::sheet::tables(&s, &e, lang);
+    let tables = suanli_report::sheet::tables(&s, &e, lang).map_err(Error::Report)?;
     let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
     if let Some(path) = xlsx {
         files.push((path.to_path_buf(), xlsx_bytes(&tables, lang)?));
@@ -91,7 +91,7 @@ pub fn export(
 /// The spreadsheet's bytes for a resolved, checked scenario.
 pub fn xlsx_for(s: &suanli_model::Checked<suanli_model::Scenario>, lang: Lang) -> Result<Vec<u8>, Error> {
     let e = crate::evaluate(s);
-    xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang), lang)
+    xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang).map_err(Error::Report)?, lang)
 }
 
 fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {

@@ -31,7 +31,7 @@ pub fn simulate(s: &Checked<Scenario>, trials: u32, seed: u64, format: Format, l
         eprintln!();
     }
     if let Format::Json = format {
-        return json(&analytics::simulation_json(&e, &sim, lang));
+        return json(&analytics::simulation_json(&e, &sim, lang)?);
     }
     let c = e.currency;
     println!("{}", e.scenario_name);
@@ -97,7 +97,7 @@ pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<
     let r = analytics::sensitivity(s)?;
     let c = s.currency;
     if let Format::Json = format {
-        return json(&analytics::sensitivity_json(&r, c));
+        return json(&analytics::sensitivity_json(&r, c)?);
     }
     println!("{}", s.name);
     println!();
@@ -151,7 +151,7 @@ pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<
 pub fn optimise(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<(), Error> {
     let outcome = analytics::optimise(s)?;
     let c = s.currency;
-    let j = analytics::optimise_json(&outcome, c, lang);
+    let j = analytics::optimise_json(&outcome, c, lang)?;
     if let Format::Json = format {
         return json(&j);
     }

@@ -281,7 +281,10 @@ fn main() -> ExitCode {
                 match format {
                     Format::Table => print!("{}", table::comparison(&evaluation, lang)),
                     Format::Json => {
-                        let json = suanli_api::evaluation_json(&evaluation, lang);
+                        let json = match suanli_api::evaluation_json(&evaluation, lang) {
+                            Ok(json) => json,
+                            Err(e) => return fail(e),
+                        };
                         match serde_json::to_string_pretty(&json) {
                             Ok(text) => println!("{text}"),
                             Err(e) => {

@@ -12,8 +12,14 @@ use crate::finance;
 use crate::result::{Category, Evaluation, MonthFlows, Note, OptionResult};
 use crate::scenario::*;
 
-/// Evaluates every option of a checked scenario.
+/// Evaluates every option of a checked scenario. The evaluation was made,
+/// and its figures checked, when the scenario was checked: this cannot fail.
 pub fn evaluate(s: &Checked<Scenario>) -> Evaluation {
+    s.evaluation().clone()
+}
+
+/// The evaluation [`Checked`] makes and checks (rules already passed).
+pub(crate) fn evaluate_unchecked(s: &Scenario) -> Evaluation {
     let mut e = evaluate_totals(s);
     finance::attach_break_even(&mut e.options);
     e

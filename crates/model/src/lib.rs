@@ -14,6 +14,7 @@
 //! `f64` in the scenario's currency; [`round_money`] is the one rounding
 //! rule, applied where figures are reported.
 
+pub mod bounds;
 mod checked;
 pub mod demand;
 pub mod evaluate;

@@ -29,6 +29,21 @@ pub const MAX_QUANTITY: f64 = 1e12;
 /// The smallest ratio, share or count the engine divides by.
 pub const MIN_DIVISOR: f64 = 1e-3;
 
+/// No figure the engine reports (an amount, a price, hours, months) may
+/// exceed this in magnitude: a million times the largest input. Real totals
+/// are far below it (a trillion yuan is 1e12); a result beyond it comes from
+/// inputs at their extremes together, and is refused with those inputs named.
+pub const MAX_FIGURE: f64 = MAX_QUANTITY * 1e6;
+
+/// How far generation refresh may move a rental price or throughput over the
+/// horizon, either way: `factor ^ refreshes` within 1e-6 ..= 1e6 (×2 work
+/// every 18 months for 20 years is 8,192).
+pub const MAX_REFRESH_COMPOUND: f64 = 1e6;
+
+/// Bounds on one refresh's factors: a generation a hundred times dearer or
+/// cheaper, faster or slower, is beyond any real refresh.
+pub const REFRESH_FACTOR: (f64, f64) = (0.01, 100.0);
+
 /// One broken rule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputError {
@@ -136,6 +151,26 @@ pub enum Rule {
     TooLarge {
         max: f64,
     },
+    /// Greater than `min` and at most `max`.
+    AboveAtMost {
+        min: f64,
+        max: f64,
+    },
+    /// A refresh factor that, compounded over the horizon's refreshes,
+    /// leaves [`MAX_REFRESH_COMPOUND`].
+    RefreshCompounds {
+        refreshes: u32,
+        compounded: f64,
+    },
+    /// A computed figure that is not finite or beyond [`MAX_FIGURE`]; the
+    /// error's path is where it arose, `inputs` what it is computed from.
+    FigureBeyondBound {
+        /// The option's id, when the figure is an option's.
+        option: Option<String>,
+        figure: crate::bounds::Figure,
+        found: f64,
+        inputs: Vec<String>,
+    },
 }
 
 impl Rule {
@@ -234,6 +269,48 @@ impl Rule {
                     format!("所指方案没有 [{pool}] 资源池")
                 } else {
                     format!("names an option without a [{pool}] pool")
+                }
+            }
+            Rule::AboveAtMost { min, max } => {
+                if zh {
+                    format!("必须大于 {min} 且不超过 {max}")
+                } else {
+                    format!("must be greater than {min} and at most {max}")
+                }
+            }
+            Rule::RefreshCompounds { refreshes, compounded } => {
+                let max = MAX_REFRESH_COMPOUND;
+                if zh {
+                    format!(
+                        "在评估期内的 {refreshes} 次换代中累积为 {compounded:e} 倍，超出 1/{max:e} 到 {max:e} 倍的范围；请降低该系数、加长 refresh.interval_months 或缩短评估期"
+                    )
+                } else {
+                    format!(
+                        "compounds to {compounded:e}× over the horizon's {refreshes} refreshes, outside 1/{max:e} to {max:e}×; lower the factor, lengthen refresh.interval_months or shorten the horizon"
+                    )
+                }
+            }
+            Rule::FigureBeyondBound { option, figure, found, inputs } => {
+                let what = figure.label(lang);
+                let found = if found.is_finite() {
+                    format!("{found:e}")
+                } else {
+                    lang.pick("a number that is not finite", "非有限数值").to_owned()
+                };
+                let inputs = inputs.join(", ");
+                match (zh, option) {
+                    (true, Some(id)) => format!(
+                        "方案 {id:?} 的{what}为 {found}，超出任何实际数值（最大 {MAX_FIGURE:e}）；由这些输入算出：{inputs}"
+                    ),
+                    (true, None) => {
+                        format!("{what}为 {found}，超出任何实际数值（最大 {MAX_FIGURE:e}）；由这些输入算出：{inputs}")
+                    }
+                    (false, Some(id)) => format!(
+                        "option {id:?}: its {what} comes to {found}, beyond any real figure (at most {MAX_FIGURE:e}); it is computed from {inputs}"
+                    ),
+                    (false, None) => format!(
+                        "the {what} comes to {found}, beyond any real figure (at most {MAX_FIGURE:e}); it is computed from {inputs}"
+                    ),
                 }
             }
             Rule::RuleOverlap => {
@@ -450,8 +527,27 @@ impl Checker<'_> {
         if r.interval_months == 0 {
             self.push(InputError::new("refresh.interval_months", 0, Rule::NotPositive));
         }
-        self.divisor("refresh.performance_uplift", r.performance_uplift);
-        self.divisor("refresh.price_factor", r.price_factor);
+        let (min, max) = REFRESH_FACTOR;
+        // Refreshes happen at months interval, 2·interval, … before the horizon.
+        let refreshes = match (r.enabled, r.interval_months) {
+            (true, i) if i > 0 => self.scenario.horizon_months.saturating_sub(1) / i,
+            _ => 0,
+        };
+        for (path, x) in
+            [("refresh.performance_uplift", r.performance_uplift), ("refresh.price_factor", r.price_factor)]
+        {
+            if !self.finite(path, x) {
+                continue;
+            }
+            if !(min..=max).contains(&x) {
+                self.push(InputError::new(path, x, Rule::Between { min, max }));
+                continue;
+            }
+            let compounded = x.powf(f64::from(refreshes));
+            if !(1.0 / MAX_REFRESH_COMPOUND..=MAX_REFRESH_COMPOUND).contains(&compounded) {
+                self.push(InputError::new(path, x, Rule::RefreshCompounds { refreshes, compounded }));
+            }
+        }
     }
 
     fn curves(&mut self) {
@@ -505,7 +601,7 @@ impl Checker<'_> {
                     self.push(InputError::new(
                         "demand.run_hours_per_day",
                         j.run_hours_per_day,
-                        Rule::Between { min: 0.0, max: 24.0 },
+                        Rule::AboveAtMost { min: 0.0, max: 24.0 },
                     ));
                 }
                 if let Some(d) = j.deadline_months {

@@ -5,6 +5,7 @@
 
 mod analytics;
 mod bad_input;
+mod finite;
 mod formatting;
 mod golden;
 mod mechanics;
