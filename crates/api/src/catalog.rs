@@ -106,6 +106,7 @@ pub fn pack_export(
     label: &str,
     subset: &Subset,
 ) -> Result<(), Error> {
+    pack::check_version(version, None)?;
     let p = c.export_pack(version, label, &now_utc(), subset)?;
     let bytes = pack::to_bytes(&p)?;
     let signature = match secret_key {
@@ -164,7 +165,7 @@ fn verify_bytes(
     signature: Option<&str>,
     allow_unsigned: bool,
 ) -> Result<pack::Verified, Error> {
-    let keys: Vec<String> = c.trusted_keys()?.into_iter().map(|k| k.public_key).collect();
+    let keys = c.trusted_keys()?;
     let options = VerifyOptions { trusted_keys: &keys, allow_unsigned, installed: c.version()? };
     Ok(pack::verify(bytes, signature, &options)?)
 }

@@ -168,6 +168,7 @@ impl Error {
                 let lines: Vec<String> = rows.iter().map(|r| format!("  - {}", r.message(Lang::Zh))).collect();
                 format!("{} 行被拒绝，未写入任何内容：\n{}", rows.len(), lines.join("\n"))
             }
+            Error::Catalog(suanli_catalog::Error::Update(e)) => e.message(lang),
             Error::Catalog(e) => {
                 if zh {
                     format!("目录错误：{e}")
@@ -177,7 +178,7 @@ impl Error {
             }
             Error::Pack(e) => {
                 if zh {
-                    format!("目录包未通过校验，未作任何改动：{e}")
+                    format!("目录包未通过校验，未作任何改动：{}", e.message(lang))
                 } else {
                     format!("the catalogue pack was refused and nothing was changed: {e}")
                 }

@@ -7,6 +7,7 @@ mod import;
 mod pack;
 mod pricebook;
 mod query;
+mod update;
 
 use suanli_catalog::Catalog;
 
