@@ -259,14 +259,10 @@ pub enum PricebookCommand {
 }
 
 fn out(text: &str) {
-    print!("{text}");
+    out!("{text}");
 }
 
-fn json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Catalog(e.into()))?;
-    println!("{text}");
-    Ok(())
-}
+use crate::terminal::{erroutln, json, out, outln, progress};
 
 fn opt(x: &Option<String>) -> String {
     x.clone().unwrap_or_default()
@@ -326,7 +322,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                     let value = serde_json::to_value(&item).map_err(|e| Error::Catalog(e.into()))?;
                     let mut out = String::new();
                     outline(&value, 0, &mut out);
-                    print!("{out}");
+                    out!("{out}");
                     Ok(())
                 }
             }
@@ -380,31 +376,31 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             let mut progress = |got: u64, total: Option<u64>| {
                 if terminal {
                     match total {
-                        Some(t) if t > 0 => eprint!(
-                            "\r{} {got} / {t} bytes ({:.0} %)",
+                        Some(t) if t > 0 => progress!(
+                            "{} {got} / {t} bytes ({:.0} %)",
                             lang.pick("downloading", "下载中"),
                             got as f64 * 100.0 / t as f64
                         ),
-                        _ => eprint!("\r{} {got} bytes", lang.pick("downloading", "下载中")),
+                        _ => progress!("{} {got} bytes", lang.pick("downloading", "下载中")),
                     }
                 }
             };
             let (summary, change) = catalog::update(c, &url, allow_unsigned, &mut progress)?;
             if terminal {
-                eprintln!();
+                erroutln!();
             }
             report_pack(&summary, Some(&change), lang);
             Ok(())
         }
         CatalogCommand::Trust { public_key, label } => {
             let id = catalog::trust_key(c, &public_key, &label)?;
-            println!("{} {id}", lang.pick("trusted key", "已信任公钥"));
+            outln!("{} {id}", lang.pick("trusted key", "已信任公钥"));
             Ok(())
         }
         CatalogCommand::Keygen { out: dir } => {
             let (pk, sk) = catalog::keygen(&dir)?;
-            println!("{}: {}", lang.pick("public key (share it)", "公钥（可分发）"), pk.display());
-            println!("{}: {}", lang.pick("secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
+            outln!("{}: {}", lang.pick("public key (share it)", "公钥（可分发）"), pk.display());
+            outln!("{}: {}", lang.pick("secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
             Ok(())
         }
     }
@@ -577,7 +573,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         confidence: a.confidence,
     };
     let report = catalog::import(c, &format, &a.file, &provenance)?;
-    println!(
+    outln!(
         "{}: {} {}, {} {}, {} {}, {} {}",
         a.file.display(),
         report.rows,
@@ -590,7 +586,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         lang.pick("rejected", "被拒绝"),
     );
     if let Some(ch) = &report.change {
-        println!(
+        outln!(
             "{}: {} {}, {} {}",
             lang.pick("change", "变更"),
             ch.added,
@@ -600,10 +596,10 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         );
     }
     for s in &report.skipped {
-        println!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
+        outln!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
     }
     for r in &report.rejected {
-        println!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
+        outln!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
     }
     Ok(())
 }
@@ -614,7 +610,7 @@ fn report_pack(
     lang: Lang,
 ) {
     let signer = s.signed_by.clone().unwrap_or_else(|| lang.pick("unsigned", "未签名").to_owned());
-    println!(
+    outln!(
         "{} {:?} {} {} ({}), {}: {} · {} {}, {} {}, {} {}",
         lang.pick("pack", "目录包"),
         s.label,
@@ -631,7 +627,7 @@ fn report_pack(
         lang.pick("offers", "条报价"),
     );
     if let Some(ch) = change {
-        println!(
+        outln!(
             "{}: {} {}, {} {}, {} {}",
             lang.pick("applied", "已应用"),
             ch.added,
@@ -653,7 +649,7 @@ fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
             };
             let subset = Subset { providers: (!providers.is_empty()).then_some(providers) };
             catalog::pack_export(c, &file, key.as_deref(), version, &label, &subset)?;
-            println!(
+            outln!(
                 "{} {} ({} {version}{})",
                 lang.pick("wrote", "已写入"),
                 file.display(),
@@ -716,7 +712,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
         }
         PricebookCommand::Export { file } => {
             let n = catalog::pricebook_export(c, &file)?;
-            println!("{} {n} {} {}", lang.pick("wrote", "已写入"), lang.pick("entries to", "条到"), file.display());
+            outln!("{} {n} {} {}", lang.pick("wrote", "已写入"), lang.pick("entries to", "条到"), file.display());
             Ok(())
         }
         PricebookCommand::Import { file } => {
@@ -741,7 +737,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             } else {
                 catalog::pricebook_import(c, &file)?
             };
-            println!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
+            outln!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
             Ok(())
         }
         PricebookCommand::Discount { id, offer, provider, share, note } => {
@@ -755,13 +751,13 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
                 as_of: Some(today),
             })
             .map_err(Error::Catalog)?;
-            println!("{} {id}", lang.pick("saved discount", "已保存折扣"));
+            outln!("{} {id}", lang.pick("saved discount", "已保存折扣"));
             Ok(())
         }
         PricebookCommand::Remove { id } => {
             let removed = c.remove_from_pricebook(&id).map_err(Error::Catalog)?;
             if removed {
-                println!("{} {id}", lang.pick("removed", "已删除"));
+                outln!("{} {id}", lang.pick("removed", "已删除"));
                 Ok(())
             } else {
                 Err(Error::Catalog(suanli_api::catalog_store::Error::NotFound(id)))

@@ -6,6 +6,8 @@ use suanli_api::model::{Evaluation, OptionKind, format_amount};
 use suanli_api::{Lang, model};
 use unicode_width::UnicodeWidthStr;
 
+use crate::terminal::escape;
+
 struct Labels {
     horizon: &'static str,
     months: &'static str,
@@ -144,7 +146,7 @@ pub struct Table<const N: usize> {
 
 impl<const N: usize> Table<N> {
     pub fn new(header: [&str; N]) -> Self {
-        Table { header: header.map(str::to_owned), rows: Vec::new(), right_from: N }
+        Table { header: header.map(|h| escape(h).into_owned()), rows: Vec::new(), right_from: N }
     }
 
     pub fn right_from(mut self, column: usize) -> Self {
@@ -152,8 +154,9 @@ impl<const N: usize> Table<N> {
         self
     }
 
+    /// A row; cells are escaped now, so widths are measured on what is shown.
     pub fn row(&mut self, row: [String; N]) {
-        self.rows.push(row);
+        self.rows.push(row.map(|cell| escape(&cell).into_owned()));
     }
 
     pub fn render(&self) -> String {
