@@ -367,3 +367,52 @@ fn catalog_show_escapes_text_from_a_pack() {
     let o = suanli_on(&db, &["catalog", "list", "accelerators"]);
     assert!(!stdout(&o).contains('\u{202e}'));
 }
+
+/// A job option that finishes 91 % of the work is not the cheapest: it is
+/// listed apart with its shortfall, on the terminal and in JSON.
+#[test]
+fn an_option_that_does_not_finish_is_ranked_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("job.toml");
+    std::fs::write(
+        &file,
+        r#"
+name = "job"
+horizon_months = 10
+currency = "CNY"
+[demand]
+kind = "job"
+ref_gpu_hours = 80_000
+cluster_accelerators = 10
+[[options]]
+id = "fast"
+kind = "rent"
+billing = "on_demand"
+efficiency_ratio = 1.2
+[options.on_demand]
+price_per_accel_hour = 2.0
+[[options]]
+id = "slow"
+kind = "rent"
+billing = "on_demand"
+[options.on_demand]
+price_per_accel_hour = 1.0
+"#,
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let o = suanli(&["evaluate", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Cheapest (nominal): fast"), "{out}");
+    assert!(out.contains("Cheapest (NPV): fast"), "{out}");
+    assert!(out.contains("Ranked apart") && out.contains("slow: 91% done, 7,000 reference-GPU-hours short"), "{out}");
+    let o = suanli(&["--lang", "zh", "evaluate", file]);
+    assert!(stdout(&o).contains("单独列出"), "{}", stdout(&o));
+    let o = suanli(&["evaluate", file, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["cheapest_nominal"], "fast");
+    assert_eq!(v["cheapest_npv"], "fast");
+    let notes = v["options"][1]["notes"].to_string();
+    assert!(notes.contains("ranked apart"), "{notes}");
+}

@@ -181,6 +181,11 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
     if run.unserved > 1e-6 {
         run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
     }
+    let demand = run.served + run.unserved;
+    if run.unserved > 1e-6 * demand.max(1.0) {
+        let done_share = if demand > 0.0 { run.served / demand } else { 0.0 };
+        run.notes.push(Note::RankedApart { done_share, ref_gpu_hours: run.unserved });
+    }
     let latency_ms = ctx.s.edge.as_ref().and_then(|e| match o.edge {
         EdgeMode::None => None,
         EdgeMode::Raw => e.latency_ms_raw,

@@ -38,6 +38,6 @@ pub use money::{
     Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, round_money,
     round_quantity, round_score, round_share, round_unit_price,
 };
-pub use result::{BreakEven, Category, Evaluation, MonthFlows, Note, OptionResult};
+pub use result::{BreakEven, Category, Evaluation, MonthFlows, Note, OptionResult, Shortfall};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

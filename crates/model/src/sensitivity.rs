@@ -94,8 +94,9 @@ pub fn sensitivity(s: &Checked<Scenario>) -> Result<Sensitivity, Vec<InputError>
 /// and the break-even month as the scenario stands.
 pub fn break_even(s: &Checked<Scenario>) -> Vec<BreakEvenPoint> {
     let e = evaluate(s);
+    // The cheapest rent option that does all the work (one that does not is no benchmark).
     let Some(rent) =
-        e.options.iter().filter(|o| o.kind == OptionKind::Rent).min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
+        e.complete().filter(|o| o.kind == OptionKind::Rent).min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
     else {
         return Vec::new();
     };

@@ -151,6 +151,15 @@ pub enum Rule {
     TooLarge {
         max: f64,
     },
+    /// A pool with both a catalogue offer and its own price.
+    OfferAndPrice,
+    /// `market_residual_share` set while the residual is book value.
+    OnlyWithMarketResidual,
+    /// An `[options.sources]` key that names no field of an option.
+    UnknownSourceField,
+    /// An accelerator id the catalogue does not know (checked when the
+    /// scenario is resolved against the catalogue).
+    UnknownAccelerator,
     /// Greater than `min` and at most `max`.
     AboveAtMost {
         min: f64,
@@ -271,6 +280,26 @@ impl Rule {
                     format!("names an option without a [{pool}] pool")
                 }
             }
+            Rule::OfferAndPrice => lang.pick(
+                "names a catalogue offer and sets price_per_accel_hour too; give the offer or the price, not both",
+                "同时填写了目录报价 offer 和 price_per_accel_hour；二者只能选其一",
+            )
+            .to_owned(),
+            Rule::OnlyWithMarketResidual => lang.pick(
+                "is used only with residual = \"market\"; with book value (the default) it would be ignored",
+                "仅在 residual = \"market\" 时使用；按账面价值（默认）计算残值时它会被忽略",
+            )
+            .to_owned(),
+            Rule::UnknownSourceField => lang.pick(
+                "names no field of an option; a source is keyed by a field (efficiency_ratio) or pool.field (owned.capex_per_server)",
+                "不是方案的字段；来源须以字段名（如 efficiency_ratio）或 资源池.字段（如 owned.capex_per_server）为键",
+            )
+            .to_owned(),
+            Rule::UnknownAccelerator => lang.pick(
+                "names no accelerator in the catalogue; use an id from `suanli catalog list accelerators`, or leave it out",
+                "目录中没有该加速卡；请使用 `suanli catalog list accelerators` 中的标识，或不填此项",
+            )
+            .to_owned(),
             Rule::AboveAtMost { min, max } => {
                 if zh {
                     format!("必须大于 {min} 且不超过 {max}")
@@ -741,6 +770,15 @@ impl Checker<'_> {
             self.non_negative(&format!("{b}.export_change_extra_cost_share"), sup.export_change_extra_cost_share);
             self.share(&format!("{b}.vendor_concentration"), sup.vendor_concentration);
         }
+        for key in o.sources.keys() {
+            if !source_key_names_a_field(key) {
+                self.push(InputError::new(
+                    format!("{base}.sources.{key}"),
+                    format!("{key:?}"),
+                    Rule::UnknownSourceField,
+                ));
+            }
+        }
         self.pools_for_kind(&base, o);
         if let Some(p) = &o.owned {
             self.owned(&format!("{base}.owned"), p);
@@ -865,7 +903,11 @@ impl Checker<'_> {
     fn price(&mut self, base: &str, price: Option<f64>, offer: Option<&str>) {
         let path = format!("{base}.price_per_accel_hour");
         match (price, offer) {
-            (Some(p), _) => self.non_negative(&path, p),
+            (Some(p), Some(offer)) => {
+                self.non_negative(&path, p);
+                self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::OfferAndPrice));
+            }
+            (Some(p), None) => self.non_negative(&path, p),
             (None, Some(offer)) => {
                 self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::UnresolvedOffer))
             }
@@ -905,6 +947,13 @@ impl Checker<'_> {
         }
         self.between(&format!("{b}.depreciation_years"), p.depreciation_years, 0.5, 30.0);
         self.share(&format!("{b}.market_residual_share"), p.market_residual_share);
+        if p.residual == ResidualBasis::Book && p.market_residual_share != 0.0 && p.market_residual_share.is_finite() {
+            self.push(InputError::new(
+                format!("{b}.market_residual_share"),
+                p.market_residual_share,
+                Rule::OnlyWithMarketResidual,
+            ));
+        }
         if p.lead_time_months > MAX_HORIZON_MONTHS {
             self.push(InputError::new(
                 format!("{b}.lead_time_months"),
@@ -912,6 +961,62 @@ impl Checker<'_> {
                 Rule::Between { min: 0.0, max: MAX_HORIZON_MONTHS as f64 },
             ));
         }
+    }
+}
+
+/// Whether an `[options.sources]` key names a field of an option: one of
+/// its own fields, `section.field` of one of its sections, or a section's
+/// field alone (`price_per_accel_hour`). The field lists are the scenario
+/// format's own (serde's), so they cannot drift from it.
+fn source_key_names_a_field(key: &str) -> bool {
+    let sections: [(&str, &[&str]); 7] = [
+        ("owned", field_names::<OwnedPool>()),
+        ("reserved", field_names::<ReservedPool>()),
+        ("on_demand", field_names::<OnDemandPool>()),
+        ("spot", field_names::<SpotPool>()),
+        ("porting", field_names::<OptionPorting>()),
+        ("supply", field_names::<Supply>()),
+        ("offer_filter", field_names::<OfferSelector>()),
+    ];
+    match key.split_once('.') {
+        Some((section, field)) => sections.iter().any(|(s, fields)| *s == section && fields.contains(&field)),
+        None => {
+            (key != "sources" && field_names::<OptionSpec>().contains(&key))
+                || sections.iter().any(|(_, fields)| fields.contains(&key))
+        }
+    }
+}
+
+/// The field names serde knows for a struct (what `deny_unknown_fields` allows).
+fn field_names<'de, T: serde::Deserialize<'de>>() -> &'static [&'static str] {
+    let mut names = FieldNames(None);
+    let _ = T::deserialize(&mut names);
+    names.0.unwrap_or(&[])
+}
+
+/// A deserializer that only asks a struct for its field names.
+struct FieldNames(Option<&'static [&'static str]>);
+
+impl<'de> serde::Deserializer<'de> for &mut FieldNames {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("field names only"))
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0 = Some(fields);
+        Err(serde::de::Error::custom("field names only"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
     }
 }
 

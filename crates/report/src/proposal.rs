@@ -59,8 +59,8 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         cv.set_logo(bytes)?;
     }
     let money = |x: f64| format_amount(x, c, lang);
-    let mut ranked: Vec<&OptionResult> = e.options.iter().collect();
-    ranked.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
+    // An option that leaves work undone is never the recommendation.
+    let ranked = e.ranked_by_npv();
     let best = ranked.first().copied().ok_or("the scenario has no options")?;
 
     // ---- cover

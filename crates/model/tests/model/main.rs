@@ -10,6 +10,7 @@ mod formatting;
 mod golden;
 mod mechanics;
 mod properties;
+mod silent;
 
 use suanli_model::{Checked, Evaluation, OptionResult, Scenario, evaluate};
 
