@@ -11,7 +11,7 @@ use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView};
 use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, PriceChange, Provider, Source};
 
 use crate::Error;
-use crate::files::{Output, now_utc, read, write_all, write_atomic};
+use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomic};
 
 /// Opens the catalogue database (creating it from the bundled catalogue
 /// on first start). `path`: `None` means [`crate::default_db_path`].
@@ -226,10 +226,13 @@ pub fn keygen(dir: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), Er
             source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "a key is already there; not overwritten"),
         });
     }
-    write_all(&[
-        Output { path: &key_path, bytes: sk.as_bytes(), private: true },
-        Output { path: &pub_path, bytes: pk.as_bytes(), private: false },
-    ])?;
+    write_all_into(
+        &[dir],
+        &[
+            Output { path: &key_path, bytes: sk.as_bytes(), private: true },
+            Output { path: &pub_path, bytes: pk.as_bytes(), private: false },
+        ],
+    )?;
     Ok((pub_path, key_path))
 }
 

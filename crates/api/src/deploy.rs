@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 pub use suanli_report::DeploySettings as Settings;
 
 use crate::Error;
-use crate::files::{Output, write_all};
+use crate::files::{Output, write_all_into};
 
 /// Evaluates the scenario and writes every artefact for `option` into
 /// `out`, all of them or none. Returns the files and notes.
@@ -27,6 +27,6 @@ pub fn deploy(
         .zip(&written)
         .map(|(a, path)| Output { path, bytes: a.contents.as_bytes(), private: false })
         .collect();
-    write_all(&outputs)?;
+    write_all_into(&[out], &outputs)?;
     Ok((written, notes))
 }

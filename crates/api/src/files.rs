@@ -46,7 +46,7 @@ pub fn today() -> String {
 /// and a rename: the file is either the old one or the whole new one. Only
 /// a regular file is ever replaced (never a device, a directory, a socket or
 /// a symbolic link), never a read-only one, and a replaced file keeps its
-/// permissions. Missing directories are made.
+/// permissions. Its directory must exist.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     write_all(&[Output { path, bytes, private: false }])
 }
@@ -63,14 +63,20 @@ pub struct Output<'a> {
 /// Writes several files all or nothing: every target is checked before
 /// anything is written, every file goes to a temporary first, and the
 /// renames come last; when one fails, the files this call replaced are put
-/// back, the ones it created are removed, and so are the directories it made.
+/// back and the ones it created are removed. Their directories must exist.
 pub fn write_all(files: &[Output<'_>]) -> Result<(), Error> {
+    write_all_into(&[], files)
+}
+
+/// As [`write_all`], making the directories `dirs` (and their missing
+/// parents) first; the ones it made are removed again when the write fails.
+pub(crate) fn write_all_into(dirs: &[&Path], files: &[Output<'_>]) -> Result<(), Error> {
     let mut targets = Vec::with_capacity(files.len());
     for f in files {
-        targets.push(Target::check(f)?);
+        targets.push(Target::check(f, dirs)?);
     }
     let mut undo = Undo::default();
-    let result = write_checked(&targets, &mut undo);
+    let result = write_checked(dirs, &targets, &mut undo);
     if result.is_err() {
         undo.roll_back();
     } else {
@@ -87,7 +93,7 @@ struct Target<'a> {
 }
 
 impl<'a> Target<'a> {
-    fn check(out: &Output<'a>) -> Result<Target<'a>, Error> {
+    fn check(out: &Output<'a>, makeable: &[&Path]) -> Result<Target<'a>, Error> {
         let path = out.path;
         let refuse = |why| Error::Refused { path: path.display().to_string(), why };
         let existing = match std::fs::symlink_metadata(path) {
@@ -96,9 +102,20 @@ impl<'a> Target<'a> {
             Ok(m) if m.permissions().readonly() => return Err(refuse(Refusal::ReadOnly)),
             Ok(m) => Some(m.permissions()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let here = parent(path);
+                if !here.is_dir() && !makeable.contains(&here) {
+                    // Said as the system says it (no such file or directory).
+                    let source = std::fs::metadata(here).err().unwrap_or_else(|| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::NotADirectory,
+                            format!("{} is not a directory", here.display()),
+                        )
+                    });
+                    return Err(Error::Write { path: path.display().to_string(), source });
+                }
                 // The nearest existing ancestor must be a directory, or no
                 // directory can be made below it.
-                let mut dir = parent(path);
+                let mut dir = here;
                 while !dir.as_os_str().is_empty() && std::fs::symlink_metadata(dir).is_err() {
                     dir = dir.parent().unwrap_or(Path::new(""));
                 }
@@ -167,9 +184,9 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Write { path: path.display().to_string(), source }
 }
 
-fn write_checked(targets: &[Target<'_>], undo: &mut Undo) -> Result<(), Error> {
-    for t in targets {
-        make_dirs(parent(t.out.path), &mut undo.dirs).map_err(io(t.out.path))?;
+fn write_checked(dirs: &[&Path], targets: &[Target<'_>], undo: &mut Undo) -> Result<(), Error> {
+    for dir in dirs {
+        make_dirs(dir, &mut undo.dirs).map_err(io(dir))?;
     }
     let mut temporaries = Vec::with_capacity(targets.len());
     for t in targets {
@@ -311,13 +328,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
         std::fs::write(&a, b"old a").unwrap();
-        let checked = Target::check(&Output { path: &a, bytes: b"new a", private: false }).unwrap();
+        let checked = Target::check(&Output { path: &a, bytes: b"new a", private: false }, &[]).unwrap();
         let late = Target { out: Output { path: &b, bytes: b"new b", private: false }, existing: None };
         // b becomes a non-empty directory after its check: its rename fails.
         std::fs::create_dir(&b).unwrap();
         std::fs::write(b.join("inside"), b"x").unwrap();
         let mut undo = Undo::default();
-        assert!(write_checked(&[checked, late], &mut undo).is_err());
+        assert!(write_checked(&[], &[checked, late], &mut undo).is_err());
         undo.roll_back();
         assert_eq!(std::fs::read(&a).unwrap(), b"old a");
         let mut names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();

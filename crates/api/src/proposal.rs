@@ -6,7 +6,7 @@ use std::path::Path;
 pub use suanli_report::proposal::ProposalMeta;
 use suanli_report::proposal::{ProposalInput, proposal_pdf};
 
-use crate::files::{Output, write_all, write_atomic};
+use crate::files::{Output, write_all_into, write_atomic};
 use crate::{Error, Lang};
 
 /// Trials for the ranges in a proposal (fixed seed: the same proposal twice).
@@ -84,7 +84,7 @@ pub fn export(
         }
     }
     let outputs: Vec<Output<'_>> = files.iter().map(|(path, bytes)| Output { path, bytes, private: false }).collect();
-    write_all(&outputs)?;
+    write_all_into(csv_dir.as_slice(), &outputs)?;
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 

@@ -79,7 +79,7 @@ impl UpdateError {
         match self {
             UpdateError::Client(why) if zh => format!("无法启动 HTTP 客户端：{why}"),
             UpdateError::Client(why) => format!("cannot start the HTTP client: {why}"),
-            UpdateError::Transport { url, why } if zh => format!("{url}：下载失败：{why}"),
+            UpdateError::Transport { url, why } if zh => format!("目录错误：{url}: {why}"),
             UpdateError::Transport { url, why } => format!("{url}: {why}"),
             UpdateError::CrossOriginRedirect { url, to } if zh => {
                 format!("{url}：服务器重定向到另一来源 {to}；Suanli 只跟随同一协议、主机和端口内的重定向")

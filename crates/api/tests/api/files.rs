@@ -152,3 +152,12 @@ fn the_secret_key_is_private() {
     assert_eq!(mode(&secret), 0o600, "the secret key is readable by others");
     assert_eq!(mode(&public) & 0o600, 0o600);
 }
+
+#[test]
+fn a_file_is_never_written_into_a_directory_that_is_not_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir/proposal.pdf");
+    let err = write_atomic(&missing, b"x").unwrap_err();
+    assert_eq!(err.code(), "write");
+    assert!(!dir.path().join("no-such-dir").exists(), "a directory was made for a single file");
+}
