@@ -6,9 +6,12 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use suanli_catalog::pack::{self, VerifyOptions};
 
-fn key() -> &'static Vec<String> {
-    static KEY: OnceLock<Vec<String>> = OnceLock::new();
-    KEY.get_or_init(|| vec![pack::public_key_line(&pack::keygen().expect("key").0)])
+fn key() -> &'static Vec<pack::TrustedKey> {
+    static KEY: OnceLock<Vec<pack::TrustedKey>> = OnceLock::new();
+    KEY.get_or_init(|| {
+        let line = pack::public_key_line(&pack::keygen().expect("key").0);
+        vec![pack::TrustedKey { key_id: pack::key_id(&line).expect("key id"), public_key: line, label: None }]
+    })
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -198,7 +198,7 @@ pub async fn simulate(
         let lang = state.lang();
         let (e, sim) =
             suanli_api::analytics::simulate(&s, trials, u64::from(seed), 0, &|_| {}).map_err(|e| e.to_json(lang))?;
-        Ok(suanli_api::analytics::simulation_json(&e, &sim, lang))
+        suanli_api::analytics::simulation_json(&e, &sim, lang).map_err(|e| e.to_json(lang))
     })
     .await
 }
@@ -210,7 +210,7 @@ pub async fn sensitivity(state: State<'_, AppState>, scenario: ScenarioDoc) -> R
         let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
         let lang = state.lang();
         let sens = suanli_api::analytics::sensitivity(&s).map_err(|e| e.to_json(lang))?;
-        Ok(suanli_api::analytics::sensitivity_json(&sens, s.currency))
+        suanli_api::analytics::sensitivity_json(&sens, s.currency).map_err(|e| e.to_json(lang))
     })
     .await
 }

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod toolchain;
+
 use std::path::{Path, PathBuf};
 
 use suanli_api::model::{Category, Evaluation, OptionResult};

@@ -96,9 +96,14 @@ pub struct SimulationJson {
     pub options: Vec<SimulatedOptionJson>,
 }
 
-pub fn simulation_json(e: &Evaluation, sim: &suanli_model::uncertainty::Simulation, lang: Lang) -> SimulationJson {
+/// The simulation as JSON; refused when a figure is not finite.
+pub fn simulation_json(
+    e: &Evaluation,
+    sim: &suanli_model::uncertainty::Simulation,
+    lang: Lang,
+) -> Result<SimulationJson, Error> {
     let c = e.currency;
-    SimulationJson {
+    finite(SimulationJson {
         scenario: e.scenario_name.clone(),
         currency: c.to_string(),
         trials: sim.trials,
@@ -131,7 +136,12 @@ pub fn simulation_json(e: &Evaluation, sim: &suanli_model::uncertainty::Simulati
                 }),
             })
             .collect(),
-    }
+    })
+}
+
+fn finite<T: Serialize>(json: T) -> Result<T, Error> {
+    crate::ensure_finite(&json)?;
+    Ok(json)
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -165,8 +175,12 @@ pub struct SensitivityJson {
     pub break_even: Vec<BreakEvenJson>,
 }
 
-pub fn sensitivity_json(s: &suanli_model::sensitivity::Sensitivity, c: suanli_model::Currency) -> SensitivityJson {
-    SensitivityJson {
+/// The tornado and break-evens as JSON; refused when a figure is not finite.
+pub fn sensitivity_json(
+    s: &suanli_model::sensitivity::Sensitivity,
+    c: suanli_model::Currency,
+) -> Result<SensitivityJson, Error> {
+    finite(SensitivityJson {
         base_npv: s.base.iter().map(|(id, v)| (id.clone(), round_money(*v, c))).collect(),
         tornado: s
             .tornado
@@ -194,7 +208,7 @@ pub fn sensitivity_json(s: &suanli_model::sensitivity::Sensitivity, c: suanli_mo
                 month: b.month,
             })
             .collect(),
-    }
+    })
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -226,7 +240,8 @@ pub enum OptimiseJson {
     },
 }
 
-pub fn optimise_json(o: &Outcome, c: suanli_model::Currency, lang: Lang) -> OptimiseJson {
+/// The optimiser's outcome as JSON; refused when a figure is not finite.
+pub fn optimise_json(o: &Outcome, c: suanli_model::Currency, lang: Lang) -> Result<OptimiseJson, Error> {
     let cand = |x: &suanli_model::optimise::Candidate| CandidateJson {
         base: x.base.clone(),
         on_demand: x.on_demand,
@@ -236,7 +251,7 @@ pub fn optimise_json(o: &Outcome, c: suanli_model::Currency, lang: Lang) -> Opti
         p90_npv: x.p90_npv.map(|p| round_money(p, c)),
         spend_shares: x.shares.map(round_share),
     };
-    match o {
+    finite(match o {
         Outcome::Chosen(b) => OptimiseJson::Chosen {
             chosen: cand(&b.chosen),
             pure: b.pure.iter().map(|(n, x)| (n.clone(), cand(x))).collect(),
@@ -247,5 +262,5 @@ pub fn optimise_json(o: &Outcome, c: suanli_model::Currency, lang: Lang) -> Opti
         Outcome::Infeasible { reasons } => OptimiseJson::Infeasible {
             because: reasons.iter().map(|(id, k)| (id.clone(), k.label(lang).to_owned())).collect(),
         },
-    }
+    })
 }

@@ -13,7 +13,7 @@ use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, Pr
 use suanli_model::WorkloadClass;
 
 use crate::Error;
-use crate::files::{now_utc, read, write_atomic};
+use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomic};
 
 /// Opens the catalogue database (creating it from the bundled catalogue
 /// on first start). `path`: `None` means [`crate::default_db_path`].
@@ -205,7 +205,7 @@ pub fn changes(c: &Catalog) -> Result<Vec<ChangeSummary>, Error> {
 }
 
 /// Writes the catalogue (or a subset) as a pack, signed when a secret key
-/// file is given: `out` and `out.minisig`, each written whole or not at all.
+/// file is given: `out` and `out.minisig`, both written or neither.
 pub fn pack_export(
     c: &Catalog,
     out: &Path,
@@ -214,6 +214,7 @@ pub fn pack_export(
     label: &str,
     subset: &Subset,
 ) -> Result<(), Error> {
+    pack::check_version(version, None)?;
     let p = c.export_pack(version, label, &now_utc(), subset)?;
     let bytes = pack::to_bytes(&p)?;
     let signature = match secret_key {
@@ -223,11 +224,13 @@ pub fn pack_export(
         }
         None => None,
     };
-    write_atomic(out, &bytes)?;
-    if let Some(sig) = signature {
-        write_atomic(&signature_path(out), sig.as_bytes())?;
+    let sig_path = signature_path(out);
+    let mut outputs = vec![Output { path: out, bytes: &bytes, private: false }];
+    if let Some(sig) = &signature {
+        outputs.push(Output { path: &sig_path, bytes: sig.as_bytes(), private: false });
     }
-    Ok(())
+    // A pack beside another pack's signature would be refused: both or neither.
+    write_all(&outputs)
 }
 
 fn signature_path(pack: &Path) -> std::path::PathBuf {
@@ -270,7 +273,7 @@ fn verify_bytes(
     signature: Option<&str>,
     allow_unsigned: bool,
 ) -> Result<pack::Verified, Error> {
-    let keys: Vec<String> = c.trusted_keys()?.into_iter().map(|k| k.public_key).collect();
+    let keys = c.trusted_keys()?;
     let options = VerifyOptions { trusted_keys: &keys, allow_unsigned, installed: c.version()? };
     Ok(pack::verify(bytes, signature, &options)?)
 }
@@ -320,19 +323,24 @@ pub fn trust_key(c: &mut Catalog, public_key_file: &Path, label: &str) -> Result
     Ok(c.trust_key(&text, label)?)
 }
 
-/// Writes a new key pair: `DIR/suanli.pub` and `DIR/suanli.key` (keep it private).
+/// Writes a new key pair: `DIR/suanli.pub` and `DIR/suanli.key`, the
+/// secret key readable by its owner only (mode 0600), both or neither.
 pub fn keygen(dir: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), Error> {
     let (pk, sk) = pack::keygen()?;
-    std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.display().to_string(), source })?;
     let (pub_path, key_path) = (dir.join("suanli.pub"), dir.join("suanli.key"));
-    if key_path.exists() {
+    if std::fs::symlink_metadata(&key_path).is_ok() {
         return Err(Error::Write {
             path: key_path.display().to_string(),
             source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "a key is already there; not overwritten"),
         });
     }
-    write_atomic(&key_path, sk.as_bytes())?;
-    write_atomic(&pub_path, pk.as_bytes())?;
+    write_all_into(
+        &[dir],
+        &[
+            Output { path: &key_path, bytes: sk.as_bytes(), private: true },
+            Output { path: &pub_path, bytes: pk.as_bytes(), private: false },
+        ],
+    )?;
     Ok((pub_path, key_path))
 }
 

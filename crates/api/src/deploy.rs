@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 
 pub use suanli_report::DeploySettings as Settings;
 
-use crate::{Error, files::write_atomic};
+use crate::Error;
+use crate::files::{Output, write_all_into};
 
 /// Evaluates the scenario and writes every artefact for `option` into
-/// `out` (each file whole or not at all). Returns the files and notes.
+/// `out`, all of them or none. Returns the files and notes.
 pub fn deploy(
     scenario: &Path,
     db: Option<&Path>,
@@ -20,12 +21,12 @@ pub fn deploy(
     let e = crate::evaluate(&s);
     let (artifacts, more) = suanli_report::deploy(&s, &e, option, settings)?;
     notes.extend(more);
-    std::fs::create_dir_all(out).map_err(|source| Error::Write { path: out.display().to_string(), source })?;
-    let mut written = Vec::new();
-    for a in artifacts {
-        let path = out.join(&a.file);
-        write_atomic(&path, a.contents.as_bytes())?;
-        written.push(path);
-    }
+    let written: Vec<PathBuf> = artifacts.iter().map(|a| out.join(&a.file)).collect();
+    let outputs: Vec<Output<'_>> = artifacts
+        .iter()
+        .zip(&written)
+        .map(|(a, path)| Output { path, bytes: a.contents.as_bytes(), private: false })
+        .collect();
+    write_all_into(&[out], &outputs)?;
     Ok((written, notes))
 }

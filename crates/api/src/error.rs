@@ -38,6 +38,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A target Suanli will not replace; nothing was written.
+    #[error("{}", self.message(Lang::En))]
+    Refused { path: String, why: Refusal },
     /// The catalogue refused or failed (rows, database, download).
     #[error("{0}")]
     Catalog(#[from] suanli_catalog::Error),
@@ -50,6 +53,10 @@ pub enum Error {
     /// The proposal or export could not be built.
     #[error("{0}")]
     Report(String),
+    /// A figure to be handed out (JSON, a workbook, a PDF) is not a finite
+    /// number; nothing was handed out.
+    #[error("{}", self.message(Lang::En))]
+    NonFinite { field: String },
     /// A scenario's reference to the catalogue did not resolve.
     #[error("{path} = {value}: {problem}")]
     Reference { path: String, value: String, problem: String },
@@ -65,7 +72,7 @@ impl Error {
             Error::Shape { .. } => "shape",
             Error::Unavailable => "db_unavailable",
             Error::NotFound(_) | Error::Catalog(suanli_catalog::Error::NotFound(_)) => "not_found",
-            Error::Write { .. } => "write",
+            Error::Write { .. } | Error::Refused { .. } => "write",
             Error::Catalog(suanli_catalog::Error::NewerSchema { .. }) => "newer_schema",
             Error::Catalog(suanli_catalog::Error::Rows(_)) => "rows",
             Error::Catalog(_) => "catalog",
@@ -73,6 +80,7 @@ impl Error {
             Error::Reference { .. } => "reference",
             Error::Deploy(_) => "deploy",
             Error::Report(_) => "report",
+            Error::NonFinite { .. } => "not_finite",
         }
     }
 
@@ -132,6 +140,27 @@ impl Error {
                     format!("cannot write {path}: {source}")
                 }
             }
+            Error::Refused { path, why } => {
+                let why = match why {
+                    Refusal::NotRegular => lang.pick(
+                        "it is not a regular file (a device, a directory or a socket); Suanli only replaces regular files",
+                        "它不是普通文件（设备、目录或套接字）；Suanli 只替换普通文件",
+                    ),
+                    Refusal::Symlink => lang.pick(
+                        "it is a symbolic link; give the path of the file itself",
+                        "它是符号链接；请给出文件本身的路径",
+                    ),
+                    Refusal::ReadOnly => lang.pick(
+                        "it is read-only; Suanli does not replace a read-only file (make it writable first if you mean to replace it)",
+                        "该文件为只读；Suanli 不替换只读文件（如确需替换，请先将其改为可写）",
+                    ),
+                };
+                if zh {
+                    format!("无法写入 {path}：{why}；未写入任何文件")
+                } else {
+                    format!("cannot write {path}: {why}; nothing was written")
+                }
+            }
             Error::Catalog(suanli_catalog::Error::NewerSchema { found, supported }) if zh => format!(
                 "该数据库由更新版本的 Suanli 写入（架构版本 {found}，本版本最高支持 {supported}）；文件未被改动。请升级 Suanli，或用 --db 指定其他数据库。"
             ),
@@ -139,6 +168,7 @@ impl Error {
                 let lines: Vec<String> = rows.iter().map(|r| format!("  - {}", r.message(Lang::Zh))).collect();
                 format!("{} 行被拒绝，未写入任何内容：\n{}", rows.len(), lines.join("\n"))
             }
+            Error::Catalog(suanli_catalog::Error::Update(e)) => e.message(lang),
             Error::Catalog(e) => {
                 if zh {
                     format!("目录错误：{e}")
@@ -148,7 +178,7 @@ impl Error {
             }
             Error::Pack(e) => {
                 if zh {
-                    format!("目录包未通过校验，未作任何改动：{e}")
+                    format!("目录包未通过校验，未作任何改动：{}", e.message(lang))
                 } else {
                     format!("the catalogue pack was refused and nothing was changed: {e}")
                 }
@@ -183,6 +213,13 @@ impl Error {
                     format!("cannot build the deployment files: {e}")
                 }
             }
+            Error::NonFinite { field } => {
+                if zh {
+                    format!("{field} 不是有限数值，无法输出；未输出任何内容")
+                } else {
+                    format!("{field} is not a finite number, so it cannot be given out; nothing was")
+                }
+            }
             Error::Reference { path, value, problem } => {
                 if zh {
                     format!("{path} = {value}：目录引用无法解析：{problem}")
@@ -192,6 +229,17 @@ impl Error {
             }
         }
     }
+}
+
+/// Why a file was not replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A device, a directory, a socket, a pipe.
+    NotRegular,
+    /// A symbolic link (its target is not followed, nor is the link replaced).
+    Symlink,
+    /// A regular file without write permission.
+    ReadOnly,
 }
 
 /// One field an error is about, for a front end that shows it at the field.

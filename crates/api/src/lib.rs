@@ -11,6 +11,7 @@ pub mod deploy;
 pub mod document;
 mod error;
 mod files;
+mod finite;
 pub mod json;
 pub mod library;
 pub mod proposal;
@@ -19,8 +20,9 @@ mod scenario_file;
 
 use std::path::Path;
 
-pub use error::{Error, ErrorJson, FieldError};
-pub use files::{DB_ENV, default_db_path, now_utc, system_lang, today, write_atomic};
+pub use error::{Error, ErrorJson, FieldError, Refusal};
+pub use files::{DB_ENV, Output, default_db_path, now_utc, system_lang, today, write_all, write_atomic};
+pub use finite::ensure_finite;
 pub use json::EvaluationJson;
 pub use resolve::{needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;
@@ -77,7 +79,10 @@ pub fn check(scenario: Scenario) -> Result<Checked<Scenario>, Error> {
     Checked::new(scenario).map_err(Error::Invalid)
 }
 
-/// The machine-readable form of an evaluation (rounded by the one rule).
-pub fn evaluation_json(evaluation: &Evaluation, lang: Lang) -> EvaluationJson {
-    json::EvaluationJson::from_evaluation(evaluation, lang)
+/// The machine-readable form of an evaluation (rounded by the one rule);
+/// refused when a figure is not finite (JSON would turn it into `null`).
+pub fn evaluation_json(evaluation: &Evaluation, lang: Lang) -> Result<EvaluationJson, Error> {
+    let json = json::EvaluationJson::from_evaluation(evaluation, lang);
+    ensure_finite(&json)?;
+    Ok(json)
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 pub use suanli_report::proposal::ProposalMeta;
 use suanli_report::proposal::{ProposalInput, proposal_pdf};
 
-use crate::files::write_atomic;
+use crate::files::{Output, write_all_into, write_atomic};
 use crate::{Error, Lang};
 
 /// Trials for the ranges in a proposal (fixed seed: the same proposal twice).
@@ -61,7 +61,9 @@ pub fn proposal(
 }
 
 /// Writes the spreadsheet (`xlsx`) and/or CSV files (into `csv_dir`) for a
-/// scenario file; each file whole or not at all. Returns the paths written.
+/// scenario file, all or nothing: every target is checked first, and when
+/// one cannot be written none is (see [`crate::write_all`]). Returns the
+/// paths written.
 pub fn export(
     scenario: &Path,
     db: Option<&Path>,
@@ -71,28 +73,25 @@ pub fn export(
 ) -> Result<Vec<std::path::PathBuf>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
     let e = crate::evaluate(&s);
-    let tables = suanli_report::sheet::tables(&s, &e, lang);
-    let mut written = Vec::new();
+    let tables = suanli_report::sheet::tables(&s, &e, lang).map_err(Error::Report)?;
+    let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
     if let Some(path) = xlsx {
-        let bytes = xlsx_bytes(&tables, lang)?;
-        write_atomic(path, &bytes)?;
-        written.push(path.to_path_buf());
+        files.push((path.to_path_buf(), xlsx_bytes(&tables, lang)?));
     }
     if let Some(dir) = csv_dir {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.display().to_string(), source })?;
         for (name, text) in suanli_report::sheet::csv(&tables) {
-            let path = dir.join(name);
-            write_atomic(&path, text.as_bytes())?;
-            written.push(path);
+            files.push((dir.join(name), text.into_bytes()));
         }
     }
-    Ok(written)
+    let outputs: Vec<Output<'_>> = files.iter().map(|(path, bytes)| Output { path, bytes, private: false }).collect();
+    write_all_into(csv_dir.as_slice(), &outputs)?;
+    Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 
 /// The spreadsheet's bytes for a resolved, checked scenario.
 pub fn xlsx_for(s: &suanli_model::Checked<suanli_model::Scenario>, lang: Lang) -> Result<Vec<u8>, Error> {
     let e = crate::evaluate(s);
-    xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang), lang)
+    xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang).map_err(Error::Report)?, lang)
 }
 
 fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {

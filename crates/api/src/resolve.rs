@@ -7,7 +7,9 @@ use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
 use suanli_catalog::ratios::RatioUsed;
 use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
-use suanli_model::{Currency, Demand, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Scenario, SpotPool};
+use suanli_model::{
+    Currency, Demand, InputError, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Rule, Scenario, SpotPool,
+};
 
 use crate::Error;
 
@@ -195,13 +197,19 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
     // Then fill each pool that names an offer.
     for (i, o) in s.options.iter_mut().enumerate() {
         let mut accelerator = None;
+        // A filled pool keeps the price, not the offer too (the offer is in
+        // its source): a pool with both is the user's, and is refused.
         let mut fill = |pool: &str,
-                        offer: &Option<String>,
+                        offer: &mut Option<String>,
                         price: &mut Option<f64>,
                         cur: &mut Option<Currency>,
                         sources: &mut std::collections::BTreeMap<String, String>|
          -> Result<(), Error> {
-            let (Some(id), None) = (offer, *price) else { return Ok(()) };
+            if price.is_some() {
+                return Ok(());
+            }
+            let Some(id) = offer.take() else { return Ok(()) };
+            let id = &id;
             let path = format!("options[{i}].{pool}");
             let v = c.offer(id, &filter)?.ok_or_else(|| {
                 reference_error(format!("{path}.offer"), id, "no offer with this id in the catalogue")
@@ -217,13 +225,13 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
         };
         let mut sources = std::mem::take(&mut o.sources);
         if let Some(p) = o.on_demand.as_mut() {
-            fill("on_demand", &p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+            fill("on_demand", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
         }
         if let Some(p) = o.spot.as_mut() {
-            fill("spot", &p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+            fill("spot", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
         }
         if let Some(p) = o.reserved.as_mut() {
-            fill("reserved", &p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+            fill("reserved", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
         }
         o.sources = sources;
         if o.accelerator.is_none() {
@@ -252,6 +260,7 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
             }
         }
     }
+    unknown_accelerators(s, c)?;
     Ok(notes)
 }
 
@@ -265,6 +274,26 @@ pub(crate) fn ratio_source(r: &RatioUsed) -> String {
         r.workload_class,
         r.method_en
     )
+}
+
+/// Every `accelerator` an option names must be in the catalogue: an error
+/// rather than a warning, because the id is a reference like an offer id,
+/// and a typo would silently lose the sourced efficiency ratio (1.0 assumed)
+/// and the device-plugin name of a deployment.
+fn unknown_accelerators(s: &Scenario, c: &Catalog) -> Result<(), Error> {
+    let mut errors = Vec::new();
+    for (i, o) in s.options.iter().enumerate() {
+        if let Some(id) = &o.accelerator
+            && c.accelerator(id)?.is_none()
+        {
+            errors.push(InputError::new(
+                format!("options[{i}].accelerator"),
+                format!("{id:?}"),
+                Rule::UnknownAccelerator,
+            ));
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(Error::Invalid(errors)) }
 }
 
 /// Offers matching a selector, cheapest per useful hour first. With a

@@ -48,6 +48,9 @@ pub enum Error {
     NotFound(String),
     #[error("{0}")]
     Pack(String),
+    /// A catalogue update could not be downloaded.
+    #[error("{0}")]
+    Update(#[from] update::UpdateError),
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
     #[error("io: {0}")]

@@ -11,10 +11,22 @@
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
+use suanli_model::Lang;
+
 use crate::rows::Tables;
 use crate::{Catalog, ChangeSummary, Error, store};
 
 pub const PACK_FORMAT: &str = "suanli-catalog-pack";
+
+/// Catalogue versions are dates with a serial, `YYYYMMDDNN` (the bundled
+/// catalogue is 2026113001); none may be above the last of the year 9999.
+pub const MAX_PACK_VERSION: i64 = 9_999_123_199;
+
+/// How far one pack may move the catalogue's version: ten years of dated
+/// versions. A pack further ahead would lock out every later pack (and
+/// bundled upgrade) until its version came round; make it in steps, or
+/// number packs from the installed version (`pack export` does: installed + 1).
+pub const MAX_VERSION_STEP: i64 = 10_000_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,7 +48,7 @@ pub struct Subset {
 }
 
 /// Why a pack was refused. Each says what to do.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq)]
 pub enum PackError {
     #[error("not a readable catalogue pack (truncated or damaged?): {0}")]
     Unreadable(String),
@@ -52,6 +64,64 @@ pub enum PackError {
     VersionMismatch(String),
     #[error("the pack is version {pack}, not newer than the installed catalogue ({installed})")]
     NotNewer { pack: i64, installed: i64 },
+    #[error("the pack's version {version} is outside 1 to {max} (versions are YYYYMMDDNN)")]
+    VersionOutOfRange { version: i64, max: i64 },
+    #[error(
+        "the pack is version {pack}, more than {max_step} ahead of the installed catalogue ({installed}); it would lock out later packs"
+    )]
+    VersionJump { pack: i64, installed: i64, max_step: i64 },
+    #[error(
+        "the trust store holds a public key under id {stored} that is really key {actual}; it is not trusted (remove it and trust the key file again)"
+    )]
+    KeyIdMismatch { stored: String, actual: String },
+}
+
+impl PackError {
+    /// The refusal for a reader, in English or Chinese.
+    pub fn message(&self, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        match self {
+            PackError::Unreadable(why) => format!("不是可读的目录包（被截断或损坏？）：{why}"),
+            PackError::Unsigned => "该目录包没有签名；请向发布者索取 FILE.minisig，或明确允许未签名的目录包".into(),
+            PackError::BadSignatureFile(why) => format!("签名不是 minisign 签名：{why}"),
+            PackError::UntrustedKey(id) => {
+                format!("该目录包由公钥 {id} 签名，而本目录不信任该公钥（用 `suanli catalog trust` 添加）")
+            }
+            PackError::Tampered => "签名与目录包不符：签名后内容被改动过".into(),
+            PackError::VersionMismatch(comment) => format!("签名的可信注释 {comment:?} 与目录包版本不符"),
+            PackError::NotNewer { pack, installed } => {
+                format!("目录包版本 {pack} 不比已安装目录（{installed}）新")
+            }
+            PackError::VersionOutOfRange { version, max } => {
+                format!("目录包版本 {version} 超出 1 到 {max} 的范围（版本格式为 YYYYMMDDNN）")
+            }
+            PackError::VersionJump { pack, installed, max_step } => format!(
+                "目录包版本 {pack} 比已安装目录（{installed}）超前超过 {max_step}；应用它将使之后的目录包都无法应用"
+            ),
+            PackError::KeyIdMismatch { stored, actual } => {
+                format!("信任库中以标识 {stored} 存放的公钥实际是 {actual}；不予信任（请删除后重新信任该公钥文件）")
+            }
+        }
+    }
+}
+
+/// Checks a version against the bounds and, when a catalogue is installed,
+/// that it moves forward by at most [`MAX_VERSION_STEP`].
+pub fn check_version(version: i64, installed: Option<i64>) -> Result<(), PackError> {
+    if !(1..=MAX_PACK_VERSION).contains(&version) {
+        return Err(PackError::VersionOutOfRange { version, max: MAX_PACK_VERSION });
+    }
+    if let Some(installed) = installed {
+        if version <= installed {
+            return Err(PackError::NotNewer { pack: version, installed });
+        }
+        if version - installed > MAX_VERSION_STEP {
+            return Err(PackError::VersionJump { pack: version, installed, max_step: MAX_VERSION_STEP });
+        }
+    }
+    Ok(())
 }
 
 /// A pack that passed verification.
@@ -65,8 +135,9 @@ pub struct Verified {
 /// Options of [`verify`].
 #[derive(Debug, Clone, Default)]
 pub struct VerifyOptions<'a> {
-    /// Minisign public keys (base64 key lines) that may sign packs.
-    pub trusted_keys: &'a [String],
+    /// The trust store: minisign public keys (base64 key lines) that may
+    /// sign packs, each under its key id (checked against the key).
+    pub trusted_keys: &'a [TrustedKey],
     pub allow_unsigned: bool,
     /// Installed catalogue version; the pack must be newer.
     pub installed: Option<i64>,
@@ -126,18 +197,26 @@ pub fn verify(bytes: &[u8], signature: Option<&str>, o: &VerifyOptions<'_>) -> R
         Some(text) => {
             let sig =
                 minisign_verify::Signature::decode(text).map_err(|e| PackError::BadSignatureFile(e.to_string()))?;
+            let sig_key = signature_key_id(text);
             let mut matched = None;
-            let mut signer = None;
+            let mut mismatched = None;
             for key in o.trusted_keys {
-                let Ok(pk) = minisign_verify::PublicKey::from_base64(key.trim()) else { continue };
-                let id = key_id(key).unwrap_or_default();
+                let Ok(pk) = minisign_verify::PublicKey::from_base64(key.public_key.trim()) else { continue };
+                let id = key_id(&key.public_key).unwrap_or_default();
+                // A key is trusted under its own id only: a row that files
+                // one key under another's id is no trust at all.
+                if !id.eq_ignore_ascii_case(&key.key_id) {
+                    if sig_key.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(&key.key_id) || s == id) {
+                        mismatched = Some(PackError::KeyIdMismatch { stored: key.key_id.clone(), actual: id });
+                    }
+                    continue;
+                }
                 // minisign-verify reports a key-id mismatch and a bad
                 // signature alike, so try every trusted key.
                 if pk.verify(bytes, &sig, false).is_ok() {
                     matched = Some(id);
                     break;
                 }
-                signer.get_or_insert(id);
             }
             match matched {
                 Some(id) => {
@@ -149,10 +228,15 @@ pub fn verify(bytes: &[u8], signature: Option<&str>, o: &VerifyOptions<'_>) -> R
                     Some(id)
                 }
                 None => {
+                    if let Some(e) = mismatched {
+                        return Err(e);
+                    }
                     // Is it a key we do not know, or a pack that was changed?
-                    let sig_key = signature_key_id(text);
-                    let known =
-                        o.trusted_keys.iter().filter_map(|k| key_id(k).ok()).any(|k| Some(&k) == sig_key.as_ref());
+                    let known = o
+                        .trusted_keys
+                        .iter()
+                        .filter_map(|k| key_id(&k.public_key).ok())
+                        .any(|k| Some(&k) == sig_key.as_ref());
                     return Err(if known {
                         PackError::Tampered
                     } else {
@@ -163,11 +247,7 @@ pub fn verify(bytes: &[u8], signature: Option<&str>, o: &VerifyOptions<'_>) -> R
         }
     };
     let pack = parse(bytes)?;
-    if let Some(installed) = o.installed
-        && pack.version <= installed
-    {
-        return Err(PackError::NotNewer { pack: pack.version, installed });
-    }
+    check_version(pack.version, o.installed)?;
     Ok(Verified { pack, signed_by })
 }
 
@@ -206,7 +286,9 @@ fn decode_base64(s: &str) -> Option<Vec<u8>> {
 
 impl Catalog {
     /// The catalogue (or a subset) as a pack of the given version.
+    /// The version must be within the bounds every receiver checks.
     pub fn export_pack(&self, version: i64, label: &str, created: &str, subset: &Subset) -> Result<Pack, Error> {
+        check_version(version, None).map_err(|e| Error::Pack(e.to_string()))?;
         let mut tables = self.tables()?;
         if let Some(keep) = &subset.providers {
             for p in keep {
@@ -229,6 +311,8 @@ impl Catalog {
     /// Replaces the catalogue by a verified pack, in one transaction.
     pub fn apply_pack(&mut self, verified: &Verified, now: &str) -> Result<ChangeSummary, Error> {
         let p = &verified.pack;
+        // Checked again: the catalogue may have moved since verification.
+        check_version(p.version, self.version()?).map_err(|e| Error::Pack(e.to_string()))?;
         let label = match &verified.signed_by {
             Some(key) => format!("pack: {} (signed by {key})", p.label),
             None => format!("pack: {} (unsigned)", p.label),

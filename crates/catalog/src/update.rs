@@ -1,14 +1,121 @@
 //! Catalogue updates over HTTP: the only network traffic Suanli makes, and
 //! only when the user asks for it. Any static HTTP server can host a pack
 //! (`catalog.json`) beside its signature (`catalog.json.minisig`).
+//!
+//! The client is strict: it follows a redirect only within the origin it
+//! was given (same scheme, host and port; at most five), gives up when the
+//! whole download takes longer than a deadline or the server sends nothing
+//! for a while, and holds at most the cap in memory (the size is checked
+//! while the body streams, whatever Content-Length says or omits).
 
 use std::io::Read;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use suanli_model::Lang;
 
 use crate::Error;
 
 /// Packs larger than this are refused before they fill memory.
-pub const MAX_PACK_BYTES: u64 = 256 * 1024 * 1024;
+pub const MAX_PACK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A minisign signature is a few hundred bytes.
+pub const MAX_SIGNATURE_BYTES: u64 = 16 * 1024;
+
+/// Redirects followed within the origin before giving up.
+pub const MAX_REDIRECTS: usize = 5;
+
+/// How long a download may take and how much it may hold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// The pack and its signature together, from the first connection on.
+    pub deadline: Duration,
+    /// The longest the server may send nothing (also the connect timeout).
+    pub read_timeout: Duration,
+    pub max_pack_bytes: u64,
+    pub max_signature_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            deadline: Duration::from_secs(300),
+            read_timeout: Duration::from_secs(30),
+            max_pack_bytes: MAX_PACK_BYTES,
+            max_signature_bytes: MAX_SIGNATURE_BYTES,
+        }
+    }
+}
+
+/// Why a download failed. Each says what happened, in both languages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UpdateError {
+    #[error("{}", self.message(Lang::En))]
+    Client(String),
+    #[error("{}", self.message(Lang::En))]
+    Transport { url: String, why: String },
+    #[error("{}", self.message(Lang::En))]
+    CrossOriginRedirect { url: String, to: String },
+    #[error("{}", self.message(Lang::En))]
+    TooManyRedirects { url: String },
+    #[error("{}", self.message(Lang::En))]
+    NotFound { url: String },
+    #[error("{}", self.message(Lang::En))]
+    Status { url: String, status: u16 },
+    #[error("{}", self.message(Lang::En))]
+    TooLarge { url: String, max: u64 },
+    #[error("{}", self.message(Lang::En))]
+    Deadline { url: String, seconds: u64 },
+    #[error("{}", self.message(Lang::En))]
+    Stalled { url: String, seconds: u64 },
+    #[error("{}", self.message(Lang::En))]
+    Truncated { url: String, got: u64, expected: u64 },
+    #[error("{}", self.message(Lang::En))]
+    SignatureNotText { url: String },
+}
+
+impl UpdateError {
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            UpdateError::Client(why) if zh => format!("无法启动 HTTP 客户端：{why}"),
+            UpdateError::Client(why) => format!("cannot start the HTTP client: {why}"),
+            UpdateError::Transport { url, why } if zh => format!("目录错误：{url}: {why}"),
+            UpdateError::Transport { url, why } => format!("{url}: {why}"),
+            UpdateError::CrossOriginRedirect { url, to } if zh => {
+                format!("{url}：服务器重定向到另一来源 {to}；Suanli 只跟随同一协议、主机和端口内的重定向")
+            }
+            UpdateError::CrossOriginRedirect { url, to } => format!(
+                "{url}: the server redirected to another origin ({to}); Suanli follows redirects only within the same scheme, host and port"
+            ),
+            UpdateError::TooManyRedirects { url } if zh => format!("{url}：重定向超过 {MAX_REDIRECTS} 次"),
+            UpdateError::TooManyRedirects { url } => format!("{url}: more than {MAX_REDIRECTS} redirects"),
+            UpdateError::NotFound { url } if zh => format!("{url}：不存在（404）"),
+            UpdateError::NotFound { url } => format!("{url}: not found (404)"),
+            UpdateError::Status { url, status } if zh => format!("{url}：服务器返回 {status}"),
+            UpdateError::Status { url, status } => format!("{url}: the server answered {status}"),
+            UpdateError::TooLarge { url, max } if zh => format!("{url}：超过目录包（或签名）允许的 {max} 字节"),
+            UpdateError::TooLarge { url, max } => {
+                format!("{url}: larger than a pack may be (or its signature): at most {max} bytes")
+            }
+            UpdateError::Deadline { url, seconds } if zh => format!("{url}：下载在 {seconds} 秒内未完成，已放弃"),
+            UpdateError::Deadline { url, seconds } => {
+                format!("{url}: the download did not finish within {seconds} s and was given up")
+            }
+            UpdateError::Stalled { url, seconds } if zh => format!("{url}：服务器 {seconds} 秒内没有发送数据，已放弃"),
+            UpdateError::Stalled { url, seconds } => {
+                format!("{url}: the server sent nothing for {seconds} s; the download was given up")
+            }
+            UpdateError::Truncated { url, got, expected } if zh => {
+                format!("{url}：下载不完整（truncated）：只收到 {got} / {expected} 字节")
+            }
+            UpdateError::Truncated { url, got, expected } => {
+                format!("{url}: truncated: {got} of {expected} bytes arrived")
+            }
+            UpdateError::SignatureNotText { url } if zh => format!("{url}：签名不是文本"),
+            UpdateError::SignatureNotText { url } => format!("{url}: the signature is not text"),
+        }
+    }
+}
 
 /// A downloaded pack and its signature, if the server has one.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,68 +131,157 @@ fn is_loopback(url: &str) -> bool {
     ["127.", "localhost", "[::1]"].iter().any(|p| rest.starts_with(p))
 }
 
-fn client(url: &str) -> Result<reqwest::blocking::Client, Error> {
-    let builder = reqwest::blocking::Client::builder();
-    let builder = if is_loopback(url) { builder.no_proxy() } else { builder };
-    builder
-        .connect_timeout(Duration::from_secs(15))
-        .timeout(Duration::from_secs(600))
-        .user_agent(concat!("suanli/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| Error::Pack(format!("cannot start the HTTP client: {e}")))
+fn same_origin(a: &reqwest::Url, b: &reqwest::Url) -> bool {
+    a.scheme() == b.scheme() && a.host_str() == b.host_str() && a.port_or_known_default() == b.port_or_known_default()
 }
 
-/// Downloads `url` and `url.minisig`. `progress(received, total)` is
-/// called as bytes arrive. A missing signature (404) is `None`; every
-/// other failure is an error, and nothing is written anywhere.
-pub fn download(url: &str, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Download, Error> {
-    let client = client(url)?;
-    let pack = get(&client, url, progress)?.ok_or_else(|| Error::Pack(format!("{url}: not found (404)")))?;
-    let sig_url = format!("{url}.minisig");
-    let signature = match get(&client, &sig_url, &mut |_, _| {})? {
-        Some(bytes) => {
-            Some(String::from_utf8(bytes).map_err(|_| Error::Pack(format!("{sig_url}: the signature is not text")))?)
+fn client(url: &str, limits: &Limits) -> Result<reqwest::blocking::Client, UpdateError> {
+    let builder = reqwest::blocking::Client::builder();
+    let builder = if is_loopback(url) { builder.no_proxy() } else { builder };
+    let redirects = reqwest::redirect::Policy::custom(|attempt| {
+        let Some(first) = attempt.previous().first().cloned() else { return attempt.follow() };
+        if !same_origin(&first, attempt.url()) {
+            let to = attempt.url().to_string();
+            attempt.error(CrossOrigin(to))
+        } else if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(TooMany)
+        } else {
+            attempt.follow()
         }
+    });
+    builder
+        .redirect(redirects)
+        .connect_timeout(limits.read_timeout)
+        // The blocking client waits at most this long for each step: the
+        // response head, and every read of the body.
+        .timeout(limits.read_timeout)
+        .user_agent(concat!("suanli/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| UpdateError::Client(e.to_string()))
+}
+
+/// The redirect policy's reasons, found again in the error chain.
+#[derive(Debug)]
+struct CrossOrigin(String);
+#[derive(Debug)]
+struct TooMany;
+
+impl std::fmt::Display for CrossOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "redirect to another origin: {}", self.0)
+    }
+}
+impl std::error::Error for CrossOrigin {}
+impl std::fmt::Display for TooMany {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("too many redirects")
+    }
+}
+impl std::error::Error for TooMany {}
+
+/// Downloads `url` and `url.minisig` with the default [`Limits`].
+/// `progress(received, total)` is called as bytes arrive. A missing
+/// signature (404) is `None`; every other failure is an error, and nothing
+/// is written anywhere.
+pub fn download(url: &str, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Download, Error> {
+    download_with(url, &Limits::default(), progress)
+}
+
+/// As [`download`], within the given limits.
+pub fn download_with(
+    url: &str,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Download, Error> {
+    let client = client(url, limits)?;
+    let deadline = Instant::now() + limits.deadline;
+    let get = |u: &str, max: u64, progress: &mut dyn FnMut(u64, Option<u64>)| {
+        get(&client, u, max, deadline, limits, progress)
+    };
+    let pack = get(url, limits.max_pack_bytes, progress)?.ok_or_else(|| UpdateError::NotFound { url: url.into() })?;
+    let sig_url = format!("{url}.minisig");
+    let signature = match get(&sig_url, limits.max_signature_bytes, &mut |_, _| {})? {
+        Some(bytes) => Some(String::from_utf8(bytes).map_err(|_| UpdateError::SignatureNotText { url: sig_url })?),
         None => None,
     };
     Ok(Download { pack, signature })
 }
 
+/// What a failed request was, from reqwest's error and its sources.
+fn transport(url: &str, e: &reqwest::Error, limits: &Limits) -> UpdateError {
+    let mut source: Option<&dyn std::error::Error> = Some(e);
+    while let Some(s) = source {
+        if let Some(CrossOrigin(to)) = s.downcast_ref::<CrossOrigin>() {
+            return UpdateError::CrossOriginRedirect { url: url.into(), to: to.clone() };
+        }
+        if s.downcast_ref::<TooMany>().is_some() {
+            return UpdateError::TooManyRedirects { url: url.into() };
+        }
+        source = s.source();
+    }
+    if e.is_timeout() {
+        return UpdateError::Stalled { url: url.into(), seconds: limits.read_timeout.as_secs().max(1) };
+    }
+    UpdateError::Transport { url: url.into(), why: e.to_string() }
+}
+
 fn get(
     client: &reqwest::blocking::Client,
     url: &str,
+    max: u64,
+    deadline: Instant,
+    limits: &Limits,
     progress: &mut dyn FnMut(u64, Option<u64>),
-) -> Result<Option<Vec<u8>>, Error> {
-    let response = client.get(url).send().map_err(|e| Error::Pack(format!("{url}: {e}")))?;
+) -> Result<Option<Vec<u8>>, UpdateError> {
+    let past_deadline = || UpdateError::Deadline { url: url.into(), seconds: limits.deadline.as_secs().max(1) };
+    let response = client.get(url).send().map_err(|e| transport(url, &e, limits))?;
+    if Instant::now() > deadline {
+        return Err(past_deadline());
+    }
     let status = response.status();
     if status == reqwest::StatusCode::NOT_FOUND {
         return Ok(None);
     }
     if !status.is_success() {
-        return Err(Error::Pack(format!("{url}: the server answered {status}")));
+        return Err(UpdateError::Status { url: url.into(), status: status.as_u16() });
     }
     let total = response.content_length();
-    if total.is_some_and(|t| t > MAX_PACK_BYTES) {
-        return Err(Error::Pack(format!("{url}: {} bytes is larger than a pack may be", total.unwrap_or(0))));
+    let too_large = || UpdateError::TooLarge { url: url.into(), max };
+    if total.is_some_and(|t| t > max) {
+        return Err(too_large());
     }
-    let mut body = Vec::with_capacity(total.unwrap_or(0).min(MAX_PACK_BYTES) as usize);
-    let mut reader = response.take(MAX_PACK_BYTES + 1);
+    // Whatever the server claims, memory grows only with what arrives.
+    let mut body = Vec::with_capacity(total.unwrap_or(0).min(1024 * 1024) as usize);
+    let mut reader = response.take(max + 1);
     let mut chunk = [0u8; 64 * 1024];
     loop {
-        let n = reader.read(&mut chunk).map_err(|e| Error::Pack(format!("{url}: the download broke off: {e}")))?;
+        let before = Instant::now();
+        let n = match reader.read(&mut chunk) {
+            Ok(n) => n,
+            Err(_) if Instant::now() > deadline => return Err(past_deadline()),
+            Err(_) if before.elapsed() >= limits.read_timeout.mul_f64(0.9) => {
+                return Err(UpdateError::Stalled { url: url.into(), seconds: limits.read_timeout.as_secs().max(1) });
+            }
+            Err(e) => {
+                return Err(UpdateError::Transport { url: url.into(), why: format!("the download broke off: {e}") });
+            }
+        };
         if n == 0 {
             break;
         }
         body.extend_from_slice(&chunk[..n]);
         progress(body.len() as u64, total);
-        if body.len() as u64 > MAX_PACK_BYTES {
-            return Err(Error::Pack(format!("{url}: larger than a pack may be")));
+        if body.len() as u64 > max {
+            return Err(too_large());
+        }
+        if Instant::now() > deadline {
+            return Err(past_deadline());
         }
     }
     if let Some(t) = total
         && body.len() as u64 != t
     {
-        return Err(Error::Pack(format!("{url}: truncated: {} of {t} bytes arrived", body.len())));
+        return Err(UpdateError::Truncated { url: url.into(), got: body.len() as u64, expected: t });
     }
     Ok(Some(body))
 }

@@ -9,11 +9,7 @@ use suanli_api::{Error, Lang, analytics};
 use crate::Format;
 use crate::table::Table;
 
-fn json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Catalog(e.into()))?;
-    println!("{text}");
-    Ok(())
-}
+use crate::terminal::{erroutln, json, out, outln, progress};
 
 pub fn simulate(s: &Checked<Scenario>, trials: u32, seed: u64, format: Format, lang: Lang) -> Result<(), Error> {
     let terminal = std::io::stderr().is_terminal();
@@ -23,26 +19,20 @@ pub fn simulate(s: &Checked<Scenario>, trials: u32, seed: u64, format: Format, l
         let step = (trials / 100).max(1);
         if terminal && done / step > shown.load(Ordering::Relaxed) {
             shown.store(done / step, Ordering::Relaxed);
-            eprint!("\r{} {done} / {trials}", lang.pick("trials", "次模拟"));
+            progress!("{} {done} / {trials}", lang.pick("trials", "次模拟"));
         }
     };
     let (e, sim) = analytics::simulate(s, trials, seed, 0, &progress)?;
     if terminal {
-        eprintln!();
+        erroutln!();
     }
     if let Format::Json = format {
-        return json(&analytics::simulation_json(&e, &sim, lang));
+        return json(&analytics::simulation_json(&e, &sim, lang)?);
     }
     let c = e.currency;
-    println!("{}", e.scenario_name);
-    println!(
-        "{} {} · seed {} · {}",
-        trials,
-        lang.pick("trials", "次模拟"),
-        seed,
-        lang.pick("NPV ranges", "净现值区间")
-    );
-    println!();
+    outln!("{}", e.scenario_name);
+    outln!("{} {} · seed {} · {}", trials, lang.pick("trials", "次模拟"), seed, lang.pick("NPV ranges", "净现值区间"));
+    outln!();
     let mut t = Table::new([
         lang.pick("Option", "方案"),
         lang.pick("Per ref-GPU-hour", "每参考卡时"),
@@ -76,16 +66,16 @@ pub fn simulate(s: &Checked<Scenario>, trials: u32, seed: u64, format: Format, l
             format_percent(r.probability_cheapest, 0),
         ]);
     }
-    print!("{}", t.render());
+    out!("{}", t.render());
     if e.options.iter().any(|o| o.porting.as_ref().is_some_and(|p| p.default_effort)) {
-        println!();
-        println!(
+        outln!();
+        outln!(
             "{}",
             lang.pick("Porting effort per kLOC and per kernel is Suanli's default assumption, not data: set [porting.effort] to your own.", "每千行代码与每个算子的迁移工作量为 Suanli 的默认假设而非数据：请在 [porting.effort] 中填写你的估计。")
         );
     }
     if e.options.iter().any(|o| o.supply.is_some()) {
-        println!(
+        outln!(
             "{}",
             lang.pick("Supply-risk weights are Suanli's assumptions (docs/analytics.md); the drivers show what moved each score.", "供应风险权重为 Suanli 的假设（见 docs/analytics.md）；驱动因素说明了每个分数的来源。")
         );
@@ -97,14 +87,11 @@ pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<
     let r = analytics::sensitivity(s)?;
     let c = s.currency;
     if let Format::Json = format {
-        return json(&analytics::sensitivity_json(&r, c));
+        return json(&analytics::sensitivity_json(&r, c)?);
     }
-    println!("{}", s.name);
-    println!();
-    println!(
-        "{}",
-        lang.pick("Tornado: NPV at each input's low and high end", "龙卷风图：各输入取低值与高值时的净现值")
-    );
+    outln!("{}", s.name);
+    outln!();
+    outln!("{}", lang.pick("Tornado: NPV at each input's low and high end", "龙卷风图：各输入取低值与高值时的净现值"));
     let mut t = Table::new([
         lang.pick("Input", "输入"),
         lang.pick("Low", "低"),
@@ -127,9 +114,9 @@ pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<
             per.join("; "),
         ]);
     }
-    print!("{}", t.render());
+    out!("{}", t.render());
     for b in &r.break_even {
-        println!();
+        outln!();
         let u = b
             .utilisation
             .map_or(lang.pick("none within 0–100%", "0–100% 内无").to_owned(), |u| format_percent(u, 0));
@@ -137,11 +124,12 @@ pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<
         let month =
             b.month.map_or(lang.pick("never within the horizon", "评估期内无").to_owned(), |m| m.to_string());
         if lang == Lang::Zh {
-            println!("{} 与 {}：盈亏平衡利用率 {u}（当前 {now}）；自购在第 {month} 个月起累计更便宜。", b.buy, b.rent);
+            outln!("{} 与 {}：盈亏平衡利用率 {u}（当前 {now}）；自购在第 {month} 个月起累计更便宜。", b.buy, b.rent);
         } else {
-            println!(
+            outln!(
                 "{} vs {}: break-even utilisation {u} (now {now}); buying stays cheaper from month {month}.",
-                b.buy, b.rent
+                b.buy,
+                b.rent
             );
         }
     }
@@ -151,18 +139,18 @@ pub fn sensitivity(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<
 pub fn optimise(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<(), Error> {
     let outcome = analytics::optimise(s)?;
     let c = s.currency;
-    let j = analytics::optimise_json(&outcome, c, lang);
+    let j = analytics::optimise_json(&outcome, c, lang)?;
     if let Format::Json = format {
         return json(&j);
     }
-    println!("{}", s.name);
-    println!();
+    outln!("{}", s.name);
+    outln!();
     match j {
         analytics::OptimiseJson::Chosen { chosen, pure, explanation, excluded, .. } => {
             for line in explanation {
-                println!("{line}");
+                outln!("{line}");
             }
-            println!();
+            outln!();
             let mut t = Table::new([
                 lang.pick("Mix", "组合"),
                 lang.pick("Base", "基础容量"),
@@ -193,16 +181,16 @@ pub fn optimise(s: &Checked<Scenario>, format: Format, lang: Lang) -> Result<(),
                     format_amount(p.total_nominal, c, lang),
                 ]);
             }
-            print!("{}", t.render());
+            out!("{}", t.render());
             for (id, why) in excluded {
-                println!("{} {id}: {why}", lang.pick("excluded", "已排除"));
+                outln!("{} {id}: {why}", lang.pick("excluded", "已排除"));
             }
             Ok(())
         }
         analytics::OptimiseJson::Infeasible { because } => {
-            println!("{}", lang.pick("Infeasible: no mix meets the constraints.", "不可行：没有组合满足约束。"));
+            outln!("{}", lang.pick("Infeasible: no mix meets the constraints.", "不可行：没有组合满足约束。"));
             for (id, why) in because {
-                println!("  {id}: {why}");
+                outln!("  {id}: {why}");
             }
             Ok(())
         }

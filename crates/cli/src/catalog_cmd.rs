@@ -323,14 +323,10 @@ pub enum PricebookCommand {
 }
 
 fn out(text: &str) {
-    print!("{text}");
+    out!("{text}");
 }
 
-fn json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Catalog(e.into()))?;
-    println!("{text}");
-    Ok(())
-}
+use crate::terminal::{erroutln, json, out, outln, progress};
 
 fn opt(x: &Option<String>) -> String {
     x.clone().unwrap_or_default()
@@ -391,7 +387,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                     let value = serde_json::to_value(&item).map_err(|e| Error::Catalog(e.into()))?;
                     let mut out = String::new();
                     outline(&value, 0, &mut out);
-                    print!("{out}");
+                    out!("{out}");
                     Ok(())
                 }
             }
@@ -445,31 +441,31 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             let mut progress = |got: u64, total: Option<u64>| {
                 if terminal {
                     match total {
-                        Some(t) if t > 0 => eprint!(
-                            "\r{} {got} / {t} bytes ({:.0} %)",
+                        Some(t) if t > 0 => progress!(
+                            "{} {got} / {t} bytes ({:.0} %)",
                             lang.pick("downloading", "下载中"),
                             got as f64 * 100.0 / t as f64
                         ),
-                        _ => eprint!("\r{} {got} bytes", lang.pick("downloading", "下载中")),
+                        _ => progress!("{} {got} bytes", lang.pick("downloading", "下载中")),
                     }
                 }
             };
             let (summary, change) = catalog::update(c, &url, allow_unsigned, &mut progress)?;
             if terminal {
-                eprintln!();
+                erroutln!();
             }
             report_pack(&summary, Some(&change), lang);
             Ok(())
         }
         CatalogCommand::Trust { public_key, label } => {
             let id = catalog::trust_key(c, &public_key, &label)?;
-            println!("{} {id}", lang.pick("trusted key", "已信任公钥"));
+            outln!("{} {id}", lang.pick("trusted key", "已信任公钥"));
             Ok(())
         }
         CatalogCommand::Keygen { out: dir } => {
             let (pk, sk) = catalog::keygen(&dir)?;
-            println!("{}: {}", lang.pick("public key (share it)", "公钥（可分发）"), pk.display());
-            println!("{}: {}", lang.pick("secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
+            outln!("{}: {}", lang.pick("public key (share it)", "公钥（可分发）"), pk.display());
+            outln!("{}: {}", lang.pick("secret key (keep it private)", "私钥（请妥善保管）"), sk.display());
             Ok(())
         }
     }
@@ -660,14 +656,14 @@ fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
         return json(&r);
     }
     let cal = &r.calibration;
-    println!(
+    outln!(
         "{} {}; {} {}",
         r.comparisons,
         lang.pick("like-for-like comparisons derived from the measurements", "组同配置对比由实测推导"),
         cal.comparisons,
         lang.pick("of them (with both parts' specs) fit the model", "组（两者规格齐全）用于拟合模型"),
     );
-    println!();
+    outln!();
     let mut t = Table::new([
         lang.pick("Workload class", "工作负载"),
         lang.pick("Ratios", "比值数"),
@@ -693,12 +689,12 @@ fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
         ]);
     }
     out(&t.render());
-    println!();
-    println!("{}", lang.pick("Stack factors (CUDA = 1):", "软件栈系数（CUDA = 1）："));
+    outln!();
+    outln!("{}", lang.pick("Stack factors (CUDA = 1):", "软件栈系数（CUDA = 1）："));
     for (stack, factor, n) in &cal.stacks {
-        println!("  {stack}: {factor:.2} ({n} {})", lang.pick("comparisons", "组对比"));
+        outln!("  {stack}: {factor:.2} ({n} {})", lang.pick("comparisons", "组对比"));
     }
-    println!();
+    outln!();
     let mut t = Table::new([
         lang.pick("Accelerator", "加速卡"),
         lang.pick("Workload class", "工作负载"),
@@ -718,8 +714,8 @@ fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
     }
     out(&t.render());
     if !r.set_aside.is_empty() {
-        println!();
-        println!(
+        outln!();
+        outln!(
             "{} ({}×):",
             lang.pick(
                 "Set aside: comparisons that disagree with both parts' specs by more than",
@@ -728,7 +724,7 @@ fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
             suanli_api::catalog_store::ratios::IMPLAUSIBLE
         );
         for d in &r.set_aside {
-            println!(
+            outln!(
                 "  {} / {} {:.3} ({} {}): {} vs {}",
                 d.accelerator_id,
                 d.against_id,
@@ -762,7 +758,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         confidence: a.confidence,
     };
     let report = catalog::import(c, &format, &a.file, &provenance)?;
-    println!(
+    outln!(
         "{}: {} {}, {} {}, {} {}, {} {}",
         a.file.display(),
         report.rows,
@@ -775,7 +771,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         lang.pick("rejected", "被拒绝"),
     );
     if let Some(ch) = &report.change {
-        println!(
+        outln!(
             "{}: {} {}, {} {}",
             lang.pick("change", "变更"),
             ch.added,
@@ -785,10 +781,10 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         );
     }
     for s in &report.skipped {
-        println!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
+        outln!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
     }
     for r in &report.rejected {
-        println!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
+        outln!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
     }
     Ok(())
 }
@@ -799,7 +795,7 @@ fn report_pack(
     lang: Lang,
 ) {
     let signer = s.signed_by.clone().unwrap_or_else(|| lang.pick("unsigned", "未签名").to_owned());
-    println!(
+    outln!(
         "{} {:?} {} {} ({}), {}: {} · {} {}, {} {}, {} {}",
         lang.pick("pack", "目录包"),
         s.label,
@@ -816,7 +812,7 @@ fn report_pack(
         lang.pick("offers", "条报价"),
     );
     if let Some(ch) = change {
-        println!(
+        outln!(
             "{}: {} {}, {} {}, {} {}",
             lang.pick("applied", "已应用"),
             ch.added,
@@ -838,7 +834,7 @@ fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
             };
             let subset = Subset { providers: (!providers.is_empty()).then_some(providers) };
             catalog::pack_export(c, &file, key.as_deref(), version, &label, &subset)?;
-            println!(
+            outln!(
                 "{} {} ({} {version}{})",
                 lang.pick("wrote", "已写入"),
                 file.display(),
@@ -901,7 +897,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
         }
         PricebookCommand::Export { file } => {
             let n = catalog::pricebook_export(c, &file)?;
-            println!("{} {n} {} {}", lang.pick("wrote", "已写入"), lang.pick("entries to", "条到"), file.display());
+            outln!("{} {n} {} {}", lang.pick("wrote", "已写入"), lang.pick("entries to", "条到"), file.display());
             Ok(())
         }
         PricebookCommand::Import { file } => {
@@ -926,7 +922,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             } else {
                 catalog::pricebook_import(c, &file)?
             };
-            println!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
+            outln!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
             Ok(())
         }
         PricebookCommand::Discount { id, offer, provider, share, note } => {
@@ -940,23 +936,23 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
                 as_of: Some(today),
             })
             .map_err(Error::Catalog)?;
-            println!("{} {id}", lang.pick("saved discount", "已保存折扣"));
+            outln!("{} {id}", lang.pick("saved discount", "已保存折扣"));
             Ok(())
         }
         PricebookCommand::PinRatio { accelerator, workload, ratio, note } => {
             let pin = catalog::pin_ratio(c, &accelerator, workload, ratio, note)?;
-            println!("{} {} {}: {}", lang.pick("pinned", "已设定"), pin.accelerator_id, pin.workload_class, pin.ratio);
+            outln!("{} {} {}: {}", lang.pick("pinned", "已设定"), pin.accelerator_id, pin.workload_class, pin.ratio);
             Ok(())
         }
         PricebookCommand::UnpinRatio { accelerator, workload } => {
             catalog::unpin_ratio(c, &accelerator, workload)?;
-            println!("{} {accelerator} {workload}", lang.pick("unpinned", "已删除自定效率比"));
+            outln!("{} {accelerator} {workload}", lang.pick("unpinned", "已删除自定效率比"));
             Ok(())
         }
         PricebookCommand::Remove { id } => {
             let removed = c.remove_from_pricebook(&id).map_err(Error::Catalog)?;
             if removed {
-                println!("{} {id}", lang.pick("removed", "已删除"));
+                outln!("{} {id}", lang.pick("removed", "已删除"));
                 Ok(())
             } else {
                 Err(Error::Catalog(suanli_api::catalog_store::Error::NotFound(id)))

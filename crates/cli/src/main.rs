@@ -6,12 +6,14 @@
 mod analytics_cmd;
 mod catalog_cmd;
 mod table;
+mod terminal;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use suanli_api::Lang;
+use terminal::{erroutln, out, outln};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -193,7 +195,7 @@ fn main() -> ExitCode {
     let lang = cli.lang.unwrap_or_else(suanli_api::system_lang);
     let fail = |e: suanli_api::Error| {
         let prefix = lang.pick("error: ", "错误：");
-        eprintln!("{prefix}{}", e.message(lang));
+        erroutln!("{prefix}{}", e.message(lang));
         ExitCode::FAILURE
     };
     let open = || suanli_api::catalog::open_catalog(cli.db.as_deref()).map(|(c, _)| c);
@@ -237,10 +239,10 @@ fn main() -> ExitCode {
             match suanli_api::deploy::deploy(&scenario, cli.db.as_deref(), &option, &settings, &out) {
                 Ok((files, notes)) => {
                     for f in files {
-                        println!("{}", f.display());
+                        outln!("{}", f.display());
                     }
                     for n in notes {
-                        eprintln!("{n}");
+                        erroutln!("{n}");
                     }
                     ExitCode::SUCCESS
                 }
@@ -256,7 +258,7 @@ fn main() -> ExitCode {
             let meta = suanli_api::proposal::ProposalMeta { client, author, firm, date, logo };
             match suanli_api::proposal::proposal(&scenario, cli.db.as_deref(), lang, &meta, &out) {
                 Ok(size) => {
-                    println!("{} ({size} bytes)", out.display());
+                    outln!("{} ({size} bytes)", out.display());
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(e),
@@ -266,7 +268,7 @@ fn main() -> ExitCode {
             match suanli_api::proposal::export(&scenario, cli.db.as_deref(), lang, xlsx.as_deref(), csv.as_deref()) {
                 Ok(files) => {
                     for f in files {
-                        println!("{}", f.display());
+                        outln!("{}", f.display());
                     }
                     ExitCode::SUCCESS
                 }
@@ -276,18 +278,14 @@ fn main() -> ExitCode {
         Command::Evaluate { scenario, format } => match suanli_api::evaluate_file_with(&scenario, cli.db.as_deref()) {
             Ok((_, evaluation, notes)) => {
                 for n in notes {
-                    eprintln!("{n}");
+                    erroutln!("{n}");
                 }
                 match format {
-                    Format::Table => print!("{}", table::comparison(&evaluation, lang)),
+                    Format::Table => out!("{}", table::comparison(&evaluation, lang)),
                     Format::Json => {
-                        let json = suanli_api::evaluation_json(&evaluation, lang);
-                        match serde_json::to_string_pretty(&json) {
-                            Ok(text) => println!("{text}"),
-                            Err(e) => {
-                                eprintln!("{e}");
-                                return ExitCode::FAILURE;
-                            }
+                        if let Err(e) = suanli_api::evaluation_json(&evaluation, lang).and_then(|j| terminal::json(&j))
+                        {
+                            return fail(e);
                         }
                     }
                 }

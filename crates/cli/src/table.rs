@@ -6,6 +6,8 @@ use suanli_api::model::{Evaluation, OptionKind, format_amount};
 use suanli_api::{Lang, model};
 use unicode_width::UnicodeWidthStr;
 
+use crate::terminal::escape;
+
 struct Labels {
     horizon: &'static str,
     months: &'static str,
@@ -19,6 +21,9 @@ struct Labels {
     month_n: &'static str,
     vs: &'static str,
     late: &'static str,
+    short_mark: &'static str,
+    ranked_apart: &'static str,
+    none_complete: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -34,6 +39,9 @@ const EN: Labels = Labels {
     month_n: "month",
     vs: "vs",
     late: "misses deadline",
+    short_mark: " (short)",
+    ranked_apart: "Ranked apart: these do not do all the work within the horizon, so none of them is the cheapest",
+    none_complete: "no option does all the work within the horizon",
 };
 
 const ZH: Labels = Labels {
@@ -49,6 +57,9 @@ const ZH: Labels = Labels {
     month_n: "第",
     vs: "对比",
     late: "超出期限",
+    short_mark: "（未完成）",
+    ranked_apart: "单独列出：以下方案在评估期内未完成全部工作量，不参与最低成本比较",
+    none_complete: "没有方案能在评估期内完成全部工作量",
 };
 
 fn kind(kind: OptionKind, lang: Lang) -> &'static str {
@@ -98,8 +109,9 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
             },
             None => "—".to_owned(),
         };
+        let mark = if o.shortfall().is_some() { l.short_mark } else { "" };
         rows.push([
-            o.label.clone(),
+            format!("{}{mark}", o.label),
             kind(o.kind, lang).to_owned(),
             format_amount(o.total_nominal, c, lang),
             format_amount(o.total_npv, c, lang),
@@ -129,11 +141,29 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
         }
         out.push('\n');
     }
-    if let Some(o) = e.cheapest_nominal() {
-        let _ = writeln!(out, "{}: {} ({})", l.cheapest, o.label, format_amount(o.total_nominal, c, lang));
+    match e.cheapest_nominal() {
+        Some(o) => {
+            let _ = writeln!(out, "{}: {} ({})", l.cheapest, o.label, format_amount(o.total_nominal, c, lang));
+        }
+        None => {
+            let _ = writeln!(out, "{}: {}", l.cheapest, l.none_complete);
+        }
     }
     if let Some(o) = e.cheapest_npv() {
         let _ = writeln!(out, "{}: {} ({})", l.cheapest_npv, o.label, format_amount(o.total_npv, c, lang));
+    }
+    let short: Vec<_> = e.short().collect();
+    if !short.is_empty() {
+        let _ = writeln!(out, "{}:", l.ranked_apart);
+        for (o, s) in short {
+            let done = model::format_percent(s.done_share, 0);
+            let missing = model::money::group_thousands(s.ref_gpu_hours, 0);
+            let _ = if lang == Lang::Zh {
+                writeln!(out, "  - {}：完成 {done}，差 {missing} {}", o.label, l.ref_hours)
+            } else {
+                writeln!(out, "  - {}: {done} done, {missing} {} short", o.label, l.ref_hours)
+            };
+        }
     }
     let notes: Vec<String> = e
         .options
@@ -159,7 +189,7 @@ pub struct Table<const N: usize> {
 
 impl<const N: usize> Table<N> {
     pub fn new(header: [&str; N]) -> Self {
-        Table { header: header.map(str::to_owned), rows: Vec::new(), right_from: N }
+        Table { header: header.map(|h| escape(h).into_owned()), rows: Vec::new(), right_from: N }
     }
 
     pub fn right_from(mut self, column: usize) -> Self {
@@ -167,8 +197,9 @@ impl<const N: usize> Table<N> {
         self
     }
 
+    /// A row; cells are escaped now, so widths are measured on what is shown.
     pub fn row(&mut self, row: [String; N]) {
-        self.rows.push(row);
+        self.rows.push(row.map(|cell| escape(&cell).into_owned()));
     }
 
     pub fn render(&self) -> String {

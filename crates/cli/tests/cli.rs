@@ -302,3 +302,117 @@ fn optimise_and_sensitivity_from_the_command_line() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("[optimise]"), "{}", stderr(&o));
 }
+
+/// Text a terminal would obey (ESC, BEL, NUL, CR, U+202E) is shown escaped;
+/// JSON keeps it exact.
+#[test]
+fn hostile_text_is_escaped_on_the_terminal_and_exact_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(example("a100-8x-buy-vs-rent.toml")).unwrap();
+    let name = "Evil\u{1b}]0;pwned\u{7}\u{0}\r\u{202e}eman";
+    let hostile: String = text
+        .lines()
+        .map(
+            |l| if l.starts_with("name = ") { "name = \"Evil\\u001b]0;pwned\\u0007\\u0000\\r\\u202Eeman\"" } else { l },
+        )
+        .collect::<Vec<_>>()
+        .join("\n");
+    let hostile = hostile.replacen("label = \"", "label = \"\\u001b[2J", 1);
+    let file = dir.path().join("hostile.toml");
+    std::fs::write(&file, hostile).unwrap();
+    let file = file.to_str().unwrap();
+    let raw = ['\u{1b}', '\u{7}', '\u{0}', '\r', '\u{202e}'];
+
+    let o = suanli(&["evaluate", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains(raw), "raw control characters reached the terminal: {out:?}");
+    assert!(out.contains("Evil\\u{1b}]0;pwned\\u{7}\\u{0}\\u{d}\\u{202e}eman"), "{out}");
+    assert!(out.contains("\\u{1b}[2J"), "{out}");
+
+    let o = suanli(&["evaluate", file, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["scenario"], name, "JSON must keep the text exact");
+
+    // An error that quotes the file's text (an unknown field) is escaped too.
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, text.replacen("horizon_months", "\"horizon\\u001b[31m\" = 1\nhorizon_months", 1)).unwrap();
+    let o = suanli(&["evaluate", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(!err.contains('\u{1b}') && err.contains("\\u{1b}[31m"), "{err}");
+}
+
+#[test]
+fn catalog_show_escapes_text_from_a_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let pack = dir.path().join("pack.json");
+    let o = suanli_on(&db, &["catalog", "pack", "export", "--out", pack.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut p: serde_json::Value = serde_json::from_slice(&std::fs::read(&pack).unwrap()).unwrap();
+    let id = p["tables"]["accelerators"][0]["id"].as_str().unwrap().to_owned();
+    p["tables"]["accelerators"][0]["name"] = "\u{202e}1001A \u{1b}[5m".into();
+    std::fs::write(&pack, serde_json::to_vec(&p).unwrap()).unwrap();
+    let o = suanli_on(&db, &["catalog", "pack", "apply", "--allow-unsigned", pack.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = suanli_on(&db, &["catalog", "show", &id]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains(['\u{202e}', '\u{1b}']), "{out:?}");
+    assert!(out.contains("\\u{202e}1001A \\u{1b}[5m"), "{out}");
+    let o = suanli_on(&db, &["catalog", "show", &id, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["accelerator"]["name"], "\u{202e}1001A \u{1b}[5m");
+    let o = suanli_on(&db, &["catalog", "list", "accelerators"]);
+    assert!(!stdout(&o).contains('\u{202e}'));
+}
+
+/// A job option that finishes 91 % of the work is not the cheapest: it is
+/// listed apart with its shortfall, on the terminal and in JSON.
+#[test]
+fn an_option_that_does_not_finish_is_ranked_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("job.toml");
+    std::fs::write(
+        &file,
+        r#"
+name = "job"
+horizon_months = 10
+currency = "CNY"
+[demand]
+kind = "job"
+ref_gpu_hours = 80_000
+cluster_accelerators = 10
+[[options]]
+id = "fast"
+kind = "rent"
+billing = "on_demand"
+efficiency_ratio = 1.2
+[options.on_demand]
+price_per_accel_hour = 2.0
+[[options]]
+id = "slow"
+kind = "rent"
+billing = "on_demand"
+[options.on_demand]
+price_per_accel_hour = 1.0
+"#,
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let o = suanli(&["evaluate", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Cheapest (nominal): fast"), "{out}");
+    assert!(out.contains("Cheapest (NPV): fast"), "{out}");
+    assert!(out.contains("Ranked apart") && out.contains("slow: 91% done, 7,000 reference-GPU-hours short"), "{out}");
+    let o = suanli(&["--lang", "zh", "evaluate", file]);
+    assert!(stdout(&o).contains("单独列出"), "{}", stdout(&o));
+    let o = suanli(&["evaluate", file, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["cheapest_nominal"], "fast");
+    assert_eq!(v["cheapest_npv"], "fast");
+    let notes = v["options"][1]["notes"].to_string();
+    assert!(notes.contains("ranked apart"), "{notes}");
+}

@@ -12,8 +12,14 @@ use crate::finance;
 use crate::result::{Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult};
 use crate::scenario::*;
 
-/// Evaluates every option of a checked scenario.
+/// Evaluates every option of a checked scenario. The evaluation was made,
+/// and its figures checked, when the scenario was checked: this cannot fail.
 pub fn evaluate(s: &Checked<Scenario>) -> Evaluation {
+    s.evaluation().clone()
+}
+
+/// The evaluation [`Checked`] makes and checks (rules already passed).
+pub(crate) fn evaluate_unchecked(s: &Scenario) -> Evaluation {
     let mut e = evaluate_totals(s);
     finance::attach_break_even(&mut e.options);
     e
@@ -190,6 +196,11 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         }),
         _ => None,
     };
+    let demand = run.served + run.unserved;
+    if run.unserved > 1e-6 * demand.max(1.0) {
+        let done_share = if demand > 0.0 { run.served / demand } else { 0.0 };
+        run.notes.push(Note::RankedApart { done_share, ref_gpu_hours: run.unserved });
+    }
     let latency_ms = ctx.s.edge.as_ref().and_then(|e| match o.edge {
         EdgeMode::None => None,
         EdgeMode::Raw => e.latency_ms_raw,

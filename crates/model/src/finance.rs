@@ -28,12 +28,14 @@ pub fn break_even_month(mine: &[f64], theirs: &[f64]) -> Option<u32> {
     month
 }
 
-/// Sets each option's break-even against the cheapest other option.
+/// Sets each option's break-even against the cheapest other option that
+/// does all the work (one that leaves work undone is no rival).
 pub fn attach_break_even(options: &mut [OptionResult]) {
     let cumulative: Vec<Vec<f64>> = options.iter().map(OptionResult::cumulative).collect();
+    let complete: Vec<bool> = options.iter().map(|o| o.shortfall().is_none()).collect();
     for i in 0..options.len() {
         let rival = (0..options.len())
-            .filter(|j| *j != i)
+            .filter(|j| *j != i && complete[*j])
             .min_by(|a, b| options[*a].total_nominal.total_cmp(&options[*b].total_nominal));
         options[i].break_even = rival.map(|j| BreakEven {
             against: options[j].id.clone(),

@@ -14,6 +14,7 @@
 //! `f64` in the scenario's currency; [`round_money`] is the one rounding
 //! rule, applied where figures are reported.
 
+pub mod bounds;
 mod checked;
 pub mod demand;
 pub mod evaluate;
@@ -39,6 +40,6 @@ pub use money::{
     Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, round_money,
     round_quantity, round_score, round_share, round_unit_price,
 };
-pub use result::{BreakEven, Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult};
+pub use result::{BreakEven, Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

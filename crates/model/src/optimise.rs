@@ -184,11 +184,11 @@ pub fn optimise(s: &Checked<Scenario>) -> Result<Outcome, Vec<InputError>> {
         return Err(vec![InputError::missing("optimise", Rule::NeedsSection { section: "optimise".into() })]);
     };
     let params = s.ranges();
-    let outcome = search(s, &spec, &spec.constraints, params);
+    let outcome = search(s, &spec, &spec.constraints, params)?;
     let Outcome::Chosen(mut best) = outcome else { return Ok(outcome) };
     for key in ConstraintKey::active(&spec.constraints) {
         let looser = key.remove(&spec.constraints);
-        if let Outcome::Chosen(other) = search(s, &spec, &looser, params)
+        if let Outcome::Chosen(other) = search(s, &spec, &looser, params)?
             && other.chosen.total_npv < best.chosen.total_npv - 1e-6 * best.chosen.total_npv.abs().max(1.0)
         {
             best.binding.push(key);
@@ -202,7 +202,7 @@ fn search(
     spec: &OptimiseSpec,
     c: &Constraints,
     params: &[(Param, crate::scenario::Distribution)],
-) -> Outcome {
+) -> Result<Outcome, Vec<InputError>> {
     let mut excluded = Vec::new();
     let base = eligible(s, &spec.base, c, &mut excluded);
     let od = eligible(s, &spec.on_demand, c, &mut excluded);
@@ -307,13 +307,26 @@ fn search(
     }
     let reasons = || excluded.iter().map(|(id, k)| (id.clone(), *k)).collect::<Vec<_>>();
     if built.is_empty() {
-        return Outcome::Infeasible { reasons: reasons() };
+        return Ok(Outcome::Infeasible { reasons: reasons() });
     }
     let mut trial = (*s).clone();
     trial.optimise = None;
     trial.uncertainty.clear();
     trial.options = built.iter().map(|(_, o)| o.clone()).collect();
-    let Ok(trial) = Checked::derived(trial) else { return Outcome::Infeasible { reasons: reasons() } };
+    let trial = match Checked::derived(trial) {
+        Ok(t) => t,
+        // A candidate whose figures leave the bound is reported, with the
+        // templates it was built from, not taken for an infeasible mix.
+        Err(errors) if errors.iter().any(|e| matches!(e.rule, Rule::FigureBeyondBound { .. })) => {
+            let templates: Vec<&str> =
+                [&spec.base, &spec.on_demand, &spec.spot].into_iter().flatten().map(String::as_str).collect();
+            return Err(errors
+                .into_iter()
+                .map(|e| InputError::new("optimise", format!("{templates:?}"), e.rule))
+                .collect());
+        }
+        Err(_) => return Ok(Outcome::Infeasible { reasons: reasons() }),
+    };
     let e = evaluate(&trial);
     let mut candidates: Vec<Candidate> = built
         .into_iter()
@@ -351,7 +364,7 @@ fn search(
         .collect();
     candidates.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
     if candidates.is_empty() {
-        return Outcome::Infeasible { reasons: reasons() };
+        return Ok(Outcome::Infeasible { reasons: reasons() });
     }
 
     // The P90 budget: check candidates from the cheapest up.
@@ -374,7 +387,7 @@ fn search(
     let Some(chosen) = chosen else {
         let mut r = reasons();
         r.push(("(all candidates)".to_owned(), ConstraintKey::P90));
-        return Outcome::Infeasible { reasons: r };
+        return Ok(Outcome::Infeasible { reasons: r });
     };
     let pure_of = |name: &str, test: &dyn Fn(&Candidate) -> bool| {
         candidates.iter().find(|c| test(c)).map(|c| (name.to_owned(), c.clone()))
@@ -388,7 +401,7 @@ fn search(
     .into_iter()
     .flatten()
     .collect();
-    Outcome::Chosen(Box::new(Optimised { chosen, pure, binding: Vec::new(), excluded }))
+    Ok(Outcome::Chosen(Box::new(Optimised { chosen, pure, binding: Vec::new(), excluded })))
 }
 
 /// P90 NPV of a candidate under the scenario's uncertainty, with the

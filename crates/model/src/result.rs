@@ -224,7 +224,30 @@ impl MemoryFit {
     }
 }
 
+/// Work an option does not deliver within the horizon.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shortfall {
+    /// Reference-GPU-hours of the demand left undone.
+    pub ref_gpu_hours: f64,
+    /// Share of the demand it does deliver (0.91 = 91 %).
+    pub done_share: f64,
+}
+
+/// Below this share of the demand, unserved work is rounding, not a shortfall.
+const SHORTFALL_TOLERANCE: f64 = 1e-6;
+
 impl OptionResult {
+    /// The work this option leaves undone, when there is any: such an option
+    /// is ranked apart from the ones that do all of it, never as cheapest
+    /// (doing less work costs less).
+    pub fn shortfall(&self) -> Option<Shortfall> {
+        let demand = self.ref_gpu_hours_served + self.ref_gpu_hours_unserved;
+        (self.ref_gpu_hours_unserved > SHORTFALL_TOLERANCE * demand.max(1.0)).then(|| Shortfall {
+            ref_gpu_hours: self.ref_gpu_hours_unserved,
+            done_share: if demand > 0.0 { self.ref_gpu_hours_served / demand } else { 0.0 },
+        })
+    }
+
     pub fn breakdown(&self, category: Category) -> f64 {
         self.monthly.iter().map(|m| m.get(category)).sum()
     }
@@ -254,6 +277,8 @@ pub enum Note {
     DeliveredAfterHorizon,
     /// The model does not fit the accelerators the option runs it on.
     DoesNotFit { min_accelerators: Option<u32>, available: u32, memory_gb: f64 },
+    /// The option leaves part of the work undone: ranked apart, never cheapest.
+    RankedApart { done_share: f64, ref_gpu_hours: f64 },
 }
 
 impl Note {
@@ -297,6 +322,17 @@ impl Note {
             Note::DeliveredAfterHorizon => {
                 lang.pick("the servers arrive after the horizon", "服务器在评估期结束后才到货").to_owned()
             }
+            Note::RankedApart { done_share, ref_gpu_hours } => {
+                let done = crate::format_percent(*done_share, 0);
+                let short = crate::money::group_thousands(*ref_gpu_hours, 0);
+                if zh {
+                    format!("评估期内只完成 {done} 的工作量，差 {short} 参考卡时；不参与最低成本比较")
+                } else {
+                    format!(
+                        "does {done} of the work within the horizon, {short} reference-GPU-hours short: ranked apart, never as the cheapest"
+                    )
+                }
+            }
         }
     }
 }
@@ -314,14 +350,35 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    /// The option with the lowest nominal total.
-    pub fn cheapest_nominal(&self) -> Option<&OptionResult> {
-        self.options.iter().min_by(|a, b| a.total_nominal.total_cmp(&b.total_nominal))
+    /// The options that do all the work (those with a [`Shortfall`] are ranked apart).
+    pub fn complete(&self) -> impl Iterator<Item = &OptionResult> {
+        self.options.iter().filter(|o| o.shortfall().is_none())
     }
 
-    /// The option with the lowest NPV.
+    /// The options that leave part of the work undone, with their shortfall.
+    pub fn short(&self) -> impl Iterator<Item = (&OptionResult, Shortfall)> {
+        self.options.iter().filter_map(|o| o.shortfall().map(|s| (o, s)))
+    }
+
+    /// Every option, best first: the ones that do all the work by NPV, then
+    /// the ones that do not (by NPV too). What a recommendation ranks.
+    pub fn ranked_by_npv(&self) -> Vec<&OptionResult> {
+        let mut ranked: Vec<&OptionResult> = self.options.iter().collect();
+        ranked.sort_by(|a, b| {
+            (a.shortfall().is_some().cmp(&b.shortfall().is_some())).then(a.total_npv.total_cmp(&b.total_npv))
+        });
+        ranked
+    }
+
+    /// Of the options that do all the work, the one with the lowest nominal
+    /// total; `None` when none does.
+    pub fn cheapest_nominal(&self) -> Option<&OptionResult> {
+        self.complete().min_by(|a, b| a.total_nominal.total_cmp(&b.total_nominal))
+    }
+
+    /// Of the options that do all the work, the one with the lowest NPV.
     pub fn cheapest_npv(&self) -> Option<&OptionResult> {
-        self.options.iter().min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
+        self.complete().min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
     }
 
     pub fn option(&self, id: &str) -> Option<&OptionResult> {

@@ -4,7 +4,7 @@
 
 use crate::scenario::*;
 use crate::uncertainty::scale_demand;
-use crate::validate::InputError;
+use crate::validate::{InputError, Rule};
 use crate::{Checked, OptionKind, evaluate};
 
 /// One bar of the tornado.
@@ -44,9 +44,11 @@ pub struct BreakEvenPoint {
 
 /// NPV per option of a derived scenario (a combination of range ends can
 /// still break a rule that spans fields).
+/// Its figures are checked: one beyond the bound is an error naming the
+/// option and the inputs behind it.
 fn npv_of(s: Scenario) -> Result<Vec<(String, f64)>, Vec<InputError>> {
     let s = Checked::derived(s)?;
-    Ok(crate::evaluate::evaluate_totals(&s).options.into_iter().map(|o| (o.id, o.total_npv)).collect())
+    Ok(evaluate(&s).options.into_iter().map(|o| (o.id, o.total_npv)).collect())
 }
 
 /// The tornado and the break-evens of a scenario.
@@ -58,12 +60,24 @@ pub fn sensitivity(s: &Checked<Scenario>) -> Result<Sensitivity, Vec<InputError>
     }
     let base = npv_of(base_s.clone())?;
     let mut tornado = Vec::new();
-    for (u, (p, d)) in s.uncertainty.iter().zip(params) {
+    for (k, (u, (p, d))) in s.uncertainty.iter().zip(params).enumerate() {
         let (low, high) = d.low_high();
         let at = |v: f64| {
             let mut t = base_s.clone();
             p.set(&mut t, s, v);
-            npv_of(t)
+            // A figure beyond the bound at this end is this range's doing.
+            npv_of(t).map_err(|errors| {
+                errors
+                    .into_iter()
+                    .map(|e| {
+                        InputError::new(
+                            format!("uncertainty[{k}].range"),
+                            v,
+                            Rule::RangeBreaks { field: e.path, rule: Box::new(e.rule) },
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
         };
         let (lo, hi) = (at(low)?, at(high)?);
         let totals: Vec<(String, f64, f64)> =
@@ -80,8 +94,9 @@ pub fn sensitivity(s: &Checked<Scenario>) -> Result<Sensitivity, Vec<InputError>
 /// and the break-even month as the scenario stands.
 pub fn break_even(s: &Checked<Scenario>) -> Vec<BreakEvenPoint> {
     let e = evaluate(s);
+    // The cheapest rent option that does all the work (one that does not is no benchmark).
     let Some(rent) =
-        e.options.iter().filter(|o| o.kind == OptionKind::Rent).min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
+        e.complete().filter(|o| o.kind == OptionKind::Rent).min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
     else {
         return Vec::new();
     };

@@ -125,6 +125,14 @@ impl RentalPool {
 }
 
 impl Param {
+    /// The option a parameter belongs to; `None` for scenario-wide ones.
+    pub fn option_index(&self) -> Option<usize> {
+        match *self {
+            Param::Option { index, .. } | Param::Owned { index, .. } | Param::Rental { index, .. } => Some(index),
+            Param::DemandScale | Param::DiscountRate | Param::Fx(_) | Param::Porting(_) => None,
+        }
+    }
+
     /// Parses a path against a scenario; the error says what is allowed.
     pub fn parse(path: &str, s: &Scenario) -> Result<Param, String> {
         let parts: Vec<&str> = path.split('.').collect();
@@ -411,7 +419,44 @@ pub fn simulate(
         }
     });
     let rows: Vec<f64> = results.into_inner().unwrap_or_default().into_iter().flatten().collect();
+    check_trials(s, &rows)?;
     Ok(summarise(s, config, &rows))
+}
+
+/// Every trial's totals finite and within the bound; else an error per
+/// option at fault, naming the ranges and supply events that can drive it.
+fn check_trials(s: &Checked<Scenario>, rows: &[f64]) -> Result<(), Vec<InputError>> {
+    let n = s.options.len();
+    let mut errors = Vec::new();
+    for (i, o) in s.options.iter().enumerate() {
+        let found = rows
+            .chunks(2 * n)
+            .flat_map(|row| [row[i], row[n + i]])
+            .find(|x| !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE);
+        let Some(found) = found else { continue };
+        let mut inputs: Vec<String> = s
+            .uncertainty
+            .iter()
+            .zip(s.ranges())
+            .enumerate()
+            .filter(|(_, (_, (p, _)))| p.option_index().is_none_or(|j| j == i))
+            .map(|(k, (u, _))| format!("uncertainty[{k}] ({})", u.path))
+            .collect();
+        if o.supply.as_ref().is_some_and(|sup| sup.export_change_probability > 0.0) {
+            inputs.push(format!("options[{i}].supply.export_change_extra_cost_share"));
+        }
+        errors.push(InputError::new(
+            format!("options[{i}]"),
+            format!("{:?}", o.id),
+            Rule::FigureBeyondBound {
+                option: Some(o.id.clone()),
+                figure: crate::bounds::Figure::Simulated,
+                found,
+                inputs,
+            },
+        ));
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
 /// One trial: draw, evaluate, apply supply events. Returns nominal then NPV per option.

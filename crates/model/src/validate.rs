@@ -29,6 +29,21 @@ pub const MAX_QUANTITY: f64 = 1e12;
 /// The smallest ratio, share or count the engine divides by.
 pub const MIN_DIVISOR: f64 = 1e-3;
 
+/// No figure the engine reports (an amount, a price, hours, months) may
+/// exceed this in magnitude: a million times the largest input. Real totals
+/// are far below it (a trillion yuan is 1e12); a result beyond it comes from
+/// inputs at their extremes together, and is refused with those inputs named.
+pub const MAX_FIGURE: f64 = MAX_QUANTITY * 1e6;
+
+/// How far generation refresh may move a rental price or throughput over the
+/// horizon, either way: `factor ^ refreshes` within 1e-6 ..= 1e6 (×2 work
+/// every 18 months for 20 years is 8,192).
+pub const MAX_REFRESH_COMPOUND: f64 = 1e6;
+
+/// Bounds on one refresh's factors: a generation a hundred times dearer or
+/// cheaper, faster or slower, is beyond any real refresh.
+pub const REFRESH_FACTOR: (f64, f64) = (0.01, 100.0);
+
 /// One broken rule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputError {
@@ -142,6 +157,35 @@ pub enum Rule {
     /// An inference demand whose throughput on the reference GPU is neither
     /// stated nor estimated from the catalogue.
     ThroughputMissing,
+    /// A pool with both a catalogue offer and its own price.
+    OfferAndPrice,
+    /// `market_residual_share` set while the residual is book value.
+    OnlyWithMarketResidual,
+    /// An `[options.sources]` key that names no field of an option.
+    UnknownSourceField,
+    /// An accelerator id the catalogue does not know (checked when the
+    /// scenario is resolved against the catalogue).
+    UnknownAccelerator,
+    /// Greater than `min` and at most `max`.
+    AboveAtMost {
+        min: f64,
+        max: f64,
+    },
+    /// A refresh factor that, compounded over the horizon's refreshes,
+    /// leaves [`MAX_REFRESH_COMPOUND`].
+    RefreshCompounds {
+        refreshes: u32,
+        compounded: f64,
+    },
+    /// A computed figure that is not finite or beyond [`MAX_FIGURE`]; the
+    /// error's path is where it arose, `inputs` what it is computed from.
+    FigureBeyondBound {
+        /// The option's id, when the figure is an option's.
+        option: Option<String>,
+        figure: crate::bounds::Figure,
+        found: f64,
+        inputs: Vec<String>,
+    },
 }
 
 impl Rule {
@@ -254,6 +298,68 @@ impl Rule {
                     "请填写参考卡每秒输出 token 数，或通过目录计算以估算该值",
                 )
                 .to_owned(),
+            Rule::OfferAndPrice => lang.pick(
+                "names a catalogue offer and sets price_per_accel_hour too; give the offer or the price, not both",
+                "同时填写了目录报价 offer 和 price_per_accel_hour；二者只能选其一",
+            )
+            .to_owned(),
+            Rule::OnlyWithMarketResidual => lang.pick(
+                "is used only with residual = \"market\"; with book value (the default) it would be ignored",
+                "仅在 residual = \"market\" 时使用；按账面价值（默认）计算残值时它会被忽略",
+            )
+            .to_owned(),
+            Rule::UnknownSourceField => lang.pick(
+                "names no field of an option; a source is keyed by a field (efficiency_ratio) or pool.field (owned.capex_per_server)",
+                "不是方案的字段；来源须以字段名（如 efficiency_ratio）或 资源池.字段（如 owned.capex_per_server）为键",
+            )
+            .to_owned(),
+            Rule::UnknownAccelerator => lang.pick(
+                "names no accelerator in the catalogue; use an id from `suanli catalog list accelerators`, or leave it out",
+                "目录中没有该加速卡；请使用 `suanli catalog list accelerators` 中的标识，或不填此项",
+            )
+            .to_owned(),
+            Rule::AboveAtMost { min, max } => {
+                if zh {
+                    format!("必须大于 {min} 且不超过 {max}")
+                } else {
+                    format!("must be greater than {min} and at most {max}")
+                }
+            }
+            Rule::RefreshCompounds { refreshes, compounded } => {
+                let max = MAX_REFRESH_COMPOUND;
+                if zh {
+                    format!(
+                        "在评估期内的 {refreshes} 次换代中累积为 {compounded:e} 倍，超出 1/{max:e} 到 {max:e} 倍的范围；请降低该系数、加长 refresh.interval_months 或缩短评估期"
+                    )
+                } else {
+                    format!(
+                        "compounds to {compounded:e}× over the horizon's {refreshes} refreshes, outside 1/{max:e} to {max:e}×; lower the factor, lengthen refresh.interval_months or shorten the horizon"
+                    )
+                }
+            }
+            Rule::FigureBeyondBound { option, figure, found, inputs } => {
+                let what = figure.label(lang);
+                let found = if found.is_finite() {
+                    format!("{found:e}")
+                } else {
+                    lang.pick("a number that is not finite", "非有限数值").to_owned()
+                };
+                let inputs = inputs.join(", ");
+                match (zh, option) {
+                    (true, Some(id)) => format!(
+                        "方案 {id:?} 的{what}为 {found}，超出任何实际数值（最大 {MAX_FIGURE:e}）；由这些输入算出：{inputs}"
+                    ),
+                    (true, None) => {
+                        format!("{what}为 {found}，超出任何实际数值（最大 {MAX_FIGURE:e}）；由这些输入算出：{inputs}")
+                    }
+                    (false, Some(id)) => format!(
+                        "option {id:?}: its {what} comes to {found}, beyond any real figure (at most {MAX_FIGURE:e}); it is computed from {inputs}"
+                    ),
+                    (false, None) => format!(
+                        "the {what} comes to {found}, beyond any real figure (at most {MAX_FIGURE:e}); it is computed from {inputs}"
+                    ),
+                }
+            }
             Rule::RuleOverlap => {
                 lang.pick("spot_below must not exceed base_above + 1", "spot_below 不能大于 base_above + 1").to_owned()
             }
@@ -468,8 +574,27 @@ impl Checker<'_> {
         if r.interval_months == 0 {
             self.push(InputError::new("refresh.interval_months", 0, Rule::NotPositive));
         }
-        self.divisor("refresh.performance_uplift", r.performance_uplift);
-        self.divisor("refresh.price_factor", r.price_factor);
+        let (min, max) = REFRESH_FACTOR;
+        // Refreshes happen at months interval, 2·interval, … before the horizon.
+        let refreshes = match (r.enabled, r.interval_months) {
+            (true, i) if i > 0 => self.scenario.horizon_months.saturating_sub(1) / i,
+            _ => 0,
+        };
+        for (path, x) in
+            [("refresh.performance_uplift", r.performance_uplift), ("refresh.price_factor", r.price_factor)]
+        {
+            if !self.finite(path, x) {
+                continue;
+            }
+            if !(min..=max).contains(&x) {
+                self.push(InputError::new(path, x, Rule::Between { min, max }));
+                continue;
+            }
+            let compounded = x.powf(f64::from(refreshes));
+            if !(1.0 / MAX_REFRESH_COMPOUND..=MAX_REFRESH_COMPOUND).contains(&compounded) {
+                self.push(InputError::new(path, x, Rule::RefreshCompounds { refreshes, compounded }));
+            }
+        }
     }
 
     fn curves(&mut self) {
@@ -531,7 +656,7 @@ impl Checker<'_> {
                     self.push(InputError::new(
                         "demand.run_hours_per_day",
                         j.run_hours_per_day,
-                        Rule::Between { min: 0.0, max: 24.0 },
+                        Rule::AboveAtMost { min: 0.0, max: 24.0 },
                     ));
                 }
                 if let Some(d) = j.deadline_months {
@@ -691,6 +816,15 @@ impl Checker<'_> {
             self.non_negative(&format!("{b}.export_change_extra_cost_share"), sup.export_change_extra_cost_share);
             self.share(&format!("{b}.vendor_concentration"), sup.vendor_concentration);
         }
+        for key in o.sources.keys() {
+            if !source_key_names_a_field(key) {
+                self.push(InputError::new(
+                    format!("{base}.sources.{key}"),
+                    format!("{key:?}"),
+                    Rule::UnknownSourceField,
+                ));
+            }
+        }
         self.pools_for_kind(&base, o);
         if let Some(p) = &o.owned {
             self.owned(&format!("{base}.owned"), p);
@@ -815,7 +949,11 @@ impl Checker<'_> {
     fn price(&mut self, base: &str, price: Option<f64>, offer: Option<&str>) {
         let path = format!("{base}.price_per_accel_hour");
         match (price, offer) {
-            (Some(p), _) => self.non_negative(&path, p),
+            (Some(p), Some(offer)) => {
+                self.non_negative(&path, p);
+                self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::OfferAndPrice));
+            }
+            (Some(p), None) => self.non_negative(&path, p),
             (None, Some(offer)) => {
                 self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::UnresolvedOffer))
             }
@@ -855,6 +993,13 @@ impl Checker<'_> {
         }
         self.between(&format!("{b}.depreciation_years"), p.depreciation_years, 0.5, 30.0);
         self.share(&format!("{b}.market_residual_share"), p.market_residual_share);
+        if p.residual == ResidualBasis::Book && p.market_residual_share != 0.0 && p.market_residual_share.is_finite() {
+            self.push(InputError::new(
+                format!("{b}.market_residual_share"),
+                p.market_residual_share,
+                Rule::OnlyWithMarketResidual,
+            ));
+        }
         if p.lead_time_months > MAX_HORIZON_MONTHS {
             self.push(InputError::new(
                 format!("{b}.lead_time_months"),
@@ -862,6 +1007,62 @@ impl Checker<'_> {
                 Rule::Between { min: 0.0, max: MAX_HORIZON_MONTHS as f64 },
             ));
         }
+    }
+}
+
+/// Whether an `[options.sources]` key names a field of an option: one of
+/// its own fields, `section.field` of one of its sections, or a section's
+/// field alone (`price_per_accel_hour`). The field lists are the scenario
+/// format's own (serde's), so they cannot drift from it.
+fn source_key_names_a_field(key: &str) -> bool {
+    let sections: [(&str, &[&str]); 7] = [
+        ("owned", field_names::<OwnedPool>()),
+        ("reserved", field_names::<ReservedPool>()),
+        ("on_demand", field_names::<OnDemandPool>()),
+        ("spot", field_names::<SpotPool>()),
+        ("porting", field_names::<OptionPorting>()),
+        ("supply", field_names::<Supply>()),
+        ("offer_filter", field_names::<OfferSelector>()),
+    ];
+    match key.split_once('.') {
+        Some((section, field)) => sections.iter().any(|(s, fields)| *s == section && fields.contains(&field)),
+        None => {
+            (key != "sources" && field_names::<OptionSpec>().contains(&key))
+                || sections.iter().any(|(_, fields)| fields.contains(&key))
+        }
+    }
+}
+
+/// The field names serde knows for a struct (what `deny_unknown_fields` allows).
+fn field_names<'de, T: serde::Deserialize<'de>>() -> &'static [&'static str] {
+    let mut names = FieldNames(None);
+    let _ = T::deserialize(&mut names);
+    names.0.unwrap_or(&[])
+}
+
+/// A deserializer that only asks a struct for its field names.
+struct FieldNames(Option<&'static [&'static str]>);
+
+impl<'de> serde::Deserializer<'de> for &mut FieldNames {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("field names only"))
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0 = Some(fields);
+        Err(serde::de::Error::custom("field names only"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
     }
 }
 

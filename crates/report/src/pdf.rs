@@ -43,7 +43,14 @@ pub struct Canvas {
     pub pages: Vec<Vec<Op>>,
     /// Cursor: distance from the top of the current page.
     pub y: f32,
+    /// A drawing operation was asked for at a position or size that is not
+    /// a finite number (a broken figure); [`Canvas::save`] then refuses.
+    non_finite: bool,
 }
+
+/// A drawing was asked for at a coordinate that is not a finite number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NonFiniteDrawing;
 
 fn font_id(bold: bool) -> FontId {
     // Fixed ids keep the output byte-identical from run to run.
@@ -56,7 +63,7 @@ impl Canvas {
         let mut warnings = Vec::new();
         let regular = ParsedFont::from_bytes(REGULAR, 0, &mut warnings).ok_or("the embedded font cannot be read")?;
         let bold = ParsedFont::from_bytes(BOLD, 0, &mut warnings).ok_or("the embedded bold font cannot be read")?;
-        Ok(Canvas { regular, bold, logo: None, pages: Vec::new(), y: TOP })
+        Ok(Canvas { regular, bold, logo: None, pages: Vec::new(), y: TOP, non_finite: false })
     }
 
     /// Decodes a PNG or JPEG logo; the error says why it cannot be used.
@@ -89,6 +96,14 @@ impl Canvas {
             },
         };
         self.ops().push(op);
+    }
+
+    /// False (and remembered) when any of the numbers is NaN or infinite:
+    /// such an operation is never written into the PDF.
+    fn finite(&mut self, xs: &[f32]) -> bool {
+        let ok = xs.iter().all(|x| x.is_finite());
+        self.non_finite |= !ok;
+        ok
     }
 
     fn font(&self, bold: bool) -> &ParsedFont {
@@ -179,6 +194,9 @@ impl Canvas {
 
     /// Text with its baseline at `y` (from the top), one absolute text section.
     pub fn text_at(&mut self, x: f32, y: f32, size: f32, bold: bool, color: Rgb8, s: &str) {
+        if !self.finite(&[x, y, size]) {
+            return;
+        }
         let s = self.printable(s);
         let ops = self.ops();
         ops.push(Op::StartTextSection);
@@ -219,6 +237,9 @@ impl Canvas {
     }
 
     pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, fill: Rgb8) {
+        if !self.finite(&[x, y, w, h]) {
+            return;
+        }
         let ops = self.ops();
         ops.push(Op::SaveGraphicsState);
         ops.push(Op::SetFillColor { col: fill.color() });
@@ -236,6 +257,10 @@ impl Canvas {
     }
 
     pub fn line(&mut self, points: &[(f32, f32)], color: Rgb8, thickness: f32) {
+        let coordinates: Vec<f32> = points.iter().flat_map(|(x, y)| [*x, *y]).chain([thickness]).collect();
+        if !self.finite(&coordinates) {
+            return;
+        }
         let ops = self.ops();
         ops.push(Op::SaveGraphicsState);
         ops.push(Op::SetOutlineColor { col: color.color() });
@@ -322,8 +347,12 @@ impl Canvas {
         }
     }
 
-    /// The PDF's bytes: fonts embedded as subsets, metadata from the inputs only.
-    pub fn save(self, title: &str, author: &str, date: &str) -> Vec<u8> {
+    /// The PDF's bytes: fonts embedded as subsets, metadata from the inputs
+    /// only; refused when any drawing was asked for at a non-finite position.
+    pub fn save(self, title: &str, author: &str, date: &str) -> Result<Vec<u8>, NonFiniteDrawing> {
+        if self.non_finite {
+            return Err(NonFiniteDrawing);
+        }
         let mut doc = PdfDocument::new(title);
         // The document's dates are the proposal's date (an input), never the clock.
         if let Some(when) = unix_day(date).and_then(|secs| printpdf::OffsetDateTime::from_unix_timestamp(secs).ok()) {
@@ -341,7 +370,7 @@ impl Canvas {
         }
         let pages = self.pages.into_iter().map(|ops| PdfPage::new(Mm(210.0), Mm(297.0), ops)).collect();
         let options = PdfSaveOptions { subset_fonts: true, ..Default::default() };
-        stable_id(doc.with_pages(pages).save(&options, &mut Vec::new()))
+        Ok(stable_id(doc.with_pages(pages).save(&options, &mut Vec::new())))
     }
 }
 

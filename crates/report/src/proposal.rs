@@ -59,8 +59,8 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         cv.set_logo(bytes)?;
     }
     let money = |x: f64| format_amount(x, c, lang);
-    let mut ranked: Vec<&OptionResult> = e.options.iter().collect();
-    ranked.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
+    // An option that leaves work undone is never the recommendation.
+    let ranked = e.ranked_by_npv();
     let best = ranked.first().copied().ok_or("the scenario has no options")?;
 
     // ---- cover
@@ -346,7 +346,13 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         if lang == Lang::Zh { format!("第 {n} 页 / 共 {total} 页") } else { format!("page {n} / {total}") }
     });
     let title = format!("{} — {}", lang.pick("GPU compute proposal", "算力获取方案建议书").to_owned(), s.name);
-    Ok(cv.save(&title, &input.meta.author, &input.meta.date))
+    cv.save(&title, &input.meta.author, &input.meta.date).map_err(|_| {
+        lang.pick(
+            "a figure to be drawn is not a finite number; no PDF was made",
+            "待绘制的数字不是有限数值；未生成 PDF",
+        )
+        .to_owned()
+    })
 }
 
 /// A "nice" axis maximum: 1, 2 or 5 × a power of ten at or above `x`.

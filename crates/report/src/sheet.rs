@@ -26,7 +26,9 @@ impl std::fmt::Debug for Tables {
     }
 }
 
-pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
+/// The tables of a workbook; refused when a number is not finite (a
+/// spreadsheet cell would show it as an error or as a plausible figure).
+pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Result<Tables, String> {
     let c = e.currency;
     let text = |x: &str| Cell::Text(x.to_owned());
     let money = |x: f64| Cell::Number(round_money(x, c));
@@ -93,7 +95,31 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Tables {
         text(lang.pick("Source", "来源")),
     ]];
     assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
-    Tables { comparison, breakdown, monthly, assumptions }
+    let tables = Tables { comparison, breakdown, monthly, assumptions };
+    for (sheet, rows) in [
+        (lang.pick("Comparison", "方案比较"), &tables.comparison),
+        (lang.pick("Breakdown", "成本构成"), &tables.breakdown),
+        (lang.pick("Monthly", "月度现金流"), &tables.monthly),
+    ] {
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if let Cell::Number(x) = cell
+                    && !x.is_finite()
+                {
+                    return Err(if lang == Lang::Zh {
+                        format!("工作表“{sheet}”第 {} 行第 {} 列的数字不是有限数值；未生成表格", r + 1, c + 1)
+                    } else {
+                        format!(
+                            "{sheet} row {}, column {}: the number is not finite; no workbook was made",
+                            r + 1,
+                            c + 1
+                        )
+                    });
+                }
+            }
+        }
+    }
+    Ok(tables)
 }
 
 /// The workbook's bytes.

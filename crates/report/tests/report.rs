@@ -61,7 +61,7 @@ fn hostile_and_very_long_text_renders_inert() {
 fn the_spreadsheet_holds_the_engines_figures() {
     use calamine::{Data, Reader, Xlsx};
     let (s, e) = case();
-    let tables = sheet::tables(&s, &e, Lang::En);
+    let tables = sheet::tables(&s, &e, Lang::En).unwrap();
     let bytes = sheet::xlsx(&tables, Lang::En).unwrap();
     let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
     assert_eq!(book.sheet_names(), vec!["Comparison", "Breakdown", "Monthly", "Assumptions"]);
@@ -74,7 +74,7 @@ fn the_spreadsheet_holds_the_engines_figures() {
     assert_eq!(monthly.height(), 37, "header and 36 months");
     // Renting: 8 × 730 × 8.56 = 49,990.40 every month.
     assert_eq!(monthly.get_value((1, 2)), Some(&Data::Float(49_990.4)));
-    let zh = sheet::tables(&s, &e, Lang::Zh);
+    let zh = sheet::tables(&s, &e, Lang::Zh).unwrap();
     let csv = sheet::csv(&zh);
     assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));
     assert!(csv[0].1.contains("1799654.4"));

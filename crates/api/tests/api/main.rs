@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod deploy;
+mod files;
+mod finite;
 mod update;
 
 use suanli_api::{Error, Lang, parse_scenario};
@@ -93,7 +95,7 @@ fn a_missing_file_is_a_read_error() {
 fn json_output_rounds_by_the_one_rule_and_names_categories() {
     let s = parse_scenario(&VALID.replace("8.0", "8.333333")).unwrap();
     let e = suanli_api::evaluate(&s);
-    let json = serde_json::to_value(suanli_api::evaluation_json(&e, Lang::En)).unwrap();
+    let json = serde_json::to_value(suanli_api::evaluation_json(&e, Lang::En).unwrap()).unwrap();
     let o = &json["options"][0];
     // 8 × 730 × 12 × 8.333333 = 583,999.97664 → 583,999.98.
     assert_eq!(o["total_nominal"], 583_999.98);
@@ -137,4 +139,72 @@ fn hostile_numbers_never_panic() {
         }
     }
     assert!(cases > 500, "{cases}");
+}
+
+#[test]
+fn a_duplicate_key_is_named() {
+    let (_, line, message) =
+        parse_error(&VALID.replace("horizon_months = 12", "horizon_months = 12\nname = \"again\""));
+    assert_eq!(line, 3);
+    assert!(message.contains("duplicate key `name`"), "{message}");
+    let (_, line, message) =
+        parse_error(&VALID.replace("billing = \"on_demand\"", "billing = \"on_demand\"\nbilling = \"spot\""));
+    assert_eq!(line, 13);
+    assert!(message.contains("`billing`") && message.contains("[[options]]"), "{message}");
+}
+
+#[test]
+fn a_wrong_type_inside_the_demand_names_the_element() {
+    let (path, _, message) =
+        parse_error(&VALID.replace("monthly_ref_gpus = [8]", "monthly_ref_gpus = [8, 8, 8, \"x\"]"));
+    assert_eq!(path, "demand.monthly_ref_gpus[3]");
+    assert!(message.contains("invalid type"), "{message}");
+    let (path, _, _) =
+        parse_error(&VALID.replace("monthly_ref_gpus = [8]", "monthly_ref_gpus = [8]\nnormal_share = \"half\""));
+    assert_eq!(path, "demand.normal_share");
+    // The same inside an uncertainty range.
+    let ranged = format!(
+        "{VALID}\n[[uncertainty]]\npath = \"demand.scale\"\nrange = {{ dist = \"uniform\", low = \"one\", high = 2 }}\n"
+    );
+    let (path, _, _) = parse_error(&ranged);
+    assert_eq!(path, "uncertainty[0].range.low");
+}
+
+#[test]
+fn an_unknown_accelerator_is_refused_when_the_catalogue_is_at_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let file = dir.path().join("s.toml");
+    let offer = "aws-p4de-24xlarge-us-east-1-on-demand";
+    let text = VALID
+        .replace("price_per_accel_hour = 8.0", &format!("offer = \"{offer}\""))
+        .replace("billing = \"on_demand\"", "billing = \"on_demand\"\naccelerator = \"nvidia-a100-typo\"")
+        .replace("currency = \"CNY\"", "currency = \"CNY\"\nfx = { USD = 7.1 }");
+    std::fs::write(&file, &text).unwrap();
+    match suanli_api::load_resolved(&file, Some(&db)) {
+        Err(e @ Error::Invalid(_)) => {
+            let en = e.message(Lang::En);
+            assert!(en.contains("options[0].accelerator = \"nvidia-a100-typo\""), "{en}");
+            assert!(en.contains("names no accelerator in the catalogue"), "{en}");
+            assert!(e.message(Lang::Zh).contains("目录中没有该加速卡"));
+        }
+        other => panic!("expected the accelerator to be refused, got {other:?}"),
+    }
+    // A known one passes, and a resolved pool holds its price, not its offer too.
+    std::fs::write(&file, text.replace("nvidia-a100-typo", "nvidia-a100-sxm-80gb")).unwrap();
+    let (s, _) = suanli_api::load_resolved(&file, Some(&db)).unwrap();
+    let pool = s.options[0].on_demand.as_ref().unwrap();
+    assert!(pool.price_per_accel_hour.is_some() && pool.offer.is_none());
+    assert!(s.options[0].sources["on_demand.price_per_accel_hour"].contains(offer));
+}
+
+#[test]
+fn an_offer_beside_a_price_is_refused_not_ignored() {
+    let text = VALID.replace("price_per_accel_hour = 8.0", "price_per_accel_hour = 8.0\noffer = \"some-offer\"");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.toml");
+    std::fs::write(&file, &text).unwrap();
+    let e = suanli_api::load_resolved(&file, Some(&dir.path().join("db.sqlite"))).unwrap_err();
+    assert!(e.message(Lang::En).contains("options[0].on_demand.offer"), "{}", e.message(Lang::En));
+    assert!(e.message(Lang::En).contains("not both"), "{}", e.message(Lang::En));
 }

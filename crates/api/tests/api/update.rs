@@ -34,8 +34,17 @@ fn serve(routes: Routes) -> String {
                 let text = String::from_utf8_lossy(&request);
                 let path = text.split_whitespace().nth(1).unwrap_or("/").to_owned();
                 let (status, body, sent) = routes.get(&path).cloned().unwrap_or((404, b"not found".to_vec(), 9));
-                let head =
-                    format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+                // A 302's body is where it points: the same server under another name.
+                let port = stream.local_addr().map(|a| a.port()).unwrap_or(0);
+                let location = if status == 302 {
+                    format!("Location: http://localhost:{port}{}\r\n", String::from_utf8_lossy(&body))
+                } else {
+                    String::new()
+                };
+                let head = format!(
+                    "HTTP/1.1 {status} X\r\n{location}Content-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
                 let _ = stream.write_all(head.as_bytes());
                 let _ = stream.write_all(&body[..sent.min(body.len())]);
             });
@@ -67,6 +76,14 @@ fn fixture() -> Fixture {
         (bytes, sig)
     };
     let (good, good_sig) = make(installed + 10);
+    // Signed by the trusted key, so only the version can refuse it.
+    let (future, future_sig) = {
+        let mut p = c.export_pack(installed + 10, "team", "2026-11-30T00:00:00Z", &Subset::default()).unwrap();
+        p.version = i64::MAX;
+        let bytes = pack::to_bytes(&p).unwrap();
+        let sig = pack::sign(&bytes, &sk, i64::MAX).unwrap().into_bytes();
+        (bytes, sig)
+    };
     let (old, old_sig) = make(installed - 1);
     let mut tampered = good.clone();
     let at = tampered.len() / 2;
@@ -84,6 +101,9 @@ fn fixture() -> Fixture {
     routes.insert("/truncated.json.minisig".into(), ok(&good_sig));
     routes.insert("/unsigned.json".into(), ok(&good));
     routes.insert("/broken.json".into(), (500, b"oops".to_vec(), 4));
+    routes.insert("/future.json".into(), ok(&future));
+    routes.insert("/future.json.minisig".into(), ok(&future_sig));
+    routes.insert("/elsewhere.json".into(), (302, b"/good.json".to_vec(), 10));
     Fixture { _dir: dir, db, base: serve(routes) }
 }
 
@@ -103,6 +123,10 @@ fn refused_packs_leave_the_database_exactly_as_before() {
         ("/unsigned.json", "no signature"),
         ("/broken.json", "500"),
         ("/missing.json", "404"),
+        // A version no later pack could ever follow.
+        ("/future.json", "outside 1 to"),
+        // The same pack, behind a redirect to another origin.
+        ("/elsewhere.json", "another origin"),
     ] {
         let (mut c, _) = catalog::open_catalog(Some(&f.db)).unwrap();
         let err = catalog::update(&mut c, &format!("{}{path}", f.base), false, &mut |_, _| {}).unwrap_err();
@@ -138,4 +162,28 @@ fn an_unsigned_pack_applies_only_when_explicitly_allowed() {
     assert!(catalog::update(&mut c, &url, false, &mut |_, _| {}).is_err());
     let (summary, _) = catalog::update(&mut c, &url, true, &mut |_, _| {}).unwrap();
     assert_eq!(summary.signed_by, None);
+}
+
+#[test]
+fn a_key_filed_under_another_keys_id_does_not_sign_for_it() {
+    let f = fixture();
+    let before = snapshot(&f.db);
+    let (mut c, _) = catalog::open_catalog(Some(&f.db)).unwrap();
+    // The trusted key's row now holds a stranger's key: packs it signs must not apply.
+    let (stranger_pk, stranger_sk) = pack::keygen().unwrap();
+    let id = c.trusted_keys().unwrap()[0].key_id.clone();
+    let line = pack::public_key_line(&stranger_pk);
+    c.connection().execute("UPDATE trusted_keys SET public_key = ?1 WHERE key_id = ?2", [&line, &id]).unwrap();
+    let version = before.0.unwrap() + 5;
+    let p = c.export_pack(version, "stranger", "2026-11-30T00:00:00Z", &Subset::default()).unwrap();
+    let bytes = pack::to_bytes(&p).unwrap();
+    let sig = pack::sign(&bytes, &stranger_sk, version).unwrap().into_bytes();
+    let mut routes = Routes::new();
+    routes.insert("/p.json".into(), (200, bytes.clone(), bytes.len()));
+    routes.insert("/p.json.minisig".into(), (200, sig.clone(), sig.len()));
+    let base = serve(routes);
+    let err = catalog::update(&mut c, &format!("{base}/p.json"), false, &mut |_, _| {}).unwrap_err();
+    assert!(err.message(suanli_api::Lang::En).contains(&id), "{}", err.message(suanli_api::Lang::En));
+    drop(c);
+    assert!(snapshot(&f.db) == before, "the stranger's pack changed the database");
 }

@@ -8,6 +8,7 @@ mod pack;
 mod pricebook;
 mod query;
 mod ratios;
+mod update;
 
 use suanli_catalog::Catalog;
 

@@ -5,11 +5,13 @@
 
 mod analytics;
 mod bad_input;
+mod finite;
 mod fit;
 mod formatting;
 mod golden;
 mod mechanics;
 mod properties;
+mod silent;
 
 use suanli_model::{Checked, Evaluation, OptionResult, Scenario, evaluate};
 
