@@ -5,6 +5,7 @@ import TomlTab from "./scenario/TomlTab.vue";
 import MyPrices from "./catalogue/MyPrices.vue";
 import AcceleratorsTable from "./catalogue/AcceleratorsTable.vue";
 import OffersTable from "./catalogue/OffersTable.vue";
+import BasisTag from "./common/BasisTag.vue";
 import SettingsView from "./settings/SettingsView.vue";
 import ExportDialog from "./scenario/ExportDialog.vue";
 import UncertaintyPanel from "./results/UncertaintyPanel.vue";
@@ -44,6 +45,26 @@ describe("screens", () => {
     expect(refused.message).toMatch(/line 1, column \d+/);
     expect(q('[data-testid="toml-error"]')!.textContent).toContain(refused.message);
     expect(s.editor.scenario.value?.horizon_months).toBe(18);
+  });
+
+  it("each offer's ratio says where it comes from: measured and estimated never look alike", async () => {
+    const s = setup();
+    const offers = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price");
+    const byBasis = new Map(offers.filter((o) => o.efficiency).map((o) => [o.efficiency!.basis, o.efficiency!]));
+    expect(byBasis.has("estimated")).toBe(true);
+    const shown = (basis: string) => {
+      const w = s.mount(BasisTag, { ratio: byBasis.get(basis as never)! });
+      wrappers.push(w);
+      const tag = w.find('[data-testid="ratio-basis"]');
+      return { text: tag.text(), type: tag.classes().find((c) => c.startsWith("el-tag--") && c !== "el-tag--small" && c !== "el-tag--plain") };
+    };
+    const estimated = shown("estimated");
+    expect(estimated.text).toBe("Estimated");
+    for (const basis of [...byBasis.keys()].filter((b) => b === "measured" || b === "derived" || b === "reference")) {
+      expect(shown(basis).type).not.toBe(estimated.type);
+    }
+    s.i18n.global.locale.value = "zh-CN";
+    expect(shown("estimated").text).toBe("估算");
   });
 
   it("domestic-only switch filters the accelerator table as the backend does", async () => {

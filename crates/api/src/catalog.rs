@@ -10,7 +10,7 @@ use suanli_catalog::pricebook::PriceBookFile;
 use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView, REFERENCE_ACCELERATOR};
 use suanli_catalog::ratios::{Calibration, DerivedRatio, NoRatio, PinnedRatio, RatioUsed};
 use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, PriceChange, Provider, Source};
-use suanli_model::WorkloadClass;
+use suanli_model::{InputError, Rule, WorkloadClass};
 
 use crate::Error;
 use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomic};
@@ -34,6 +34,109 @@ pub fn list_offers(c: &Catalog, filter: &OfferFilter) -> Result<Vec<OfferView>, 
     Ok(c.offers(filter)?)
 }
 
+/// One accelerator for a workload: its ratio (with its basis) and its
+/// cheapest offer per unit of useful work.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AcceleratorForWorkload {
+    pub accelerator_id: String,
+    pub name: String,
+    pub name_zh: Option<String>,
+    pub vendor: String,
+    pub domestic: Option<bool>,
+    pub ratio: Option<std::sync::Arc<RatioUsed>>,
+    pub no_ratio: Option<NoRatio>,
+    /// Rental offers (purchase offers are not priced per hour) that pass the filter.
+    pub rental_offers: u32,
+    /// The rental offer with the lowest effective price (or cost per
+    /// million tokens, when the filter states a served model).
+    pub best_offer_id: Option<String>,
+    pub effective_price_per_ref_gpu_hour: Option<f64>,
+    pub cost_per_million_tokens: Option<f64>,
+    /// Server purchase offers: the lowest hardware price per reference GPU.
+    pub best_capex_per_ref_gpu: Option<f64>,
+}
+
+/// Every accelerator of the catalogue for the filter's workload class,
+/// ranked by its best offer's effective price per reference-GPU-hour (or
+/// cost per million tokens when the filter states a served model); those
+/// without a priced rental offer follow, by hardware price per reference
+/// GPU, then by ratio. The filter's other fields select the offers; it
+/// must name the workload class and the currency prices are compared in
+/// (an offer in another currency without a rate in `fx` has no price here).
+pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Vec<AcceleratorForWorkload>, Error> {
+    let required = |field: &str| Error::Invalid(vec![InputError::missing(field, Rule::Required)]);
+    let class = filter.workload_class.ok_or_else(|| required("workload_class"))?;
+    if filter.currency.is_none() {
+        return Err(required("currency"));
+    }
+    let book = c.ratio_book(REFERENCE_ACCELERATOR)?;
+    let offers = c.offers(filter)?;
+    let accelerators = c.accelerators(&AcceleratorFilter {
+        domestic: filter.domestic,
+        vendor: filter.vendor.clone(),
+        obtainable_in: filter.obtainable_in,
+        ..AcceleratorFilter::default()
+    })?;
+    let by_tokens = filter.inference.is_some();
+    let mut out: Vec<AcceleratorForWorkload> = accelerators
+        .into_iter()
+        .filter(|a| filter.accelerator.as_ref().is_none_or(|id| id == &a.id))
+        .map(|a| {
+            let mine = || offers.iter().filter(|o| o.offer.accelerator_id.as_deref() == Some(a.id.as_str()));
+            let rentals = || mine().filter(|o| o.offer.billing_mode != suanli_catalog::BillingMode::Purchase);
+            let key =
+                |o: &&OfferView| if by_tokens { o.cost_per_million_tokens } else { o.effective_price_per_ref_gpu_hour };
+            let best = rentals().filter(|o| key(o).is_some()).min_by(|x, y| {
+                key(x)
+                    .unwrap_or(f64::INFINITY)
+                    .total_cmp(&key(y).unwrap_or(f64::INFINITY))
+                    .then_with(|| x.offer.id.cmp(&y.offer.id))
+            });
+            let (ratio, no_ratio) = match book.get(&a.id, class) {
+                Ok(r) => (Some(r.clone()), None),
+                Err(why) => (None, Some(why)),
+            };
+            AcceleratorForWorkload {
+                rental_offers: rentals().count() as u32,
+                best_offer_id: best.map(|o| o.offer.id.clone()),
+                effective_price_per_ref_gpu_hour: best.and_then(|o| o.effective_price_per_ref_gpu_hour),
+                cost_per_million_tokens: best.and_then(|o| o.cost_per_million_tokens),
+                best_capex_per_ref_gpu: mine().filter_map(|o| o.effective_capex_per_ref_gpu).min_by(f64::total_cmp),
+                accelerator_id: a.id,
+                name: a.name,
+                name_zh: a.name_zh,
+                vendor: a.vendor,
+                domestic: a.domestic,
+                ratio,
+                no_ratio,
+            }
+        })
+        .collect();
+    let rank = |a: &AcceleratorForWorkload| {
+        let price = if by_tokens { a.cost_per_million_tokens } else { a.effective_price_per_ref_gpu_hour };
+        (
+            price.is_none(),
+            price.unwrap_or(0.0),
+            a.best_capex_per_ref_gpu.is_none(),
+            a.best_capex_per_ref_gpu.unwrap_or(0.0),
+        )
+    };
+    out.sort_by(|x, y| {
+        let (a, b) = (rank(x), rank(y));
+        a.0.cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+            .then(a.3.total_cmp(&b.3))
+            .then_with(|| {
+                let r = |v: &AcceleratorForWorkload| v.ratio.as_ref().map_or(0.0, |r| r.ratio);
+                r(y).total_cmp(&r(x))
+            })
+            .then_with(|| x.accelerator_id.cmp(&y.accelerator_id))
+    });
+    Ok(out)
+}
+
 /// An accelerator's ratio for one workload class, or why it has none.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -49,7 +152,11 @@ pub fn class_ratios(c: &Catalog, accelerator_id: &str) -> Result<Vec<ClassRatio>
     Ok(WorkloadClass::PRICED
         .iter()
         .map(|class| match book.get(accelerator_id, *class) {
-            Ok(r) => ClassRatio { workload_class: *class, ratio: Some(r.clone()), no_ratio: None },
+            Ok(r) => ClassRatio {
+                workload_class: *class,
+                ratio: Some(suanli_catalog::ratios::RatioUsed::clone(r)),
+                no_ratio: None,
+            },
             Err(why) => ClassRatio { workload_class: *class, ratio: None, no_ratio: Some(why) },
         })
         .collect())

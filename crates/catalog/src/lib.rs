@@ -10,6 +10,7 @@
 //! no clock and chooses no directory.
 
 mod bundled;
+mod cache;
 pub mod check;
 pub mod import;
 pub mod library;
@@ -76,9 +77,8 @@ pub fn csv_rows<T: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<T>, E
 #[derive(Debug)]
 pub struct Catalog {
     conn: Connection,
-    /// The ratio book last built, by reference accelerator; dropped by
-    /// every write that changes a ratio (catalogue replace, pin, unpin).
-    book: std::sync::Mutex<Option<(String, std::sync::Arc<ratios::RatioBook>)>>,
+    /// What reads derive from the rows, kept while they are unchanged.
+    cache: cache::Cache,
 }
 
 /// Row counts of the catalogue tables.
@@ -134,7 +134,7 @@ impl Catalog {
         // The price book is the user's own data: no acknowledged write may be lost.
         conn.pragma_update(None, "synchronous", "FULL")?;
         schema::migrate(&mut conn)?;
-        let mut catalog = Catalog { conn, book: std::sync::Mutex::new(None) };
+        let mut catalog = Catalog { conn, cache: cache::Cache::default() };
         let installed = catalog.version()?;
         let bundled = bundled::version();
         let opened = match installed {
@@ -226,15 +226,7 @@ impl Catalog {
         )?;
         rebuild_search(&tx)?;
         tx.commit()?;
-        self.ratios_changed();
         Ok(summary)
-    }
-
-    /// Forgets the cached ratio book (a write changed what it is built from).
-    pub(crate) fn ratios_changed(&self) {
-        if let Ok(mut book) = self.book.lock() {
-            *book = None;
-        }
     }
 
     /// The catalogue as plain tables (for packs and exports).

@@ -101,7 +101,6 @@ impl Catalog {
             return Err(Error::Rows(c.errors));
         }
         store::insert(self.connection(), "pricebook_ratios", pin)?;
-        self.ratios_changed();
         Ok(())
     }
 
@@ -111,7 +110,6 @@ impl Catalog {
             "DELETE FROM pricebook_ratios WHERE accelerator_id = ?1 AND workload_class = ?2",
             params![accelerator_id, class.key()],
         )?;
-        self.ratios_changed();
         Ok(n > 0)
     }
 

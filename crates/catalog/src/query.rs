@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use suanli_model::{Currency, ExportStatus};
 
+use crate::cache::{OfferRows, Stamp};
 use crate::ratios::{Calibration, NoRatio, RatioBook, RatioInputs, RatioUsed};
 use crate::rows::*;
 use crate::{Catalog, Error, store};
@@ -98,7 +99,7 @@ pub struct OfferFilter {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OfferView {
     #[serde(flatten)]
-    pub offer: Offer,
+    pub offer: std::sync::Arc<Offer>,
     /// `catalogue` or `pricebook` (the user's own).
     pub origin: String,
     pub provider_name: Option<String>,
@@ -115,7 +116,7 @@ pub struct OfferView {
     pub comparable_price_per_accel_hour: Option<f64>,
     /// The ratio for the filter's workload class, with its basis
     /// (measured, derived, estimated, pinned …) and method.
-    pub efficiency: Option<RatioUsed>,
+    pub efficiency: Option<std::sync::Arc<RatioUsed>>,
     /// Why there is none, when a workload class was asked for.
     pub no_ratio: Option<NoRatio>,
     /// Price per accelerator-hour ÷ efficiency ratio, in the comparison
@@ -235,19 +236,31 @@ impl Catalog {
     }
 
     /// Every accelerator's ratio for every workload class against
-    /// `reference` (built once, then kept until a write changes it).
+    /// `reference` (built once per database state).
     pub fn ratio_book(&self, reference: &str) -> Result<std::sync::Arc<RatioBook>, Error> {
-        if let Ok(cached) = self.book.lock()
-            && let Some((r, book)) = cached.as_ref()
-            && r == reference
-        {
-            return Ok(book.clone());
-        }
-        let book = std::sync::Arc::new(self.build_ratio_book(reference)?);
-        if let Ok(mut cached) = self.book.lock() {
-            *cached = Some((reference.to_owned(), book.clone()));
-        }
-        Ok(book)
+        let stamp = Stamp::of(self.connection())?;
+        self.cache.book(stamp, reference, || self.build_ratio_book(reference))
+    }
+
+    /// The rows the offers view joins (read once per database state).
+    fn offer_rows(&self) -> Result<std::sync::Arc<OfferRows>, Error> {
+        let stamp = Stamp::of(self.connection())?;
+        self.cache.offer_rows(stamp, || {
+            Ok(OfferRows {
+                providers: self.providers()?.into_iter().map(|p| (p.id.clone(), p)).collect(),
+                accelerators: self
+                    .accelerators(&AcceleratorFilter::default())?
+                    .into_iter()
+                    .map(|a| (a.id.clone(), a))
+                    .collect(),
+                discounts: self.discounts()?,
+                offers: self
+                    .all_offers(true)?
+                    .into_iter()
+                    .map(|(o, origin)| (std::sync::Arc::new(o), origin))
+                    .collect(),
+            })
+        })
     }
 
     fn build_ratio_book(&self, reference: &str) -> Result<RatioBook, Error> {
@@ -286,24 +299,24 @@ impl Catalog {
         class: WorkloadClass,
         reference: &str,
     ) -> Result<Result<RatioUsed, NoRatio>, Error> {
-        Ok(self.ratio_book(reference)?.get(accelerator_id, class).cloned())
+        Ok(self.ratio_book(reference)?.get(accelerator_id, class).map(|r| RatioUsed::clone(r)))
     }
 
     /// Offers, catalogue and price book, filtered and sorted.
     pub fn offers(&self, f: &OfferFilter) -> Result<Vec<OfferView>, Error> {
-        let providers: BTreeMap<String, Provider> = self.providers()?.into_iter().map(|p| (p.id.clone(), p)).collect();
-        let accelerators: BTreeMap<String, Accelerator> =
-            self.accelerators(&AcceleratorFilter::default())?.into_iter().map(|a| (a.id.clone(), a)).collect();
-        let discounts = self.discounts()?;
+        let rows = self.offer_rows()?;
+        let OfferRows { providers, accelerators, discounts, offers } = &*rows;
         let book = match f.workload_class {
             Some(_) => Some(self.ratio_book(REFERENCE_ACCELERATOR)?),
             None => None,
         };
-        let offers = self.all_offers(!f.exclude_pricebook)?;
         let reference_tps =
             f.inference.as_ref().and_then(|m| reference_tokens_per_second(accelerators.get(REFERENCE_ACCELERATOR), m));
         let mut out = Vec::new();
         for (offer, origin) in offers {
+            if f.exclude_pricebook && *origin == "pricebook" {
+                continue;
+            }
             let provider = providers.get(&offer.provider_id);
             let accelerator = offer.accelerator_id.as_ref().and_then(|id| accelerators.get(id));
             let keep = f.accelerator.as_ref().is_none_or(|a| offer.accelerator_id.as_deref() == Some(a))
@@ -400,7 +413,7 @@ impl Catalog {
                 cost_per_million_tokens,
                 min_accelerators_for_model: min_accelerators,
                 instance_holds_model,
-                origin: origin.to_owned(),
+                origin: (*origin).to_owned(),
                 provider_name: provider.map(|p| p.name.clone()),
                 provider_country: provider.and_then(|p| p.country.clone()),
                 accelerator_name: accelerator.map(|a| a.name.clone()),
@@ -414,7 +427,7 @@ impl Catalog {
                 no_ratio,
                 effective_price_per_ref_gpu_hour: effective,
                 effective_capex_per_ref_gpu: effective_capex,
-                offer,
+                offer: offer.clone(),
             });
         }
         let key = |v: &OfferView| match f.sort {
@@ -423,12 +436,19 @@ impl Catalog {
             OfferSort::Effective => v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu),
             OfferSort::PerMillionTokens => v.cost_per_million_tokens,
         };
-        out.sort_by(|a, b| match (key(a), key(b)) {
-            (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.offer.id.cmp(&b.offer.id)),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => a.offer.id.cmp(&b.offer.id),
+        // Sorted as (key, index) pairs: an OfferView is large to move.
+        let mut order: Vec<(Option<f64>, usize)> = out.iter().map(key).zip(0..).collect();
+        order.sort_by(|(ka, a), (kb, b)| {
+            let by_id = || out[*a].offer.id.cmp(&out[*b].offer.id);
+            match (ka, kb) {
+                (Some(x), Some(y)) => x.total_cmp(y).then_with(by_id),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => by_id(),
+            }
         });
+        let mut slots: Vec<Option<OfferView>> = out.into_iter().map(Some).collect();
+        let out = order.into_iter().filter_map(|(_, i)| slots[i].take()).collect();
         Ok(out)
     }
 

@@ -16,6 +16,7 @@
 //! Everything here is a pure function of the catalogue's rows.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use suanli_model::{Lang, WorkloadClass};
@@ -773,13 +774,17 @@ fn estimate_value(e: &Estimate) -> f64 {
 #[derive(Debug, Clone)]
 pub struct RatioBook {
     reference: String,
-    cells: BTreeMap<(String, WorkloadClass), Result<RatioUsed, NoRatio>>,
+    cells: Cells,
     /// The comparisons derived from the measurements and used.
     pub derived: Vec<DerivedRatio>,
     /// Comparisons set aside because they disagree with both parts' specs
     /// by more than [`IMPLAUSIBLE`] (a log or unit problem, an untuned run).
     pub set_aside: Vec<DerivedRatio>,
 }
+
+/// Each accelerator's ratio (shared: an offers view hands out thousands of
+/// them) or why it has none, by workload class.
+type Cells = BTreeMap<String, BTreeMap<WorkloadClass, Result<Arc<RatioUsed>, NoRatio>>>;
 
 /// How far (×) a comparison may stray from the ratio of the parts' specs
 /// before it is set aside rather than trusted. Domestic stacks measured
@@ -816,7 +821,7 @@ impl RatioBook {
             .partition(|d| plausible(d, &accelerators, reference));
         let graphs = graphs(&derived, inputs.efficiency);
         let model = fit(&equations(&edge_list(&graphs), &accelerators, reference));
-        let mut cells = BTreeMap::new();
+        let mut cells = Cells::new();
         for class in WorkloadClass::PRICED {
             let empty = Graph::new();
             let g = graphs.get(&class).unwrap_or(&empty);
@@ -832,11 +837,11 @@ impl RatioBook {
                     inputs: &inputs,
                     measurements: &measurements,
                 });
-                cells.insert((a.id.clone(), class), cell);
+                cells.entry(a.id.clone()).or_default().insert(class, cell.map(Arc::new));
             }
             for a in inputs.accelerators {
                 if let Some(weakest) = weakest_variant(a, class, &cells) {
-                    cells.insert((a.id.clone(), class), Ok(weakest));
+                    cells.entry(a.id.clone()).or_default().insert(class, Ok(Arc::new(weakest)));
                 }
             }
         }
@@ -844,11 +849,11 @@ impl RatioBook {
     }
 
     /// The ratio of an accelerator for a class, or why there is none.
-    pub fn get(&self, accelerator_id: &str, class: WorkloadClass) -> Result<&RatioUsed, NoRatio> {
+    pub fn get(&self, accelerator_id: &str, class: WorkloadClass) -> Result<&Arc<RatioUsed>, NoRatio> {
         if !class.is_priced() {
             return Err(NoRatio::NotPriced);
         }
-        match self.cells.get(&(accelerator_id.to_owned(), class)) {
+        match self.cells.get(accelerator_id).and_then(|by_class| by_class.get(&class)) {
             Some(Ok(r)) => Ok(r),
             Some(Err(e)) => Err(e.clone()),
             None => Err(NoRatio::UnknownAccelerator { accelerator_id: accelerator_id.to_owned() }),
@@ -863,25 +868,22 @@ impl RatioBook {
 /// For a row that does not say which variant it is: unless it has a
 /// measured ratio or a pin of its own, the weakest of its variants' ratios
 /// (the offer may do better; it will not do worse than its weakest form).
-fn weakest_variant(
-    a: &Accelerator,
-    class: WorkloadClass,
-    cells: &BTreeMap<(String, WorkloadClass), Result<RatioUsed, NoRatio>>,
-) -> Option<RatioUsed> {
+fn weakest_variant(a: &Accelerator, class: WorkloadClass, cells: &Cells) -> Option<RatioUsed> {
+    let cell = |id: &str| cells.get(id).and_then(|by_class| by_class.get(&class));
     let variants: Vec<&str> = a.variants.as_deref()?.split(';').map(str::trim).filter(|v| !v.is_empty()).collect();
-    if let Some(Ok(own)) = cells.get(&(a.id.clone(), class))
+    if let Some(Ok(own)) = cell(&a.id)
         && matches!(own.basis, Basis::Pinned | Basis::Measured | Basis::Derived)
     {
         return None;
     }
     let (id, r) = variants
         .iter()
-        .filter_map(|v| match cells.get(&((*v).to_owned(), class)) {
+        .filter_map(|v| match cell(v) {
             Some(Ok(r)) => Some((*v, r)),
             _ => None,
         })
         .min_by(|x, y| x.1.ratio.total_cmp(&y.1.ratio).then_with(|| x.0.cmp(y.0)))?;
-    let mut r = r.clone();
+    let mut r = RatioUsed::clone(r);
     r.method_en = format!("the variant is not stated ({}): the weakest, {id}: {}", variants.join(", "), r.method_en);
     r.method_zh = format!("未注明具体型号（{}）：取最弱的 {id}：{}", variants.join("、"), r.method_zh);
     Some(r)
@@ -1213,7 +1215,9 @@ impl RatioBook {
         let all = equations(&edge_list(&graphs), &accelerators, reference);
         let model = fit(&all);
         let mut rows = Vec::new();
-        for ((id, class), cell) in &self.cells {
+        for (id, class, cell) in
+            self.cells.iter().flat_map(|(id, by_class)| by_class.iter().map(move |(c, r)| (id, c, r)))
+        {
             let Ok(r) = cell else { continue };
             if !matches!(r.basis, Basis::Measured | Basis::Derived) {
                 continue;

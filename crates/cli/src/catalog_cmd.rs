@@ -103,6 +103,10 @@ pub enum ListWhat {
         format: Format,
     },
     Offers(OfferArgs),
+    /// Accelerators for a workload class (--workload): each one's ratio with
+    /// its basis, ranked by its best offer per reference-GPU-hour (or per
+    /// million tokens with --model-params). 按负载比较加速卡。
+    ForWorkload(OfferArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -471,6 +475,95 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
     }
 }
 
+/// The offers filter the flags describe.
+fn offer_filter(a: &OfferArgs) -> OfferFilter {
+    OfferFilter {
+        accelerator: a.accelerator.clone(),
+        vendor: a.vendor.clone(),
+        domestic: a.domestic.then_some(true),
+        billing_mode: a.billing,
+        provider: a.provider.clone(),
+        provider_country: a.country.clone(),
+        region: a.region.clone(),
+        obtainable_in: a.obtainable_in.map(|_| Jurisdiction::Cn),
+        min_price: a.min_price,
+        max_price: a.max_price,
+        bare_metal: a.bare_metal.then_some(true),
+        dedicated_gpu: a.dedicated_gpu.then_some(true),
+        encryption_in_transit: a.encryption_in_transit.then_some(true),
+        certification: a.certification.clone(),
+        workload_class: a.workload,
+        inference: a.model_params.map(|parameters| InferenceModel {
+            parameters,
+            precision: match a.precision {
+                PrecisionArg::Fp32 => Precision::Fp32,
+                PrecisionArg::Bf16 => Precision::Bf16,
+                PrecisionArg::Fp16 => Precision::Fp16,
+                PrecisionArg::Fp8 => Precision::Fp8,
+                PrecisionArg::Int8 => Precision::Int8,
+                PrecisionArg::Int4 => Precision::Int4,
+            },
+            context_tokens: a.context,
+            latency: match a.latency {
+                LatencyArg::Interactive => LatencyClass::Interactive,
+                LatencyArg::Standard => LatencyClass::Standard,
+                LatencyArg::Batch => LatencyClass::Batch,
+            },
+            kv_bytes_per_token: a.kv_bytes,
+        }),
+        currency: a.currency,
+        fx: a.fx.iter().copied().collect(),
+        exclude_pricebook: a.no_pricebook,
+        sort: match a.sort {
+            SortArg::Id => OfferSort::Id,
+            SortArg::Price => OfferSort::Price,
+            SortArg::Effective => OfferSort::Effective,
+            SortArg::PerMillionTokens => OfferSort::PerMillionTokens,
+        },
+    }
+}
+
+/// Accelerators ranked for a workload class, each with its ratio's basis.
+fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
+    let filter = offer_filter(a);
+    let rows = catalog::accelerators_for_workload(c, &filter)?;
+    if let Format::Json = a.format {
+        return json(&rows);
+    }
+    let cur = filter.currency.unwrap_or(Currency::USD);
+    let money = |x: Option<f64>| x.map_or("—".to_owned(), |x| suanli_api::model::format_unit_price(x, cur, lang));
+    let mut t = Table::new([
+        lang.pick("Accelerator", "加速卡"),
+        lang.pick("Domestic", "国产"),
+        lang.pick("Ratio", "效率比"),
+        lang.pick("Basis", "依据"),
+        lang.pick("Rental offers", "租用报价"),
+        lang.pick("Best per ref-GPU-hour", "每参考卡时最低"),
+        lang.pick("Per M tokens", "每百万 token"),
+        lang.pick("Best offer", "最低报价"),
+    ]);
+    for r in rows {
+        t.row([
+            localised(lang, &r.name, &r.name_zh),
+            r.domestic.map_or(String::new(), |d| {
+                lang.pick(if d { "yes" } else { "no" }, if d { "是" } else { "否" }).to_owned()
+            }),
+            r.ratio.as_ref().map_or("—".to_owned(), |x| format!("{:.3}", x.ratio)),
+            match (&r.ratio, &r.no_ratio) {
+                (Some(x), _) => x.basis.label(lang).to_owned(),
+                (None, Some(why)) => why.describe(lang),
+                _ => String::new(),
+            },
+            r.rental_offers.to_string(),
+            money(r.effective_price_per_ref_gpu_hour),
+            money(r.cost_per_million_tokens),
+            r.best_offer_id.unwrap_or_default(),
+        ]);
+    }
+    out(&t.render());
+    Ok(())
+}
+
 fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
     match what {
         ListWhat::Accelerators { vendor, domestic, foreign, min_memory_gb, obtainable_in, format } => {
@@ -554,51 +647,9 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             out(&t.render());
             Ok(())
         }
+        ListWhat::ForWorkload(a) => for_workload(&a, c, lang),
         ListWhat::Offers(a) => {
-            let filter = OfferFilter {
-                accelerator: a.accelerator,
-                vendor: a.vendor,
-                domestic: a.domestic.then_some(true),
-                billing_mode: a.billing,
-                provider: a.provider,
-                provider_country: a.country,
-                region: a.region,
-                obtainable_in: a.obtainable_in.map(|_| Jurisdiction::Cn),
-                min_price: a.min_price,
-                max_price: a.max_price,
-                bare_metal: a.bare_metal.then_some(true),
-                dedicated_gpu: a.dedicated_gpu.then_some(true),
-                encryption_in_transit: a.encryption_in_transit.then_some(true),
-                certification: a.certification,
-                workload_class: a.workload,
-                inference: a.model_params.map(|parameters| InferenceModel {
-                    parameters,
-                    precision: match a.precision {
-                        PrecisionArg::Fp32 => Precision::Fp32,
-                        PrecisionArg::Bf16 => Precision::Bf16,
-                        PrecisionArg::Fp16 => Precision::Fp16,
-                        PrecisionArg::Fp8 => Precision::Fp8,
-                        PrecisionArg::Int8 => Precision::Int8,
-                        PrecisionArg::Int4 => Precision::Int4,
-                    },
-                    context_tokens: a.context,
-                    latency: match a.latency {
-                        LatencyArg::Interactive => LatencyClass::Interactive,
-                        LatencyArg::Standard => LatencyClass::Standard,
-                        LatencyArg::Batch => LatencyClass::Batch,
-                    },
-                    kv_bytes_per_token: a.kv_bytes,
-                }),
-                currency: a.currency,
-                fx: a.fx.into_iter().collect(),
-                exclude_pricebook: a.no_pricebook,
-                sort: match a.sort {
-                    SortArg::Id => OfferSort::Id,
-                    SortArg::Price => OfferSort::Price,
-                    SortArg::Effective => OfferSort::Effective,
-                    SortArg::PerMillionTokens => OfferSort::PerMillionTokens,
-                },
-            };
+            let filter = offer_filter(&a);
             let rows = catalog::list_offers(c, &filter)?;
             if let Format::Json = a.format {
                 return json(&rows);

@@ -23,6 +23,15 @@ export default {
     M: "Measured", D: "Derived", A: "Authoritative list price", B: "Broker or reseller quote", V: "Vendor data sheet",
     P: "Press or vendor claim", C: "Compiled from secondary sources", U: "Unverified", X: "Contradicted or withdrawn",
   },
+  basis: {
+    reference: "Reference", pinned: "Pinned by you", measured: "Measured", derived: "From measurements",
+    claimed: "Vendor claim", estimated: "Estimated",
+  },
+  noRatio: {
+    no_accelerator: "The offer names no accelerator", unknown_accelerator: "{id} is not in the catalogue",
+    no_spec: "No measurement, and no {field} for {id}", no_spec_unpublished: "No measurement, and {field} is not published for {id}",
+    not_priced: "Not a workload offers are priced for",
+  },
   exportStatus: {
     unrestricted: "Unrestricted", licence_required: "Licence required", banned: "Banned", china_only_variant: "China-only variant",
     domestic: "Domestic", unknown: "Unknown",

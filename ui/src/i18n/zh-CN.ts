@@ -23,6 +23,15 @@ export default {
     M: "实测", D: "推算", A: "官方标价", B: "经销商或代理报价", V: "厂商规格书",
     P: "媒体或厂商宣称", C: "二手资料汇编", U: "未核实", X: "存在矛盾或已撤回",
   },
+  basis: {
+    reference: "参考卡", pinned: "自定", measured: "实测", derived: "由实测推导",
+    claimed: "厂商宣称", estimated: "估算",
+  },
+  noRatio: {
+    no_accelerator: "该报价未注明加速卡", unknown_accelerator: "目录中没有 {id}",
+    no_spec: "无实测数据，目录中也没有 {id} 的{field}", no_spec_unpublished: "无实测数据，且 {id} 的{field}未公开",
+    not_priced: "不是用于报价的负载类型",
+  },
   exportStatus: {
     unrestricted: "不受限", licence_required: "需许可证", banned: "禁止出口", china_only_variant: "中国特供版",
     domestic: "国产", unknown: "未知",

@@ -7,6 +7,7 @@ mod deploy;
 mod files;
 mod finite;
 mod update;
+mod workload;
 
 use suanli_api::{Error, Lang, parse_scenario};
 

@@ -5,6 +5,7 @@ use suanli_catalog::query::OfferFilter;
 use suanli_catalog::{Error, Offer};
 
 use crate::{NOW, fresh};
+use suanli_catalog::Catalog;
 
 fn own_offer() -> Offer {
     Offer {
@@ -98,4 +99,34 @@ fn bad_entries_are_refused_with_field_and_value_and_nothing_is_written() {
         })
         .unwrap_err();
     assert!(err.to_string().contains("discount_share"), "{err}");
+}
+
+/// The offers view and the ratio book are kept between reads; a write by
+/// this handle or by another connection to the same file shows at once.
+#[test]
+fn a_kept_offers_view_never_hides_a_write_from_this_or_another_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("catalog.sqlite");
+    let (mut a, _) = Catalog::open(&path, NOW).unwrap();
+    let (mut b, _) = Catalog::open(&path, NOW).unwrap();
+    let has_mine =
+        |c: &Catalog| c.offers(&OfferFilter::default()).unwrap().iter().any(|o| o.offer.id == "my-aliyun-quote");
+    assert!(!has_mine(&a));
+    a.put_own_offer(&own_offer()).unwrap();
+    assert!(has_mine(&a), "this handle's own write");
+    assert!(has_mine(&b), "another connection's commit");
+    assert!(b.remove_from_pricebook("my-aliyun-quote").unwrap());
+    assert!(!has_mine(&a), "a removal by another connection");
+    let class = suanli_catalog::WorkloadClass::LlmPretraining;
+    let before = a.ratio("huawei-ascend-910b", class, suanli_catalog::query::REFERENCE_ACCELERATOR).unwrap();
+    b.pin_ratio(&suanli_catalog::ratios::PinnedRatio {
+        accelerator_id: "huawei-ascend-910b".into(),
+        workload_class: class,
+        ratio: 0.5,
+        note: Some("our own run".into()),
+        pinned_at: NOW.into(),
+    })
+    .unwrap();
+    let after = a.ratio("huawei-ascend-910b", class, suanli_catalog::query::REFERENCE_ACCELERATOR).unwrap().unwrap();
+    assert_eq!(after.ratio, 0.5, "a pin by another connection, before: {before:?}");
 }

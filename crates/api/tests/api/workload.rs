@@ -1,0 +1,64 @@
+//! Accelerators compared for a workload, as the CLI's `catalog list
+//! for-workload` and the app's comparison show them.
+
+use suanli_api::catalog::{self, AcceleratorForWorkload};
+use suanli_api::catalog_store::Catalog;
+use suanli_api::catalog_store::query::OfferFilter;
+use suanli_api::model::{Currency, WorkloadClass};
+
+fn ranked(domestic: Option<bool>) -> Vec<AcceleratorForWorkload> {
+    let (c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
+    let filter = OfferFilter {
+        workload_class: Some(WorkloadClass::LlmPretraining),
+        currency: Some(Currency::USD),
+        fx: [(Currency::CNY, 1.0 / 7.1106)].into_iter().collect(),
+        domestic,
+        ..OfferFilter::default()
+    };
+    catalog::accelerators_for_workload(&c, &filter).unwrap()
+}
+
+#[test]
+fn accelerators_are_ranked_by_their_best_offer_per_unit_of_work_with_the_ratio_basis() {
+    let all = ranked(None);
+    let priced: Vec<f64> = all.iter().filter_map(|a| a.effective_price_per_ref_gpu_hour).collect();
+    assert!(priced.len() >= 30, "{} accelerators priced", priced.len());
+    assert!(priced.windows(2).all(|w| w[0] <= w[1]), "ranked cheapest first");
+    let first_unpriced = all.iter().position(|a| a.effective_price_per_ref_gpu_hour.is_none()).unwrap();
+    assert_eq!(first_unpriced, priced.len(), "the unpriced follow the priced");
+    for a in &all {
+        assert!(a.ratio.is_some() != a.no_ratio.is_some(), "{}: a ratio or its reason", a.accelerator_id);
+        if let (Some(best), Some(price)) = (&a.best_offer_id, a.effective_price_per_ref_gpu_hour) {
+            let r = a.ratio.as_ref().unwrap();
+            assert!(price > 0.0 && r.ratio > 0.0, "{best}");
+        }
+    }
+    let reference = all.iter().find(|a| a.accelerator_id == "nvidia-a100-sxm-80gb").unwrap();
+    assert_eq!(reference.ratio.as_ref().unwrap().ratio, 1.0);
+}
+
+#[test]
+fn domestic_accelerators_are_compared_too_and_say_how_sure_their_ratio_is() {
+    let domestic = ranked(Some(true));
+    assert!(domestic.len() >= 20, "{} domestic accelerators", domestic.len());
+    assert!(domestic.iter().all(|a| a.domestic == Some(true)));
+    let ascend = domestic.iter().find(|a| a.accelerator_id == "huawei-ascend-910b").unwrap();
+    assert!(ascend.ratio.is_some() || ascend.no_ratio.is_some());
+    // The bundled catalogue has no sourced rental offer for a domestic part: a
+    // ratio is shown, a price never made up.
+    for a in domestic.iter().filter(|a| a.rental_offers == 0) {
+        assert!(a.effective_price_per_ref_gpu_hour.is_none() && a.best_offer_id.is_none(), "{}", a.accelerator_id);
+    }
+    assert!(domestic.iter().filter(|a| a.ratio.is_some()).count() >= 15, "domestic parts with a ratio");
+}
+
+#[test]
+fn a_comparison_without_a_class_or_a_currency_is_refused_by_field() {
+    let (c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
+    let no_class = OfferFilter { currency: Some(Currency::USD), ..OfferFilter::default() };
+    let err = catalog::accelerators_for_workload(&c, &no_class).unwrap_err();
+    assert!(err.to_string().contains("workload_class"), "{err}");
+    let no_currency = OfferFilter { workload_class: Some(WorkloadClass::LlmInference), ..OfferFilter::default() };
+    let err = catalog::accelerators_for_workload(&c, &no_currency).unwrap_err();
+    assert!(err.to_string().contains("currency"), "{err}");
+}
