@@ -219,13 +219,16 @@ pub struct ImportArgs {
     #[arg(long = "format", value_enum)]
     feed: FeedArg,
     file: PathBuf,
-    /// Provider id the feed belongs to (SkyPilot files do not say). 数据所属的供应商。
+    /// Provider id or SkyPilot cloud name the feed belongs to (SkyPilot files do not say). 数据所属的供应商（或 SkyPilot 云名称）。
     #[arg(long)]
     provider: Option<String>,
-    /// Where the prices come from (stored on every row). 数据来源。
+    /// Where the prices come from (stored on every row; default: the feed's name). 数据来源（默认：数据源名称）。
     #[arg(long)]
     source: Option<String>,
-    /// As-of date of the prices (default: today). 价格日期。
+    /// The feed's version, e.g. a skypilot-catalog commit (added to the source). 数据源版本（如提交号）。
+    #[arg(long)]
+    feed_version: Option<String>,
+    /// As-of date of the prices (default: none, "date unknown"). 价格日期（默认：日期未知）。
     #[arg(long)]
     as_of: Option<String>,
     /// Confidence tag (A = provider data or machine catalogue). 置信度标签。
@@ -746,47 +749,108 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
             provider: a.provider.clone().ok_or_else(|| Error::Reference {
                 path: "--provider".into(),
                 value: "(missing)".into(),
-                problem: "a SkyPilot file does not say whose prices it holds; give --provider (e.g. lambda)".into(),
+                problem: lang
+                    .pick(
+                        "a SkyPilot file does not say whose prices it holds; give --provider (e.g. lambda)",
+                        "SkyPilot 文件未写明是哪家云的价格；请用 --provider 指定（如 lambda）",
+                    )
+                    .into(),
             })?,
         },
         FeedArg::AzureRetail => FeedFormat::AzureRetail,
     };
-    let today = suanli_api::today();
+    // The source names the feed and its version, never the local file it was saved as.
+    let feed = match &format {
+        FeedFormat::Csv => "offers CSV".to_owned(),
+        FeedFormat::Skypilot { provider } => {
+            let (cloud, _) = suanli_api::catalog_store::aliases::skypilot_cloud(provider);
+            format!("SkyPilot catalogue {cloud}/vms.csv")
+        }
+        FeedFormat::AzureRetail => "Azure Retail Prices API".to_owned(),
+    };
+    let version = a.feed_version.as_deref().map_or(String::new(), |v| format!(" @ {v}"));
     let provenance = Provenance {
-        source: a.source.unwrap_or_else(|| format!("imported from {}", a.file.display())),
-        as_of: a.as_of.unwrap_or(today),
+        source: a.source.unwrap_or_else(|| format!("{feed}{version}")),
+        as_of: a.as_of,
         confidence: a.confidence,
     };
     let report = catalog::import(c, &format, &a.file, &provenance)?;
     outln!(
-        "{}: {} {}, {} {}, {} {}, {} {}",
+        "{}: {} {}: {} {}, {} {} · {} {}, {} {}",
         a.file.display(),
         report.rows,
         lang.pick("rows", "行"),
+        report.rows_landed,
+        lang.pick("landed", "已导入"),
+        report.rows_reported,
+        lang.pick("reported", "未导入（见下）"),
         report.imported,
-        lang.pick("imported", "已导入"),
-        report.skipped.len(),
-        lang.pick("skipped", "已跳过"),
-        report.rejected.len(),
-        lang.pick("rejected", "被拒绝"),
+        lang.pick("offers written", "条报价写入"),
+        report.unchanged,
+        lang.pick("unchanged", "条未变"),
     );
-    if let Some(ch) = &report.change {
-        outln!(
+    match &report.change {
+        Some(ch) => outln!(
             "{}: {} {}, {} {}",
             lang.pick("change", "变更"),
             ch.added,
             lang.pick("new", "新增"),
             ch.repriced,
             lang.pick("repriced", "调价")
-        );
+        ),
+        None if report.unchanged > 0 => outln!(
+            "{}",
+            lang.pick(
+                "nothing changed: every offer is already in the catalogue as imported",
+                "没有变化：所有报价已与目录中一致"
+            )
+        ),
+        None => {}
     }
+    // Reasons once each, with the lines they apply to.
+    let mut reasons: Vec<(String, Vec<usize>)> = Vec::new();
     for s in &report.skipped {
-        outln!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
+        if matches!(s.reason, suanli_api::catalog_store::import::SkipReason::UnknownName { .. }) {
+            continue;
+        }
+        let text = s.reason.describe(lang);
+        match reasons.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, lines)) => lines.push(s.line),
+            None => reasons.push((text, vec![s.line])),
+        }
+    }
+    for (text, lines) in &reasons {
+        outln!("  {} ({}): {text}", lang.pick("left out", "未导入"), line_list(lines, lang));
+    }
+    for (name, n) in &report.unknown_names {
+        outln!(
+            "  {} {name:?}: {n} {}",
+            lang.pick("unknown accelerator name", "未知加速卡名称"),
+            lang.pick("row(s)", "行")
+        );
     }
     for r in &report.rejected {
         outln!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
     }
+    if report.rows > 0 && report.rows_landed == 0 {
+        return Err(Error::Catalog(suanli_api::catalog_store::Error::NothingLanded { rows: report.rows }));
+    }
     Ok(())
+}
+
+/// `lines 2, 5, 9` or `lines 2, 5, 9 … (40 in all)`.
+fn line_list(lines: &[usize], lang: Lang) -> String {
+    let shown: Vec<String> = lines.iter().take(8).map(|l| l.to_string()).collect();
+    let more = if lines.len() > 8 {
+        if lang == Lang::Zh {
+            format!(" …（共 {} 行）", lines.len())
+        } else {
+            format!(" … ({} in all)", lines.len())
+        }
+    } else {
+        String::new()
+    };
+    format!("{} {}{more}", lang.pick("lines", "行"), shown.join(", "))
 }
 
 fn report_pack(

@@ -170,6 +170,38 @@ fn catalogue_search_show_and_offers() {
 }
 
 #[test]
+fn feed_imports_keep_their_provenance_refuse_oversize_fields_and_fail_when_nothing_lands() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let gcp = fixture("skypilot/v9/gcp/vms.csv");
+    let args = ["catalog", "import", "--format", "skypilot", "--provider", "gcp", "--feed-version", "2c3d7ea7", &gcp];
+    let first = suanli_on(&db, &args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stdout(&first).contains("59 rows: 38 landed, 21 reported"), "{}", stdout(&first));
+    // The same data again changes nothing, and says so.
+    let again = suanli_on(&db, &args);
+    assert!(again.status.success());
+    let out = stdout(&again);
+    assert!(out.contains("0 offers written, 74 unchanged"), "{out}");
+    assert!(out.contains("nothing changed"), "{out}");
+    // The source is the feed and its version, not the local path.
+    let show = suanli_on(&db, &["catalog", "show", "gcp-gpu-h100-x8-us-east5-a-on-demand", "--format", "json"]);
+    let json = stdout(&show);
+    assert!(json.contains("SkyPilot catalogue gcp/vms.csv @ 2c3d7ea7"), "{json}");
+    assert!(!json.contains("fixtures"), "{json}");
+    // A 2 KB field is refused with its field named; a file where nothing lands exits non-zero.
+    let big = dir.path().join("big.csv");
+    let header = std::fs::read_to_string(&gcp).unwrap().lines().next().unwrap().to_owned();
+    let long = "x".repeat(2048);
+    std::fs::write(&big, format!("{header}\n{long},8.0,30.0,,,,us-central1,us-central1-a,0.38,0.12\n")).unwrap();
+    let o = suanli_on(&db, &["catalog", "import", "--format", "skypilot", "--provider", "gcp", big.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("InstanceType = \"xxxx"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("longer than a field may be (1024 bytes)"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("none of the 1 row(s) landed"), "{}", stderr(&o));
+}
+
+#[test]
 fn import_pricebook_and_packs_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("catalog.sqlite");
@@ -187,8 +219,11 @@ fn import_pricebook_and_packs_from_the_command_line() {
         "lambda",
         &fixture("skypilot-lambda-vms-excerpt.csv"),
     ]);
-    assert!(out.contains("9 rows, 4 imported, 2 skipped, 3 rejected"), "{out}");
-    assert!(out.contains("AcceleratorName = \"A6000\""), "{out}");
+    assert!(out.contains("9 rows: 4 landed, 5 reported · 4 offers written, 0 unchanged"), "{out}");
+    assert!(
+        out.contains("left out (lines 6, 7, 8): A6000: the catalogue has no row for this accelerator yet"),
+        "{out}"
+    );
 
     run(&["pricebook", "discount", "--id", "deal", "--provider", "lambda", "--share", "0.1", "--note", "volume"]);
     let book = dir.path().join("book.json");
