@@ -174,6 +174,9 @@ impl Error {
             Error::Catalog(suanli_catalog::Error::FileTooLarge { bytes, limit }) if zh => {
                 format!("文件有 {bytes} 字节，超过导入上限 {limit} 字节；未导入任何内容")
             }
+            Error::Catalog(suanli_catalog::Error::IncompleteFeed { pages, next }) if zh => {
+                format!("响应不完整：最后一页（共 {pages} 页）仍链接到下一页（{next}）；未导入任何内容")
+            }
             Error::Catalog(suanli_catalog::Error::NothingLanded { rows }) if zh => {
                 format!("{rows} 行中没有一行被导入：每一行都被拒绝或未导入")
             }

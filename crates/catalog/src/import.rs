@@ -821,6 +821,27 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
 struct AzurePage {
     #[serde(rename = "Items")]
     items: Vec<serde_json::Value>,
+    /// The next page's address; `null` on the last page.
+    #[serde(rename = "NextPageLink", default)]
+    next_page_link: Option<String>,
+}
+
+/// One term of a Consumption item's `savingsPlan` (api-version
+/// 2023-01-01-preview): an hourly rate, unlike a reservation's term price.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AzureSavingsPlan {
+    retail_price: f64,
+    term: String,
+}
+
+/// `1 Year` / `1 year` / `3 Years` / `3 Year` as years.
+fn azure_term_years(term: &str) -> Option<u32> {
+    match term.trim().to_ascii_lowercase().as_str() {
+        "1 year" | "1 years" => Some(1),
+        "3 year" | "3 years" => Some(3),
+        _ => None,
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -843,6 +864,8 @@ struct AzureItem {
     arm_sku_name: String,
     #[serde(default)]
     effective_start_date: Option<String>,
+    #[serde(default)]
+    savings_plan: Vec<AzureSavingsPlan>,
 }
 
 fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenance) -> Result<Parsed, Error> {
@@ -854,6 +877,11 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
         page => serde_json::from_value(page).map(|p| vec![p]),
     }
     .map_err(|e| Error::Pack(format!("not an Azure Retail Prices page (expected an object with \"Items\"): {e}")))?;
+    // A response is whole when its last page links nowhere: a cut-off one
+    // would silently drop every price after the cut.
+    if let Some(link) = pages.last().and_then(|p| p.next_page_link.as_deref()).filter(|l| !l.trim().is_empty()) {
+        return Err(Error::IncompleteFeed { pages: pages.len(), next: link.chars().take(200).collect() });
+    }
 
     let mut parsed = Parsed::default();
     for item in pages.into_iter().flat_map(|p| p.items) {
@@ -905,15 +933,16 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
             continue;
         }
         // Reservation items quote the whole term, though the unit says "1 Hour".
-        let (billing, price) = match (item.price_type.as_str(), item.reservation_term.as_deref()) {
-            ("Reservation", Some("1 Year")) => (BillingMode::Reserved1y, item.retail_price / 8760.0),
-            ("Reservation", Some("3 Years")) => (BillingMode::Reserved3y, item.retail_price / 26280.0),
-            ("Reservation", term) => {
+        let term = item.reservation_term.as_deref().and_then(azure_term_years);
+        let (billing, price) = match (item.price_type.as_str(), term) {
+            ("Reservation", Some(1)) => (BillingMode::Reserved1y, item.retail_price / 8760.0),
+            ("Reservation", Some(3)) => (BillingMode::Reserved3y, item.retail_price / 26280.0),
+            ("Reservation", _) => {
                 parsed.rejected.push(reject(
                     line,
                     &id_base,
                     "reservationTerm",
-                    term.unwrap_or(""),
+                    item.reservation_term.as_deref().unwrap_or(""),
                     Problem::Expected("\"1 Year\" or \"3 Years\""),
                 ));
                 continue;
@@ -941,29 +970,53 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
             .map(|d| d.chars().take(10).collect::<String>())
             .filter(|d| p.as_of.as_ref().is_none_or(|given| d > given))
             .or_else(|| p.as_of.clone());
-        parsed.offers.push((
-            line,
-            Offer {
-                id: format!("{id_base}-{}", billing.key().replace('_', "-")),
-                provider_id: "azure".to_owned(),
-                accelerator_id: Some(accelerator.clone()),
-                instance: Some(item.arm_sku_name.clone()),
-                region: Some(item.arm_region_name.clone()),
-                billing_mode: billing,
-                accelerators_per_instance: Some(*count),
-                price,
-                price_unit: PriceUnit::InstanceHour,
-                currency,
-                upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),
-                interconnect: None,
-                as_of,
-                source: p.source.clone(),
-                confidence: p.confidence,
-                notes: (item.price_type == "Reservation")
-                    .then(|| format!("term price {} ÷ hours of the term", item.retail_price)),
-            },
-            true,
-        ));
+        let offer = Offer {
+            id: format!("{id_base}-{}", billing.key().replace('_', "-")),
+            provider_id: "azure".to_owned(),
+            accelerator_id: Some(accelerator.clone()),
+            instance: Some(item.arm_sku_name.clone()),
+            region: Some(item.arm_region_name.clone()),
+            billing_mode: billing,
+            accelerators_per_instance: Some(*count),
+            price,
+            price_unit: PriceUnit::InstanceHour,
+            currency,
+            upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),
+            interconnect: None,
+            as_of,
+            source: p.source.clone(),
+            confidence: p.confidence,
+            notes: (item.price_type == "Reservation")
+                .then(|| format!("term price {} ÷ hours of the term", item.retail_price)),
+        };
+        // Savings-plan rates ride on the Consumption (on-demand) item, one per term, hourly.
+        if billing == BillingMode::OnDemand {
+            for plan in &item.savings_plan {
+                let Some(years) = azure_term_years(&plan.term) else {
+                    parsed.rejected.push(reject(
+                        line,
+                        &id_base,
+                        "savingsPlan.term",
+                        &plan.term,
+                        Problem::Expected("\"1 Year\" or \"3 Years\""),
+                    ));
+                    continue;
+                };
+                parsed.offers.push((
+                    line,
+                    Offer {
+                        id: format!("{id_base}-savings-plan-{years}y"),
+                        billing_mode: BillingMode::SavingsPlan,
+                        price: plan.retail_price,
+                        upfront: Some("none".to_owned()),
+                        notes: Some(format!("{years}-year savings plan, hourly rate")),
+                        ..offer.clone()
+                    },
+                    true,
+                ));
+            }
+        }
+        parsed.offers.push((line, offer, true));
     }
     Ok(parsed)
 }

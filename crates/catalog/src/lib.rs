@@ -61,6 +61,9 @@ pub enum Error {
     /// A feed file over the import's size cap; nothing was read into the catalogue.
     #[error("the file is {bytes} bytes, over the import limit of {limit} bytes; nothing was imported")]
     FileTooLarge { bytes: usize, limit: usize },
+    /// An Azure Retail Prices response whose last page still links to a next one.
+    #[error("the response is incomplete: its last page (of {pages}) links to another ({next}); nothing was imported")]
+    IncompleteFeed { pages: usize, next: String },
     /// An import in which no row landed (every one was rejected or left out).
     #[error("none of the {rows} row(s) landed: every row was rejected or left out")]
     NothingLanded { rows: usize },

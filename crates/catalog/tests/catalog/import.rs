@@ -162,3 +162,49 @@ fn wrong_encodings_and_foreign_files_are_refused_and_nothing_lands() {
     assert!(err.to_string().contains("Azure"), "{err}");
     assert_eq!(c.all_offers(true).unwrap().len(), before);
 }
+
+/// Built from Microsoft's documented schema, not recorded: no recorded Azure
+/// Retail Prices page with GPU sizes was found in public repositories
+/// (`tests/fixtures/README.md`).
+#[test]
+fn azure_retail_follows_pages_to_the_end_with_reservations_savings_plans_spot_and_currencies() {
+    let mut c = fresh();
+    let bytes = std::fs::read(fixture("azure/retail-gpu-pages.json")).unwrap();
+    let r = c.import(&Format::AzureRetail, &bytes, &provenance("Azure Retail Prices API"), NOW).unwrap();
+    assert_eq!(r.rows, 11, "items of all three pages");
+    assert_eq!((r.rows_landed, r.rows_reported), (6, 5), "{r:#?}");
+    let get = |id: &str| c.offer(id, &OfferFilter::default()).unwrap().unwrap_or_else(|| panic!("{id}")).offer;
+    assert_eq!(get("azure-nd96isr-h100-v5-eastus-on-demand").price, 98.32);
+    assert_eq!(get("azure-nd96isr-h100-v5-eastus-spot").price, 39.328);
+    // Savings plans are hourly rates on the Consumption item, one offer per term.
+    let plan = get("azure-nd96isr-h100-v5-eastus-savings-plan-3y");
+    assert_eq!((plan.price, plan.billing_mode), (52.0, suanli_catalog::BillingMode::SavingsPlan));
+    assert_eq!(get("azure-nd96isr-h100-v5-eastus-savings-plan-1y").price, 72.0);
+    // A reservation's price is for the whole term: per hour over 1 or 3 years ("3 years" as the table spells it).
+    assert!((get("azure-nd96isr-h100-v5-eastus-reserved-1y").price - 551_000.0 / 8760.0).abs() < 1e-9);
+    assert!((get("azure-nd96isr-h100-v5-eastus-reserved-3y").price - 1_200_000.0 / 26_280.0).abs() < 1e-9);
+    // currencyCode is kept.
+    let eur = get("azure-nc24ads-a100-v4-westeurope-spot");
+    assert_eq!((eur.price, eur.currency), (0.43, suanli_model::Currency::EUR));
+    use suanli_catalog::import::SkipReason;
+    let reasons: Vec<&SkipReason> = r.skipped.iter().map(|s| &s.reason).collect();
+    assert!(reasons.contains(&&SkipReason::WindowsPrice));
+    assert!(reasons.contains(&&SkipReason::LowPriority));
+    assert!(reasons.contains(&&SkipReason::DevTestPrice));
+    assert!(reasons.contains(&&SkipReason::NotGpuSize));
+    assert!(r.rejected.iter().any(|e| e.field == "unitOfMeasure" && e.value == "1/Month"));
+}
+
+#[test]
+fn an_azure_response_cut_off_before_its_last_page_imports_nothing() {
+    let mut c = fresh();
+    let before = c.all_offers(true).unwrap();
+    let text = std::fs::read_to_string(fixture("azure/retail-gpu-pages.json")).unwrap();
+    let mut pages: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    pages.pop();
+    let cut = serde_json::to_vec(&pages).unwrap();
+    let err = c.import(&Format::AzureRetail, &cut, &provenance("Azure Retail Prices API"), NOW).unwrap_err();
+    assert!(matches!(err, suanli_catalog::Error::IncompleteFeed { pages: 2, .. }), "{err}");
+    assert!(err.to_string().contains("$skip=2000"), "{err}");
+    assert_eq!(c.all_offers(true).unwrap(), before);
+}
