@@ -128,6 +128,9 @@ pub enum Item {
     },
     Offer {
         offer: Box<OfferView>,
+        /// How old its price is, against the stale threshold (a setting).
+        freshness: crate::freshness::Freshness,
+        /// Every change to its price, oldest first: bundled upgrades, imports, packs.
         history: Vec<PriceChange>,
         sources: Vec<Source>,
     },
@@ -181,7 +184,12 @@ pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> 
         if let Some(r) = &o.efficiency {
             sources.extend(sources_of(c, &r.source)?);
         }
-        return Ok(Item::Offer { offer: Box::new(o), history, sources });
+        let freshness = crate::freshness::Freshness::of(
+            o.offer.as_of.as_deref(),
+            crate::freshness::today_date(),
+            crate::freshness::stale_after_months(c)?,
+        );
+        return Ok(Item::Offer { offer: Box::new(o), freshness, history, sources });
     }
     if let Some(s) = c.source(id)? {
         return Ok(Item::Source { source: s });
@@ -197,6 +205,14 @@ pub fn search(c: &Catalog, text: &str) -> Result<Vec<suanli_catalog::query::Sear
 pub fn import(c: &mut Catalog, format: &Format, file: &Path, provenance: &Provenance) -> Result<ImportReport, Error> {
     let bytes = read(file)?;
     Ok(c.import(format, &bytes, provenance, &now_utc())?)
+}
+
+/// What one change did, offer by offer (new, repriced, removed).
+pub fn change_details(c: &Catalog, change_id: i64) -> Result<Vec<suanli_catalog::OfferChange>, Error> {
+    if !c.changes()?.iter().any(|ch| ch.id == change_id) {
+        return Err(Error::Catalog(suanli_catalog::Error::NotFound(format!("change {change_id}"))));
+    }
+    Ok(c.change_details(change_id)?)
 }
 
 /// Every change the catalogue has seen, newest first.

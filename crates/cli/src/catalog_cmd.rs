@@ -9,6 +9,7 @@ use suanli_api::catalog_store::pack::Subset;
 use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
 use suanli_api::catalog_store::query::{AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort};
 use suanli_api::catalog_store::{BillingMode, Catalog, Confidence, Offer};
+use suanli_api::freshness::{self, Freshness};
 use suanli_api::model::{Currency, LatencyClass, Precision, WorkloadClass};
 use suanli_api::{Error, Lang, catalog};
 
@@ -48,9 +49,13 @@ pub enum CatalogCommand {
     Import(ImportArgs),
     /// What each catalogue change did (upgrades, imports, packs). 目录变更记录。
     Changes {
+        /// One change's offers: new, repriced (old → new), removed. 某次变更的明细。
+        id: Option<i64>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Show or set after how many months a price is marked stale (default 6). 价格过时阈值（月，默认 6）。
+    StaleAfter { months: Option<u32> },
     /// Signed catalogue packs: export, verify, apply. 签名目录包：导出、校验、应用。
     Pack {
         #[command(subcommand)]
@@ -387,6 +392,9 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                 Format::Json => json(&item),
                 // Every field with its provenance, one per line; empty fields left out.
                 Format::Table => {
+                    if let catalog::Item::Offer { freshness, .. } = &item {
+                        outln!("{}: {}", lang.pick("as of", "价格日期"), freshness.label(lang));
+                    }
                     let value = serde_json::to_value(&item).map_err(|e| Error::Catalog(e.into()))?;
                     let mut out = String::new();
                     outline(&value, 0, &mut out);
@@ -410,7 +418,51 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             }
         }
         CatalogCommand::Import(args) => import(args, c, lang),
-        CatalogCommand::Changes { format } => {
+        CatalogCommand::StaleAfter { months } => {
+            let months = match months {
+                Some(m) => freshness::set_stale_after_months(c, m)?,
+                None => freshness::stale_after_months(c)?,
+            };
+            outln!(
+                "{} {months} {}",
+                lang.pick("prices are marked stale after", "价格超过"),
+                lang.pick("months", "个月标记为过时")
+            );
+            Ok(())
+        }
+        CatalogCommand::Changes { id: Some(id), format } => {
+            let details = catalog::change_details(c, id)?;
+            match format {
+                Format::Json => json(&details),
+                Format::Table => {
+                    let mut t =
+                        Table::new([lang.pick("Offer", "报价"), lang.pick("What", "变化"), lang.pick("Price", "价格")]);
+                    for d in details {
+                        let price = |p: Option<f64>, cur: &Option<String>| {
+                            p.map_or(String::new(), |p| {
+                                format!("{p} {}", cur.as_deref().unwrap_or("")).trim().to_owned()
+                            })
+                        };
+                        let (what, figure) = match d.what.as_str() {
+                            "added" => (lang.pick("new", "新增"), price(d.new_price, &d.new_currency)),
+                            "removed" => (lang.pick("removed", "移除"), price(d.old_price, &d.old_currency)),
+                            _ => (
+                                lang.pick("repriced", "调价"),
+                                format!(
+                                    "{} → {}",
+                                    price(d.old_price, &d.old_currency),
+                                    price(d.new_price, &d.new_currency)
+                                ),
+                            ),
+                        };
+                        t.row([d.offer_id, what.to_owned(), figure]);
+                    }
+                    out(&t.render());
+                    Ok(())
+                }
+            }
+        }
+        CatalogCommand::Changes { id: None, format } => {
             let changes = catalog::changes(c)?;
             match format {
                 Format::Json => json(&changes),
@@ -606,6 +658,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             if let Format::Json = a.format {
                 return json(&rows);
             }
+            let (today, stale_after) = (freshness::today_date(), freshness::stale_after_months(c)?);
             let mut t = Table::new([
                 "Id",
                 lang.pick("Provider", "供应商"),
@@ -643,7 +696,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                         (None, None) => String::new(),
                     },
                     v.offer.source.clone(),
-                    opt(&v.offer.as_of),
+                    Freshness::of(v.offer.as_of.as_deref(), today, stale_after).label(lang),
                     v.offer.confidence.to_string(),
                 ]);
             }

@@ -202,6 +202,58 @@ fn feed_imports_keep_their_provenance_refuse_oversize_fields_and_fail_when_nothi
 }
 
 #[test]
+fn stale_prices_are_marked_and_each_change_lists_its_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let run = |args: &[&str]| {
+        let o = suanli_on(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let feed = fixture("skypilot-lambda-vms-excerpt.csv");
+    run(&["catalog", "import", "--format", "skypilot", "--provider", "lambda", "--as-of", "2025-03", &feed]);
+    let id = "lambda-gpu-8x-a100-a100-x8-us-east-1-on-demand";
+    // A month-only date stays a month and is aged from its first day: stale at the default six months.
+    let show = run(&["catalog", "show", id]);
+    assert!(show.contains("as of: 2025-03 (month only) · stale"), "{show}");
+    let list = run(&["catalog", "list", "offers", "--provider", "lambda"]);
+    assert!(list.contains("2025-03 (month only) · stale"), "{list}");
+    assert!(run(&["catalog", "stale-after", "1200"]).contains("after 1200 months"));
+    let show = run(&["catalog", "show", id]);
+    assert!(show.contains("as of: 2025-03 (month only)\n"), "{show}");
+    // A new price: the history and the change record say old → new.
+    let cheaper = dir.path().join("cheaper.csv");
+    std::fs::write(&cheaper, std::fs::read_to_string(&feed).unwrap().replace(",10.32,us-east-1,", ",9.99,us-east-1,"))
+        .unwrap();
+    let out = run(&[
+        "catalog",
+        "import",
+        "--format",
+        "skypilot",
+        "--provider",
+        "lambda",
+        "--as-of",
+        "2026-11-30",
+        cheaper.to_str().unwrap(),
+    ]);
+    assert!(out.contains("change: 0 new, 1 repriced"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["catalog", "show", id, "--format", "json"])).unwrap();
+    let history: Vec<(Option<f64>, Option<f64>)> = json["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["old_price"].as_f64(), h["new_price"].as_f64()))
+        .collect();
+    assert_eq!(history, vec![(None, Some(10.32)), (Some(10.32), Some(9.99))]);
+    let changes: serde_json::Value = serde_json::from_str(&run(&["catalog", "changes", "--format", "json"])).unwrap();
+    let last = changes[0]["id"].as_i64().unwrap();
+    let detail = run(&["catalog", "changes", &last.to_string()]);
+    assert!(detail.contains(id) && detail.contains("repriced") && detail.contains("10.32 USD → 9.99 USD"), "{detail}");
+    let zh = run(&["--lang", "zh", "catalog", "changes", &last.to_string()]);
+    assert!(zh.contains("调价"), "{zh}");
+}
+
+#[test]
 fn import_pricebook_and_packs_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("catalog.sqlite");
