@@ -183,19 +183,42 @@ fn utf8(bytes: &[u8]) -> Result<&str, Error> {
 impl Catalog {
     /// Imports a feed. `now` stamps the change record.
     pub fn import(&mut self, format: &Format, bytes: &[u8], p: &Provenance, now: &str) -> Result<ImportReport, Error> {
-        if bytes.len() > FILE_MAX_BYTES {
-            return Err(Error::FileTooLarge { bytes: bytes.len(), limit: FILE_MAX_BYTES });
-        }
-        let text = utf8(bytes)?;
-        let parsed = match format {
-            Format::Csv => parse_csv(text)?,
-            Format::Skypilot { provider } => {
-                let known: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
-                parse_skypilot(text, provider, &known, p)?
+        let mut reports = self.import_all(&[(format.clone(), bytes, p.clone())], now)?;
+        reports.pop().ok_or_else(|| Error::Internal("an import without a report".into()))
+    }
+
+    /// Imports several feeds in one transaction (a refresh): every file is
+    /// parsed first, so a file that is not what it claims fails the whole
+    /// batch before anything is written.
+    pub fn import_all(&mut self, feeds: &[(Format, &[u8], Provenance)], now: &str) -> Result<Vec<ImportReport>, Error> {
+        let mut parsed = Vec::with_capacity(feeds.len());
+        for (format, bytes, p) in feeds {
+            if bytes.len() > FILE_MAX_BYTES {
+                return Err(Error::FileTooLarge { bytes: bytes.len(), limit: FILE_MAX_BYTES });
             }
-            Format::AzureRetail => parse_azure(text, &self.azure_sizes()?, p)?,
-        };
-        self.land(parsed, &format_label(format), now)
+            let text = utf8(bytes)?;
+            parsed.push((
+                match format {
+                    Format::Csv => parse_csv(text)?,
+                    Format::Skypilot { provider } => {
+                        let known: Vec<String> =
+                            self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
+                        parse_skypilot(text, provider, &known, p)?
+                    }
+                    Format::AzureRetail => parse_azure(text, &self.azure_sizes()?, p)?,
+                },
+                format_label(format),
+            ));
+        }
+        let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
+        let accelerators: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
+        let tx = self.conn.transaction()?;
+        let mut reports = Vec::with_capacity(parsed.len());
+        for (parsed, label) in parsed {
+            reports.push(land(&tx, &providers, &accelerators, parsed, &label, now)?);
+        }
+        tx.commit()?;
+        Ok(reports)
     }
 
     /// Azure VM size → (accelerator, accelerators per VM), learned from the
@@ -211,86 +234,90 @@ impl Catalog {
         }
         Ok(sizes)
     }
+}
 
-    /// Checks the parsed rows against the catalogue and lands the valid ones.
-    fn land(&mut self, parsed: Parsed, label: &str, now: &str) -> Result<ImportReport, Error> {
-        let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
-        let accelerators: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
-        let mut c = Checker::new();
-        let mut seen = BTreeMap::new();
-        let mut valid = Vec::new();
-        for (line, offer, parsed_whole) in parsed.offers {
-            let before = c.errors.len();
-            c.at("import", Some(line), &offer.id);
-            c.id(&mut seen, &offer.id);
-            c.offer(&offer);
-            if !providers.contains(&offer.provider_id) {
-                c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
-            }
-            if let Some(a) = &offer.accelerator_id
-                && !accelerators.contains(a)
-            {
-                c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
-            }
-            if c.errors.len() == before && parsed_whole {
-                valid.push((line, offer));
-            }
+/// Checks the parsed rows against the catalogue and lands the valid ones,
+/// inside the caller's transaction.
+fn land(
+    tx: &rusqlite::Transaction<'_>,
+    providers: &[String],
+    accelerators: &[String],
+    parsed: Parsed,
+    label: &str,
+    now: &str,
+) -> Result<ImportReport, Error> {
+    let mut c = Checker::new();
+    let mut seen = BTreeMap::new();
+    let mut valid = Vec::new();
+    for (line, offer, parsed_whole) in parsed.offers {
+        let before = c.errors.len();
+        c.at("import", Some(line), &offer.id);
+        c.id(&mut seen, &offer.id);
+        c.offer(&offer);
+        if !providers.contains(&offer.provider_id) {
+            c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
         }
-        let mut rejected = parsed.rejected;
-        rejected.extend(c.errors);
-        rejected.sort_by_key(|e| e.line);
-
-        let tx = self.conn.transaction()?;
-        // Compare with what each id showed before: an earlier import, else the catalogue.
-        let mut before: BTreeMap<String, Offer> = BTreeMap::new();
-        for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
-            for o in store::select::<Offer, _>(&tx, sql, [])? {
-                before.insert(o.id.clone(), o);
-            }
+        if let Some(a) = &offer.accelerator_id
+            && !accelerators.contains(a)
+        {
+            c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
         }
-        let mut landed_lines = std::collections::BTreeSet::new();
-        let mut written = Vec::new();
-        let mut old = Vec::new();
-        let mut unchanged = 0;
-        for (line, o) in valid {
-            landed_lines.insert(line);
-            match before.get(&o.id) {
-                // Identical data changes nothing, its source and date included.
-                Some(b) if *b == o => unchanged += 1,
-                Some(b) => {
-                    old.push(b.clone());
-                    written.push(o);
-                }
-                None => written.push(o),
-            }
+        if c.errors.len() == before && parsed_whole {
+            valid.push((line, offer));
         }
-        let change = if written.is_empty() {
-            None
-        } else {
-            for o in &written {
-                store::insert(&tx, "imported_offers", o)?;
-            }
-            let summary = record_change_with(&tx, "import", label, None, now, &old, &written, false)?;
-            let changed: Vec<&str> = old.iter().map(|o| o.id.as_str()).collect();
-            let new = written.iter().map(|o| o.id.as_str()).filter(|id| !before.contains_key(*id));
-            index_offers(&tx, new, &changed)?;
-            Some(summary)
-        };
-        tx.commit()?;
-        let mut unknown_names: Vec<(String, usize)> = parsed.unknown_names.into_iter().collect();
-        unknown_names.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        Ok(ImportReport {
-            rows: parsed.rows,
-            rows_landed: landed_lines.len(),
-            rows_reported: parsed.rows - landed_lines.len(),
-            imported: written.len(),
-            unchanged,
-            rejected,
-            skipped: parsed.skipped,
-            unknown_names,
-            change,
-        })
     }
+    let mut rejected = parsed.rejected;
+    rejected.extend(c.errors);
+    rejected.sort_by_key(|e| e.line);
+
+    // Compare with what each id showed before: an earlier import, else the catalogue.
+    let mut before: BTreeMap<String, Offer> = BTreeMap::new();
+    for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
+        for o in store::select::<Offer, _>(tx, sql, [])? {
+            before.insert(o.id.clone(), o);
+        }
+    }
+    let mut landed_lines = std::collections::BTreeSet::new();
+    let mut written = Vec::new();
+    let mut old = Vec::new();
+    let mut unchanged = 0;
+    for (line, o) in valid {
+        landed_lines.insert(line);
+        match before.get(&o.id) {
+            // Identical data changes nothing, its source and date included.
+            Some(b) if *b == o => unchanged += 1,
+            Some(b) => {
+                old.push(b.clone());
+                written.push(o);
+            }
+            None => written.push(o),
+        }
+    }
+    let change = if written.is_empty() {
+        None
+    } else {
+        for o in &written {
+            store::insert(tx, "imported_offers", o)?;
+        }
+        let summary = record_change_with(tx, "import", label, None, now, &old, &written, false)?;
+        let changed: Vec<&str> = old.iter().map(|o| o.id.as_str()).collect();
+        let new = written.iter().map(|o| o.id.as_str()).filter(|id| !before.contains_key(*id));
+        index_offers(tx, new, &changed)?;
+        Some(summary)
+    };
+    let mut unknown_names: Vec<(String, usize)> = parsed.unknown_names.into_iter().collect();
+    unknown_names.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(ImportReport {
+        rows: parsed.rows,
+        rows_landed: landed_lines.len(),
+        rows_reported: parsed.rows - landed_lines.len(),
+        imported: written.len(),
+        unchanged,
+        rejected,
+        skipped: parsed.skipped,
+        unknown_names,
+        change,
+    })
 }
 
 fn format_label(f: &Format) -> String {

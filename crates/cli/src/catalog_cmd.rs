@@ -54,6 +54,18 @@ pub enum CatalogCommand {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Download public price feeds and import them in one transaction (the network, only when asked). 联网刷新公开价格数据（单一事务）。
+    Refresh {
+        /// skypilot:CLOUD[,CLOUD…] and/or azure, e.g. skypilot:aws,gcp,azure. 数据源。
+        #[arg(long = "from", default_value = "skypilot:aws,gcp,lambda,azure")]
+        from: String,
+        /// A mirror of the SkyPilot catalogue; {cloud} is replaced by the cloud name. SkyPilot 目录镜像地址。
+        #[arg(long)]
+        skypilot_url: Option<String>,
+        /// A mirror of the Azure Retail Prices API (first page). Azure 价格接口镜像地址。
+        #[arg(long)]
+        azure_url: Option<String>,
+    },
     /// Show or set after how many months a price is marked stale (default 6). 价格过时阈值（月，默认 6）。
     StaleAfter { months: Option<u32> },
     /// Signed catalogue packs: export, verify, apply. 签名目录包：导出、校验、应用。
@@ -418,6 +430,36 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             }
         }
         CatalogCommand::Import(args) => import(args, c, lang),
+        CatalogCommand::Refresh { from, skypilot_url, azure_url } => {
+            let feeds = catalog::FeedSource::parse_list(&from).map_err(|problem| Error::Reference {
+                path: "--from".into(),
+                value: from.clone(),
+                problem,
+            })?;
+            let mut urls = catalog::FeedUrls::default();
+            urls.skypilot = skypilot_url.unwrap_or(urls.skypilot);
+            urls.azure = azure_url.unwrap_or(urls.azure);
+            let reports = catalog::refresh(c, &feeds, &urls, &mut |feed, n| {
+                eprint!("\r{feed}: {} KB {}", n / 1024, lang.pick("received", "已接收"));
+            })?;
+            eprintln!();
+            for (feed, r) in &reports {
+                outln!(
+                    "{feed}: {} {}: {} {}, {} {} · {} {}, {} {}",
+                    r.rows,
+                    lang.pick("rows", "行"),
+                    r.rows_landed,
+                    lang.pick("landed", "已导入"),
+                    r.rows_reported,
+                    lang.pick("reported", "未导入"),
+                    r.imported,
+                    lang.pick("offers written", "条报价写入"),
+                    r.unchanged,
+                    lang.pick("unchanged", "条未变"),
+                );
+            }
+            Ok(())
+        }
         CatalogCommand::StaleAfter { months } => {
             let months = match months {
                 Some(m) => freshness::set_stale_after_months(c, m)?,
