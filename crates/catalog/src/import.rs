@@ -675,6 +675,8 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
         }
     }
 
+    let mut alias_cache: std::collections::HashMap<(&str, Option<i64>, &str), Option<&crate::aliases::Alias>> =
+        std::collections::HashMap::new();
     for row in &rows {
         let line = row.line;
         let subject = if row.instance.is_empty() { row.name.to_owned() } else { row.instance.to_owned() };
@@ -769,7 +771,11 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
             continue;
         }
 
-        let Some(alias) = crate::aliases::skypilot(&cloud, row.name, memory, row.instance) else {
+        // Feeds repeat a handful of instance types over many regions: look each up once.
+        let key = (row.name, memory.map(|m| m.round() as i64), row.instance);
+        let alias =
+            *alias_cache.entry(key).or_insert_with(|| crate::aliases::skypilot(&cloud, row.name, memory, row.instance));
+        let Some(alias) = alias else {
             let name = row.name.to_owned();
             *parsed.unknown_names.entry(name.clone()).or_insert(0) += 1;
             skip(&mut parsed, SkipReason::UnknownName { name });
