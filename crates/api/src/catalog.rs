@@ -235,6 +235,9 @@ pub enum Item {
     },
     Offer {
         offer: Box<OfferView>,
+        /// How old its price is, against the stale threshold (a setting).
+        freshness: crate::freshness::Freshness,
+        /// Every change to its price, oldest first: bundled upgrades, imports, packs.
         history: Vec<PriceChange>,
         sources: Vec<Source>,
     },
@@ -288,7 +291,12 @@ pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> 
         if let Some(r) = &o.efficiency {
             sources.extend(sources_of(c, &r.source)?);
         }
-        return Ok(Item::Offer { offer: Box::new(o), history, sources });
+        let freshness = crate::freshness::Freshness::of(
+            o.offer.as_of.as_deref(),
+            crate::freshness::today_date(),
+            crate::freshness::stale_after_months(c)?,
+        );
+        return Ok(Item::Offer { offer: Box::new(o), freshness, history, sources });
     }
     if let Some(s) = c.source(id)? {
         return Ok(Item::Source { source: s });
@@ -304,6 +312,14 @@ pub fn search(c: &Catalog, text: &str) -> Result<Vec<suanli_catalog::query::Sear
 pub fn import(c: &mut Catalog, format: &Format, file: &Path, provenance: &Provenance) -> Result<ImportReport, Error> {
     let bytes = read(file)?;
     Ok(c.import(format, &bytes, provenance, &now_utc())?)
+}
+
+/// What one change did, offer by offer (new, repriced, removed).
+pub fn change_details(c: &Catalog, change_id: i64) -> Result<Vec<suanli_catalog::OfferChange>, Error> {
+    if !c.changes()?.iter().any(|ch| ch.id == change_id) {
+        return Err(Error::Catalog(suanli_catalog::Error::NotFound(format!("change {change_id}"))));
+    }
+    Ok(c.change_details(change_id)?)
 }
 
 /// Every change the catalogue has seen, newest first.
@@ -470,4 +486,140 @@ pub fn pricebook_import(c: &mut Catalog, file: &Path) -> Result<usize, Error> {
         )))
     })?;
     Ok(c.import_pricebook(&parsed)?)
+}
+
+/// A public price feed `catalog refresh` can download.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FeedSource {
+    /// A SkyPilot catalogue `vms.csv`, by SkyPilot cloud name (`aws`, `gcp`, `vast` …).
+    Skypilot { cloud: String },
+    /// The Azure Retail Prices API, GPU VM sizes (`Standard_N*`), every page.
+    Azure,
+}
+
+impl FeedSource {
+    /// `skypilot:aws,gcp` → two SkyPilot feeds; `azure` → the Azure API.
+    pub fn parse_list(text: &str) -> Result<Vec<FeedSource>, String> {
+        let mut out = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (kind, cloud) = match part.split_once(':') {
+                Some((k, c)) => (k.trim(), Some(c.trim())),
+                None => (part, None),
+            };
+            match (kind, cloud) {
+                ("azure", None) => out.push(FeedSource::Azure),
+                ("skypilot", Some(c)) if !c.is_empty() => out.push(FeedSource::Skypilot { cloud: c.to_owned() }),
+                // `skypilot:aws,gcp`: a bare name after a SkyPilot entry is another cloud.
+                (c, None) if matches!(out.last(), Some(FeedSource::Skypilot { .. })) => {
+                    out.push(FeedSource::Skypilot { cloud: c.to_owned() })
+                }
+                _ => return Err(format!("{part:?}: expected skypilot:CLOUD[,CLOUD…] or azure")),
+            }
+        }
+        if out.is_empty() {
+            return Err("no feed named: expected skypilot:CLOUD[,CLOUD…] or azure".into());
+        }
+        Ok(out)
+    }
+}
+
+/// Where the feeds are downloaded from (tests point these at loopback).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedUrls {
+    /// `{cloud}` is replaced by the SkyPilot cloud name.
+    pub skypilot: String,
+    /// The first Azure Retail Prices page; later pages follow `NextPageLink`.
+    pub azure: String,
+    pub limits: suanli_catalog::update::Limits,
+}
+
+impl Default for FeedUrls {
+    fn default() -> Self {
+        FeedUrls {
+            skypilot: "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v9/{cloud}/vms.csv"
+                .into(),
+            azure: "https://prices.azure.com/api/retail/prices?api-version=2023-01-01-preview&$filter=serviceName%20eq%20%27Virtual%20Machines%27%20and%20startswith(armSkuName,%27Standard_N%27)".into(),
+            limits: suanli_catalog::update::Limits::default(),
+        }
+    }
+}
+
+/// Azure pages followed before a refresh gives up (a GPU-filtered answer is a few dozen).
+pub const MAX_AZURE_PAGES: usize = 500;
+
+/// Downloads the feeds (over the strict update client: one deadline, a
+/// size cap while streaming, no redirect or next page to another origin),
+/// then imports them all in one transaction. A download that fails,
+/// anywhere, leaves the catalogue as it was. `progress(feed, received)`.
+pub fn refresh(
+    c: &mut Catalog,
+    feeds: &[FeedSource],
+    urls: &FeedUrls,
+    progress: &mut dyn FnMut(&str, u64),
+) -> Result<Vec<(String, ImportReport)>, Error> {
+    use suanli_catalog::update::{Session, UpdateError, same_origin_urls};
+    let first = match feeds.first() {
+        Some(FeedSource::Azure) => urls.azure.clone(),
+        _ => urls.skypilot.clone(),
+    };
+    let session = Session::new(&first, &urls.limits)?;
+    let today = crate::today();
+    let mut downloaded: Vec<(String, Format, Vec<u8>, Provenance)> = Vec::new();
+    for feed in feeds {
+        match feed {
+            FeedSource::Skypilot { cloud } => {
+                let url = urls.skypilot.replace("{cloud}", cloud);
+                let bytes = session.fetch(&url, &mut |n, _| progress(cloud, n))?;
+                let provenance = Provenance {
+                    source: format!("SkyPilot catalogue {cloud}/vms.csv ({url})"),
+                    as_of: Some(today.clone()),
+                    confidence: suanli_catalog::Confidence::A,
+                };
+                downloaded.push((
+                    format!("skypilot:{cloud}"),
+                    Format::Skypilot { provider: cloud.clone() },
+                    bytes,
+                    provenance,
+                ));
+            }
+            FeedSource::Azure => {
+                let mut pages = Vec::new();
+                let mut next = Some(urls.azure.clone());
+                while let Some(url) = next.take() {
+                    if pages.len() >= MAX_AZURE_PAGES {
+                        return Err(Error::Catalog(suanli_catalog::Error::IncompleteFeed {
+                            pages: pages.len(),
+                            next: url,
+                        }));
+                    }
+                    if !same_origin_urls(&urls.azure, &url) {
+                        let to = url.clone();
+                        return Err(Error::Catalog(
+                            UpdateError::CrossOriginRedirect { url: urls.azure.clone(), to }.into(),
+                        ));
+                    }
+                    let bytes = session.fetch(&url, &mut |n, _| progress("azure", n))?;
+                    let page: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+                        Error::Catalog(suanli_catalog::Error::Pack(format!(
+                            "{url}: not an Azure Retail Prices page: {e}; nothing was imported"
+                        )))
+                    })?;
+                    next =
+                        page.get("NextPageLink").and_then(|l| l.as_str()).filter(|l| !l.is_empty()).map(str::to_owned);
+                    pages.push(page);
+                }
+                let bytes = serde_json::to_vec(&pages).map_err(|e| Error::Catalog(e.into()))?;
+                let provenance = Provenance {
+                    source: format!("Azure Retail Prices API ({})", urls.azure),
+                    as_of: Some(today.clone()),
+                    confidence: suanli_catalog::Confidence::A,
+                };
+                downloaded.push(("azure".into(), Format::AzureRetail, bytes, provenance));
+            }
+        }
+    }
+    let batch: Vec<(Format, &[u8], Provenance)> =
+        downloaded.iter().map(|(_, f, b, p)| (f.clone(), b.as_slice(), p.clone())).collect();
+    let reports = c.import_all(&batch, &now_utc())?;
+    Ok(downloaded.into_iter().map(|(name, ..)| name).zip(reports).collect())
 }

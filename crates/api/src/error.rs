@@ -75,6 +75,8 @@ impl Error {
             Error::Write { .. } | Error::Refused { .. } => "write",
             Error::Catalog(suanli_catalog::Error::NewerSchema { .. }) => "newer_schema",
             Error::Catalog(suanli_catalog::Error::Rows(_)) => "rows",
+            Error::Catalog(suanli_catalog::Error::FileTooLarge { .. }) => "too_large",
+            Error::Catalog(suanli_catalog::Error::NothingLanded { .. }) => "nothing_landed",
             Error::Catalog(_) => "catalog",
             Error::Pack(_) => "pack",
             Error::Reference { .. } => "reference",
@@ -169,6 +171,15 @@ impl Error {
                 format!("{} 行被拒绝，未写入任何内容：\n{}", rows.len(), lines.join("\n"))
             }
             Error::Catalog(suanli_catalog::Error::Update(e)) => e.message(lang),
+            Error::Catalog(suanli_catalog::Error::FileTooLarge { bytes, limit }) if zh => {
+                format!("文件有 {bytes} 字节，超过导入上限 {limit} 字节；未导入任何内容")
+            }
+            Error::Catalog(suanli_catalog::Error::IncompleteFeed { pages, next }) if zh => {
+                format!("响应不完整：最后一页（共 {pages} 页）仍链接到下一页（{next}）；未导入任何内容")
+            }
+            Error::Catalog(suanli_catalog::Error::NothingLanded { rows }) if zh => {
+                format!("{rows} 行中没有一行被导入：每一行都被拒绝或未导入")
+            }
             Error::Catalog(e) => {
                 if zh {
                     format!("目录错误：{e}")

@@ -42,6 +42,11 @@ pub fn today() -> String {
     chrono::Utc::now().format("%Y-%m-%d").to_string()
 }
 
+/// Today's date, UTC, as a date (prices are aged against it).
+pub fn today_date() -> chrono::NaiveDate {
+    chrono::Utc::now().date_naive()
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same directory
 /// and a rename: the file is either the old one or the whole new one. Only
 /// a regular file is ever replaced (never a device, a directory, a socket or

@@ -12,6 +12,7 @@ pub mod document;
 mod error;
 mod files;
 mod finite;
+pub mod freshness;
 pub mod json;
 pub mod library;
 pub mod proposal;

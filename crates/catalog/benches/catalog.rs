@@ -38,8 +38,11 @@ fn feed(rows: usize) -> String {
 }
 
 fn bench(c: &mut Criterion) {
-    let provenance =
-        Provenance { source: "bench".into(), as_of: "2026-11-30".into(), confidence: suanli_catalog::Confidence::A };
+    let provenance = Provenance {
+        source: "bench".into(),
+        as_of: Some("2026-11-30".into()),
+        confidence: suanli_catalog::Confidence::A,
+    };
     let text = feed(100_000);
     let mut group = c.benchmark_group("import");
     group.sample_size(10);

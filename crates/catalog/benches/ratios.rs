@@ -40,8 +40,11 @@ fn bench(c: &mut Criterion) {
     let ids: Vec<String> =
         catalog.accelerators(&AcceleratorFilter::default()).expect("accelerators").into_iter().map(|a| a.id).collect();
     let bundled = catalog.offers(&OfferFilter::default()).expect("offers").len();
-    let provenance =
-        Provenance { source: "bench".into(), as_of: "2026-11-30".into(), confidence: suanli_catalog::Confidence::A };
+    let provenance = Provenance {
+        source: "bench".into(),
+        as_of: Some("2026-11-30".into()),
+        confidence: suanli_catalog::Confidence::A,
+    };
     let text = feed(&ids, 10_000 - bundled);
     catalog.import(&Format::Csv, text.as_bytes(), &provenance, NOW).expect("import");
 

@@ -76,6 +76,10 @@ pub enum Problem {
     Fraction,
     /// A parser's own message (CSV, JSON), kept as it said it.
     Parser(String),
+    /// A field longer than an importer accepts.
+    TooLong {
+        limit: usize,
+    },
 }
 
 impl Problem {
@@ -147,6 +151,13 @@ impl Problem {
                     format!("应为 {what}")
                 } else {
                     format!("expected {what}")
+                }
+            }
+            Problem::TooLong { limit } => {
+                if zh {
+                    format!("超过字段长度上限（{limit} 字节）")
+                } else {
+                    format!("is longer than a field may be ({limit} bytes)")
                 }
             }
             Problem::Parser(message) => {

@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Checker, Problem, RowError};
-use suanli_model::Currency;
+use suanli_model::{Currency, Lang};
 
 use crate::rows::{BillingMode, Confidence, Offer, PriceUnit};
-use crate::{Catalog, ChangeSummary, Error, rebuild_search, record_change_with, store};
+use crate::{Catalog, ChangeSummary, Error, index_offers, record_change_with, store};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Format {
@@ -33,27 +33,140 @@ pub enum Format {
 /// Where the imported figures come from, stamped on every row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Provenance {
-    /// Source text, e.g. "SkyPilot catalogue lambda/vms.csv".
+    /// The feed and its version, e.g. "SkyPilot catalogue v9 lambda/vms.csv @ 2c3d7ea7"
+    /// (never a local path: it says where the figures come from).
     pub source: String,
-    /// As-of date of the prices.
-    pub as_of: String,
+    /// As-of date of the prices; `None` when the feed does not say (the
+    /// offers are then "date unknown").
+    pub as_of: Option<String>,
     pub confidence: Confidence,
 }
 
+/// A row (or part of one) that was not imported, and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Skipped {
     pub line: usize,
-    pub reason: String,
+    /// The instance, size or accelerator name the row is about.
+    pub subject: String,
+    pub reason: SkipReason,
 }
+
+/// Why a row was left out: a closed set, said in English or Chinese.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum SkipReason {
+    /// The alias table leaves this name out (a TPU, a CPU-only size …);
+    /// `reason` is the table's own words.
+    Alias {
+        name: String,
+        reason: String,
+    },
+    /// A real GPU the catalogue has no row for yet.
+    MissingAccelerator {
+        name: String,
+        reason: String,
+    },
+    /// A name the alias table does not know.
+    UnknownName {
+        name: String,
+    },
+    /// A GCP machine type whose GPUs SkyPilot prices on GPU-only rows, none
+    /// of which is in the file for this zone.
+    HostWithoutGpuPrice {
+        gpu: String,
+        count: f64,
+        zone: String,
+    },
+    /// The spot price equals the on-demand one (no spot in practice).
+    SpotEqualsOnDemand,
+    /// The spot price is 0: no spot offer.
+    NoSpot,
+    NotVirtualMachine {
+        service: String,
+    },
+    WindowsPrice,
+    DevTestPrice,
+    LowPriority,
+    /// An Azure size neither the alias table nor the catalogue knows as a GPU size.
+    NotGpuSize,
+}
+
+impl SkipReason {
+    pub fn describe(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            SkipReason::Alias { name, reason } if zh => format!("{name}：别名表不导入（{reason}）"),
+            SkipReason::Alias { name, reason } => format!("{name}: not imported by the alias table ({reason})"),
+            SkipReason::MissingAccelerator { name, reason } if zh => format!("{name}：目录中尚无此加速卡（{reason}）"),
+            SkipReason::MissingAccelerator { name, reason } => {
+                format!("{name}: the catalogue has no row for this accelerator yet ({reason})")
+            }
+            SkipReason::UnknownName { name } if zh => format!("{name:?}：别名表中没有这个加速卡名称"),
+            SkipReason::UnknownName { name } => format!("{name:?}: an accelerator name the alias table does not know"),
+            SkipReason::HostWithoutGpuPrice { gpu, count, zone } if zh => {
+                format!("GCP 机型只含主机价格，文件中没有 {zone} 的 {count} × {gpu} GPU 价格行")
+            }
+            SkipReason::HostWithoutGpuPrice { gpu, count, zone } => {
+                format!(
+                    "a GCP host price without its GPUs: no GPU-only row for {count} × {gpu} in {zone:?} in the file"
+                )
+            }
+            SkipReason::SpotEqualsOnDemand => lang
+                .pick("spot price equals on-demand (no spot in practice)", "竞价价格与按需相同（实际无竞价）")
+                .to_owned(),
+            SkipReason::NoSpot => lang.pick("spot price 0 (no spot offer)", "竞价价格为 0（无竞价）").to_owned(),
+            SkipReason::NotVirtualMachine { service } if zh => format!("{service}：不是虚拟机价格"),
+            SkipReason::NotVirtualMachine { service } => format!("{service}: not a virtual machine"),
+            SkipReason::WindowsPrice => {
+                lang.pick("Windows price (Linux prices only)", "Windows 价格（只导入 Linux）").to_owned()
+            }
+            SkipReason::DevTestPrice => lang.pick("Dev/Test price", "开发/测试价格").to_owned(),
+            SkipReason::LowPriority => lang.pick("Low Priority meter", "低优先级计量").to_owned(),
+            SkipReason::NotGpuSize => lang
+                .pick("not a GPU size the alias table or catalogue knows", "别名表和目录都不认识的 GPU 规格")
+                .to_owned(),
+        }
+    }
+}
+
+/// A field longer than this is refused (a real feed's longest, `GpuInfo`, is a few hundred bytes).
+pub const FIELD_MAX_BYTES: usize = 1024;
+/// A feed file larger than this is refused before it is parsed (SkyPilot's
+/// largest, AWS `vms.csv`, is 4.6 MB; an Azure GPU refresh a few MB).
+pub const FILE_MAX_BYTES: usize = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportReport {
     /// Rows read from the file (data rows or items).
     pub rows: usize,
+    /// Rows of which at least one offer landed or was already there unchanged.
+    pub rows_landed: usize,
+    /// Rows that landed nothing; each has its reason in `rejected` or
+    /// `skipped`. `rows_landed + rows_reported == rows`.
+    pub rows_reported: usize,
+    /// Offers written (new or changed).
     pub imported: usize,
+    /// Offers identical to what the catalogue already held: not written.
+    pub unchanged: usize,
     pub rejected: Vec<RowError>,
     pub skipped: Vec<Skipped>,
+    /// Accelerator names the alias table does not know, once each, with
+    /// the rows that used them.
+    pub unknown_names: Vec<(String, usize)>,
+    /// `None` when nothing changed.
     pub change: Option<ChangeSummary>,
+}
+
+/// The first field of a record over `FIELD_MAX_BYTES`, as a rejection.
+fn field_too_long(record: &csv::StringRecord, headers: &csv::StringRecord, line: usize) -> Option<RowError> {
+    let (i, value) = record.iter().enumerate().find(|(_, v)| v.len() > FIELD_MAX_BYTES)?;
+    let preview: String = value.chars().take(40).collect();
+    Some(reject(
+        line,
+        "",
+        headers.get(i).unwrap_or(""),
+        &format!("{preview}… ({} bytes)", value.len()),
+        Problem::TooLong { limit: FIELD_MAX_BYTES },
+    ))
 }
 
 /// Turns bytes into text, refusing what is not UTF-8 (a GBK export, say).
@@ -70,16 +183,42 @@ fn utf8(bytes: &[u8]) -> Result<&str, Error> {
 impl Catalog {
     /// Imports a feed. `now` stamps the change record.
     pub fn import(&mut self, format: &Format, bytes: &[u8], p: &Provenance, now: &str) -> Result<ImportReport, Error> {
-        let text = utf8(bytes)?;
-        let parsed = match format {
-            Format::Csv => parse_csv(text)?,
-            Format::Skypilot { provider } => {
-                let known: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
-                parse_skypilot(text, provider, &known, p)?
+        let mut reports = self.import_all(&[(format.clone(), bytes, p.clone())], now)?;
+        reports.pop().ok_or_else(|| Error::Internal("an import without a report".into()))
+    }
+
+    /// Imports several feeds in one transaction (a refresh): every file is
+    /// parsed first, so a file that is not what it claims fails the whole
+    /// batch before anything is written.
+    pub fn import_all(&mut self, feeds: &[(Format, &[u8], Provenance)], now: &str) -> Result<Vec<ImportReport>, Error> {
+        let mut parsed = Vec::with_capacity(feeds.len());
+        for (format, bytes, p) in feeds {
+            if bytes.len() > FILE_MAX_BYTES {
+                return Err(Error::FileTooLarge { bytes: bytes.len(), limit: FILE_MAX_BYTES });
             }
-            Format::AzureRetail => parse_azure(text, &self.azure_sizes()?, p)?,
-        };
-        self.land(parsed, &format_label(format), now)
+            let text = utf8(bytes)?;
+            parsed.push((
+                match format {
+                    Format::Csv => parse_csv(text)?,
+                    Format::Skypilot { provider } => {
+                        let known: Vec<String> =
+                            self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
+                        parse_skypilot(text, provider, &known, p)?
+                    }
+                    Format::AzureRetail => parse_azure(text, &self.azure_sizes()?, p)?,
+                },
+                format_label(format),
+            ));
+        }
+        let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
+        let accelerators: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
+        let tx = self.conn.transaction()?;
+        let mut reports = Vec::with_capacity(parsed.len());
+        for (parsed, label) in parsed {
+            reports.push(land(&tx, &providers, &accelerators, parsed, &label, now)?);
+        }
+        tx.commit()?;
+        Ok(reports)
     }
 
     /// Azure VM size → (accelerator, accelerators per VM), learned from the
@@ -95,57 +234,90 @@ impl Catalog {
         }
         Ok(sizes)
     }
+}
 
-    /// Checks the parsed rows against the catalogue and lands the valid ones.
-    fn land(&mut self, parsed: Parsed, label: &str, now: &str) -> Result<ImportReport, Error> {
-        let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
-        let accelerators: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
-        let mut c = Checker::new();
-        let mut seen = BTreeMap::new();
-        let mut valid = Vec::new();
-        for (line, offer, parsed_whole) in parsed.offers {
-            let before = c.errors.len();
-            c.at("import", Some(line), &offer.id);
-            c.id(&mut seen, &offer.id);
-            c.offer(&offer);
-            if !providers.contains(&offer.provider_id) {
-                c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
-            }
-            if let Some(a) = &offer.accelerator_id
-                && !accelerators.contains(a)
-            {
-                c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
-            }
-            if c.errors.len() == before && parsed_whole {
-                valid.push(offer);
-            }
+/// Checks the parsed rows against the catalogue and lands the valid ones,
+/// inside the caller's transaction.
+fn land(
+    tx: &rusqlite::Transaction<'_>,
+    providers: &[String],
+    accelerators: &[String],
+    parsed: Parsed,
+    label: &str,
+    now: &str,
+) -> Result<ImportReport, Error> {
+    let mut c = Checker::new();
+    let mut seen = BTreeMap::new();
+    let mut valid = Vec::new();
+    for (line, offer, parsed_whole) in parsed.offers {
+        let before = c.errors.len();
+        c.at("import", Some(line), &offer.id);
+        c.id(&mut seen, &offer.id);
+        c.offer(&offer);
+        if !providers.contains(&offer.provider_id) {
+            c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
         }
-        let mut rejected = parsed.rejected;
-        rejected.extend(c.errors);
-        rejected.sort_by_key(|e| e.line);
-
-        let change = if valid.is_empty() {
-            None
-        } else {
-            let tx = self.conn.transaction()?;
-            // Compare with what each id showed before: an earlier import, else the catalogue.
-            let mut before: BTreeMap<String, Offer> = BTreeMap::new();
-            for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
-                for o in store::select::<Offer, _>(&tx, sql, [])? {
-                    before.insert(o.id.clone(), o);
-                }
-            }
-            let old: Vec<Offer> = valid.iter().filter_map(|o| before.get(&o.id).cloned()).collect();
-            for o in &valid {
-                store::insert(&tx, "imported_offers", o)?;
-            }
-            let summary = record_change_with(&tx, "import", label, None, now, &old, &valid, false)?;
-            rebuild_search(&tx)?;
-            tx.commit()?;
-            Some(summary)
-        };
-        Ok(ImportReport { rows: parsed.rows, imported: valid.len(), rejected, skipped: parsed.skipped, change })
+        if let Some(a) = &offer.accelerator_id
+            && !accelerators.contains(a)
+        {
+            c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
+        }
+        if c.errors.len() == before && parsed_whole {
+            valid.push((line, offer));
+        }
     }
+    let mut rejected = parsed.rejected;
+    rejected.extend(c.errors);
+    rejected.sort_by_key(|e| e.line);
+
+    // Compare with what each id showed before: an earlier import, else the catalogue.
+    let mut before: BTreeMap<String, Offer> = BTreeMap::new();
+    for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
+        for o in store::select::<Offer, _>(tx, sql, [])? {
+            before.insert(o.id.clone(), o);
+        }
+    }
+    let mut landed_lines = std::collections::BTreeSet::new();
+    let mut written = Vec::new();
+    let mut old = Vec::new();
+    let mut unchanged = 0;
+    for (line, o) in valid {
+        landed_lines.insert(line);
+        match before.get(&o.id) {
+            // Identical data changes nothing, its source and date included.
+            Some(b) if *b == o => unchanged += 1,
+            Some(b) => {
+                old.push(b.clone());
+                written.push(o);
+            }
+            None => written.push(o),
+        }
+    }
+    let change = if written.is_empty() {
+        None
+    } else {
+        for o in &written {
+            store::insert(tx, "imported_offers", o)?;
+        }
+        let summary = record_change_with(tx, "import", label, None, now, &old, &written, false)?;
+        let changed: Vec<&str> = old.iter().map(|o| o.id.as_str()).collect();
+        let new = written.iter().map(|o| o.id.as_str()).filter(|id| !before.contains_key(*id));
+        index_offers(tx, new, &changed)?;
+        Some(summary)
+    };
+    let mut unknown_names: Vec<(String, usize)> = parsed.unknown_names.into_iter().collect();
+    unknown_names.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(ImportReport {
+        rows: parsed.rows,
+        rows_landed: landed_lines.len(),
+        rows_reported: parsed.rows - landed_lines.len(),
+        imported: written.len(),
+        unchanged,
+        rejected,
+        skipped: parsed.skipped,
+        unknown_names,
+        change,
+    })
 }
 
 fn format_label(f: &Format) -> String {
@@ -156,12 +328,14 @@ fn format_label(f: &Format) -> String {
     }
 }
 
+#[derive(Default)]
 struct Parsed {
     rows: usize,
     /// (line, offer, whether every field parsed)
     offers: Vec<(usize, Offer, bool)>,
     rejected: Vec<RowError>,
     skipped: Vec<Skipped>,
+    unknown_names: BTreeMap<String, usize>,
 }
 
 fn reject(line: usize, id: &str, field: &str, value: &str, problem: Problem) -> RowError {
@@ -201,13 +375,17 @@ fn parse_csv(text: &str) -> Result<Parsed, Error> {
             });
         }
     }
-    let mut parsed = Parsed { rows: 0, offers: Vec::new(), rejected: Vec::new(), skipped: Vec::new() };
+    let mut parsed = Parsed::default();
     for record in reader.records() {
         parsed.rows += 1;
         let line = parsed.rows + 1;
         // Broken quoting is not a row problem: the file is not CSV.
         let record =
             record.map_err(|e| Error::Csv { file: "import".into(), line: line as u64, message: e.to_string() })?;
+        if let Some(e) = field_too_long(&record, &headers, line) {
+            parsed.rejected.push(e);
+            continue;
+        }
         let errors_before = parsed.rejected.len();
         let offer = offer_from_record(&headers, &record, line, &mut parsed.rejected);
         // A row with a field that did not parse still has its other fields
@@ -286,22 +464,18 @@ fn offer_from_record(
     }
 }
 
-#[derive(Debug, Deserialize)]
-struct SkypilotRow {
-    #[serde(rename = "InstanceType")]
-    instance_type: String,
-    #[serde(rename = "AcceleratorName", default)]
-    accelerator_name: Option<String>,
-    #[serde(rename = "AcceleratorCount", default)]
-    accelerator_count: Option<String>,
-    #[serde(rename = "Price", default)]
-    price: Option<String>,
-    #[serde(rename = "SpotPrice", default)]
-    spot_price: Option<String>,
-    #[serde(rename = "Region", default)]
-    region: Option<String>,
-    #[serde(rename = "GpuInfo", default)]
-    gpu_info: Option<String>,
+/// One SkyPilot `vms.csv` row, by column name (files differ in column
+/// order and AWS has five more columns).
+struct SkypilotRow<'a> {
+    line: usize,
+    instance: &'a str,
+    name: &'a str,
+    count: &'a str,
+    gpu_info: &'a str,
+    price: &'a str,
+    spot: &'a str,
+    region: &'a str,
+    zone: &'a str,
 }
 
 /// Accelerator memory from SkyPilot's `GpuInfo`, a Python-dict string:
@@ -309,24 +483,137 @@ struct SkypilotRow {
 fn gpu_memory_gib(info: &str) -> Option<f64> {
     let at = info.find("'SizeInMiB':")? + "'SizeInMiB':".len();
     let digits: String = info[at..].trim_start().chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
-    digits.parse::<f64>().ok().map(|mib| mib / 1024.0)
+    digits.parse::<f64>().ok().map(|mib| mib / 1024.0).filter(|g| *g > 0.0)
 }
 
-/// SkyPilot accelerator names to catalogue ids: `nvidia-<name>-<memory>gb`
-/// where the catalogue has that row, else `nvidia-<name>`.
-fn skypilot_accelerator(name: &str, memory_gib: Option<f64>, known: &dyn Fn(&str) -> bool) -> Option<String> {
-    let base = format!("nvidia-{}", slug(name));
-    let with_memory = memory_gib.map(|g| format!("{base}-{}gb", g.round() as i64));
-    with_memory.into_iter().chain(std::iter::once(base)).find(|id| known(id))
+/// The count as an id piece: `8`, `0.5`.
+fn count_text(n: f64) -> String {
+    if n.fract() == 0.0 { format!("{}", n as i64) } else { slug(&n.to_string()) }
 }
 
-fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenance) -> Result<Parsed, Error> {
+/// Where a price applies, as an id piece: the zone when it names its region
+/// (GCP `us-central1-a`), else region and zone (AWS `us-east-2` `use2-az1`).
+fn place(region: &str, zone: &str) -> String {
+    match zone.trim() {
+        "" => slug(region),
+        z if slug(z).starts_with(&slug(region)) => slug(z),
+        z => format!("{}-{}", slug(region), slug(z)),
+    }
+}
+
+/// A price column: `None` when empty, else a number above 0.
+fn price_column(
+    text: &str,
+    field: &str,
+    line: usize,
+    id: &str,
+    rejected: &mut Vec<RowError>,
+) -> Result<Option<f64>, ()> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(Some(x)),
+        Ok(_) => {
+            rejected.push(reject(
+                line,
+                id,
+                field,
+                text,
+                Problem::Expected("a price above 0 (the feed publishes 0 for none)"),
+            ));
+            Err(())
+        }
+        Err(_) => {
+            rejected.push(reject(line, id, field, text, Problem::NotANumber));
+            Err(())
+        }
+    }
+}
+
+/// The spot column: `None` when empty or 0 (Vast's way of saying none; the
+/// row still lands on demand, and the 0 is reported), else a price.
+fn spot_column(row: &SkypilotRow<'_>, id: &str, parsed: &mut Parsed) -> Option<f64> {
+    if row.spot.parse::<f64>().is_ok_and(|x| x == 0.0) {
+        let reason = SkipReason::NoSpot;
+        parsed.skipped.push(Skipped { line: row.line, subject: row.instance.to_owned(), reason });
+        return None;
+    }
+    price_column(row.spot, "SpotPrice", row.line, id, &mut parsed.rejected).ok().flatten()
+}
+
+/// The offers of one priced thing (on demand, and spot when the feed has
+/// a spot price that differs).
+struct Priced<'a> {
+    row: &'a SkypilotRow<'a>,
+    id_base: String,
+    provider: &'a str,
+    accelerator: String,
+    instance: Option<String>,
+    count: f64,
+    unit: PriceUnit,
+    /// Multiplies the feed's price into the stored one (1 ÷ count for a
+    /// per-accelerator price).
+    scale: f64,
+    on_demand: Option<f64>,
+    spot: Option<f64>,
+    notes: Vec<String>,
+}
+
+fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
+    let line = p.row.line;
+    let offer = |billing: BillingMode, price: f64| Offer {
+        id: format!("{}-{}", p.id_base, billing.key().replace('_', "-")),
+        provider_id: p.provider.to_owned(),
+        accelerator_id: Some(p.accelerator.clone()),
+        instance: p.instance.clone(),
+        region: Some(p.row.region.trim().to_owned()),
+        billing_mode: billing,
+        accelerators_per_instance: Some(p.count),
+        price: price * p.scale,
+        price_unit: p.unit,
+        currency: Currency::USD,
+        upfront: Some("none".to_owned()),
+        interconnect: None,
+        as_of: prov.as_of.clone(),
+        source: prov.source.clone(),
+        confidence: prov.confidence,
+        notes: Some(p.notes.join("; ")).filter(|n| !n.is_empty()),
+    };
+    match p.on_demand {
+        Some(x) => parsed.offers.push((line, offer(BillingMode::OnDemand, x), true)),
+        None => parsed.rejected.push(reject(line, &p.id_base, "Price", "", Problem::Required)),
+    }
+    match (p.spot, p.on_demand) {
+        (Some(s), Some(o)) if s == o => parsed.skipped.push(Skipped {
+            line,
+            subject: p.row.instance.to_owned(),
+            reason: SkipReason::SpotEqualsOnDemand,
+        }),
+        (Some(s), _) => parsed.offers.push((line, offer(BillingMode::Spot, s), true)),
+        (None, _) => {}
+    }
+}
+
+/// The SkyPilot importer. Every row lands (one offer per billing mode) or
+/// is reported with its reason; ids are built from every column that tells
+/// rows apart (instance, accelerator, count, region, zone, billing mode), so
+/// each availability zone is an offer of its own (the zone is in the id and
+/// the notes). GCP GPU-only rows (empty `InstanceType`) land as prices per
+/// accelerator; GCP machine types whose accelerator columns SkyPilot leaves
+/// empty (a2, a3, a4, g2, g4) land with their GPUs from the alias table and
+/// the GPU-only price of the same zone added, as SkyPilot itself adds them.
+fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Provenance) -> Result<Parsed, Error> {
+    let (cloud, provider) = crate::aliases::skypilot_cloud(given_provider);
+    let provider = provider.unwrap_or_else(|| given_provider.trim().to_owned());
     let known = |id: &str| known_ids.iter().any(|k| k == id);
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
     let headers =
-        reader.headers().map_err(|e| Error::Csv { file: "skypilot".into(), line: 1, message: e.to_string() })?;
+        reader.headers().map_err(|e| Error::Csv { file: "skypilot".into(), line: 1, message: e.to_string() })?.clone();
+    let column = |name: &str| headers.iter().position(|h| h == name);
     for required in ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region"] {
-        if !headers.iter().any(|h| h == required) {
+        if column(required).is_none() {
             return Err(Error::Csv {
                 file: "skypilot".into(),
                 line: 1,
@@ -334,87 +621,231 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
             });
         }
     }
-    let mut parsed = Parsed { rows: 0, offers: Vec::new(), rejected: Vec::new(), skipped: Vec::new() };
-    for record in reader.deserialize::<SkypilotRow>() {
+    let at = |name: &str| column(name).unwrap_or(usize::MAX);
+    let (c_inst, c_name, c_count, c_info, c_price, c_spot, c_region, c_zone) = (
+        at("InstanceType"),
+        at("AcceleratorName"),
+        at("AcceleratorCount"),
+        at("GpuInfo"),
+        at("Price"),
+        at("SpotPrice"),
+        at("Region"),
+        at("AvailabilityZone"),
+    );
+    let mut parsed = Parsed::default();
+    let mut records = Vec::new();
+    for record in reader.records() {
         parsed.rows += 1;
         let line = parsed.rows + 1;
-        let row = match record {
-            Ok(r) => r,
-            Err(e) => {
-                parsed.rejected.push(reject(line, "", "", "", Problem::Parser(e.to_string())));
-                continue;
+        match record {
+            Ok(r) => {
+                if let Some(e) = field_too_long(&r, &headers, line) {
+                    parsed.rejected.push(e);
+                } else {
+                    records.push((line, r));
+                }
             }
-        };
-        let Some(name) = row.accelerator_name.as_deref().filter(|n| !n.trim().is_empty()) else {
-            parsed
-                .skipped
-                .push(Skipped { line, reason: format!("{}: no accelerator (CPU-only size)", row.instance_type) });
-            continue;
-        };
-        let region = row.region.clone().unwrap_or_default();
-        let id_base = format!("{}-{}-{}", slug(provider), slug(&row.instance_type), slug(&region));
-        let count: Option<f64> = row.accelerator_count.as_deref().and_then(|c| c.trim().parse().ok());
-        let Some(count) = count.filter(|c| *c > 0.0 && c.is_finite()) else {
-            parsed.rejected.push(reject(
-                line,
-                &id_base,
-                "AcceleratorCount",
-                row.accelerator_count.as_deref().unwrap_or(""),
-                Problem::PositiveRatio,
-            ));
-            continue;
-        };
-        let memory = row.gpu_info.as_deref().and_then(gpu_memory_gib);
-        let Some(accelerator) = skypilot_accelerator(name, memory, &known) else {
-            let mem = memory.map_or(String::new(), |g| format!(" ({g:.0} GiB)"));
-            parsed.rejected.push(reject(
-                line,
-                &id_base,
-                "AcceleratorName",
-                name,
-                Problem::AcceleratorUnknown { name: format!("{name}{mem}") },
-            ));
-            continue;
-        };
-        let offer = |billing: BillingMode, price: f64| Offer {
-            id: format!("{id_base}-{}", billing.key().replace('_', "-")),
-            provider_id: provider.to_owned(),
-            accelerator_id: Some(accelerator.clone()),
-            instance: Some(row.instance_type.clone()),
-            region: Some(region.clone()),
-            billing_mode: billing,
-            accelerators_per_instance: Some(count),
-            price,
-            price_unit: PriceUnit::InstanceHour,
-            currency: Currency::USD,
-            upfront: Some("none".to_owned()),
-            interconnect: None,
-            as_of: Some(p.as_of.clone()),
-            source: p.source.clone(),
-            confidence: p.confidence,
-            notes: None,
-        };
-        let price_text = row.price.as_deref().unwrap_or("").trim();
-        let on_demand = match price_text.parse::<f64>() {
-            Ok(x) => x,
-            Err(_) => {
-                parsed.rejected.push(reject(line, &id_base, "Price", price_text, Problem::NotANumber));
-                continue;
-            }
-        };
-        parsed.offers.push((line, offer(BillingMode::OnDemand, on_demand), true));
-        match row.spot_price.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-            // SkyPilot: an empty SpotPrice means no spot; equal to Price means none in practice.
-            None => {}
-            Some(s) => match s.parse::<f64>() {
-                Ok(x) if x == on_demand => parsed.skipped.push(Skipped {
-                    line,
-                    reason: format!("{}: spot price equals on-demand (no spot in practice)", row.instance_type),
-                }),
-                Ok(x) => parsed.offers.push((line, offer(BillingMode::Spot, x), true)),
-                Err(_) => parsed.rejected.push(reject(line, &id_base, "SpotPrice", s, Problem::NotANumber)),
-            },
+            Err(e) => parsed.rejected.push(reject(line, "", "", "", Problem::Parser(e.to_string()))),
         }
+    }
+    let rows: Vec<SkypilotRow> = records
+        .iter()
+        .map(|(line, r)| {
+            let f = |i: usize| r.get(i).unwrap_or("").trim();
+            SkypilotRow {
+                line: *line,
+                instance: f(c_inst),
+                name: f(c_name),
+                count: f(c_count),
+                gpu_info: f(c_info),
+                price: f(c_price),
+                spot: f(c_spot),
+                region: f(c_region),
+                zone: f(c_zone),
+            }
+        })
+        .collect();
+
+    // GCP GPU-only prices by (name, count, zone), for the machine types whose rows price only the host.
+    let mut gpu_only: BTreeMap<(String, String, String), &SkypilotRow> = BTreeMap::new();
+    if cloud == "gcp" {
+        for r in rows.iter().filter(|r| r.instance.is_empty() && !r.name.is_empty()) {
+            let count = r.count.parse::<f64>().map(count_text).unwrap_or_default();
+            gpu_only.entry((r.name.to_lowercase(), count, r.zone.to_owned())).or_insert(r);
+        }
+    }
+
+    let mut alias_cache: std::collections::HashMap<(&str, Option<i64>, &str), Option<&crate::aliases::Alias>> =
+        std::collections::HashMap::new();
+    for row in &rows {
+        let line = row.line;
+        let subject = if row.instance.is_empty() { row.name.to_owned() } else { row.instance.to_owned() };
+        let skip = |parsed: &mut Parsed, reason: SkipReason| {
+            parsed.skipped.push(Skipped { line, subject: subject.clone(), reason });
+        };
+        if row.region.is_empty() {
+            parsed.rejected.push(reject(line, "", "Region", "", Problem::Required));
+            continue;
+        }
+        if row.instance.is_empty() && row.name.is_empty() {
+            parsed.rejected.push(reject(line, "", "InstanceType", "", Problem::Required));
+            continue;
+        }
+        let count_from_feed = row.count.parse::<f64>().ok().filter(|c| c.is_finite() && *c > 0.0);
+        let mut per_gpu_mib_total = gpu_memory_gib(row.gpu_info);
+        // Vast's SizeInMiB is the total over all GPUs of the offer.
+        if cloud == "vast" {
+            per_gpu_mib_total = per_gpu_mib_total.zip(count_from_feed).map(|(m, n)| m / n);
+        }
+        let memory = per_gpu_mib_total;
+
+        // A GCP host row: its GPUs are priced on GPU-only rows of the same zone.
+        let host = (cloud == "gcp" && row.name.is_empty() && !row.instance.is_empty())
+            .then(|| crate::aliases::gcp_host(row.instance))
+            .flatten();
+        if let Some((alias, count)) = host {
+            let gpu = alias.name.clone().unwrap_or_default();
+            match (alias.action, &alias.accelerator_id, count) {
+                (crate::aliases::Action::Map, Some(acc), Some(count)) if known(acc) => {
+                    let id_base = format!(
+                        "{}-{}-{}-x{}-{}",
+                        slug(&provider),
+                        slug(row.instance),
+                        slug(&gpu),
+                        count_text(count),
+                        place(row.region, row.zone)
+                    );
+                    let Some(g) = gpu_only.get(&(gpu.to_lowercase(), count_text(count), row.zone.to_owned())) else {
+                        skip(&mut parsed, SkipReason::HostWithoutGpuPrice { gpu, count, zone: row.zone.to_owned() });
+                        continue;
+                    };
+                    let Ok(host_price) = price_column(row.price, "Price", line, &id_base, &mut parsed.rejected) else {
+                        continue;
+                    };
+                    let host_spot = spot_column(row, &id_base, &mut parsed);
+                    let gpu_price = g.price.parse::<f64>().ok().filter(|x| *x > 0.0);
+                    let gpu_spot = g.spot.parse::<f64>().ok().filter(|x| *x > 0.0);
+                    let on_demand = host_price.zip(gpu_price).map(|(h, g)| h + g);
+                    let spot = host_spot.zip(gpu_spot).map(|(h, g)| h + g);
+                    let mut notes = vec![format!(
+                        "host {} + {} × {gpu} {} (GPU-only line {}); SkyPilot prices GCP GPUs apart and adds them",
+                        row.price,
+                        count_text(count),
+                        g.price,
+                        g.line
+                    )];
+                    if !row.zone.is_empty() {
+                        notes.push(format!("zone {}", row.zone));
+                    }
+                    push_priced(
+                        Priced {
+                            row,
+                            id_base,
+                            provider: &provider,
+                            accelerator: acc.clone(),
+                            instance: Some(row.instance.to_owned()),
+                            count,
+                            unit: PriceUnit::InstanceHour,
+                            scale: 1.0,
+                            on_demand,
+                            spot,
+                            notes,
+                        },
+                        p,
+                        &mut parsed,
+                    );
+                }
+                (crate::aliases::Action::Map, Some(acc), _) if !known(acc) => {
+                    parsed.rejected.push(reject(
+                        line,
+                        "",
+                        "accelerator_id",
+                        acc,
+                        Problem::NoSuchRow { table: "accelerators" },
+                    ));
+                }
+                _ => {
+                    skip(&mut parsed, SkipReason::Alias { name: row.instance.to_owned(), reason: alias.reason.clone() })
+                }
+            }
+            continue;
+        }
+
+        // Feeds repeat a handful of instance types over many regions: look each up once.
+        let key = (row.name, memory.map(|m| m.round() as i64), row.instance);
+        let alias =
+            *alias_cache.entry(key).or_insert_with(|| crate::aliases::skypilot(&cloud, row.name, memory, row.instance));
+        let Some(alias) = alias else {
+            let name = row.name.to_owned();
+            *parsed.unknown_names.entry(name.clone()).or_insert(0) += 1;
+            skip(&mut parsed, SkipReason::UnknownName { name });
+            continue;
+        };
+        let accelerator = match (alias.action, &alias.accelerator_id) {
+            (crate::aliases::Action::Map, Some(acc)) => acc.clone(),
+            (crate::aliases::Action::Missing, _) => {
+                let name = if row.name.is_empty() { row.instance } else { row.name };
+                skip(
+                    &mut parsed,
+                    SkipReason::MissingAccelerator { name: name.to_owned(), reason: alias.reason.clone() },
+                );
+                continue;
+            }
+            _ => {
+                let name = if row.name.is_empty() { row.instance } else { row.name };
+                skip(&mut parsed, SkipReason::Alias { name: name.to_owned(), reason: alias.reason.clone() });
+                continue;
+            }
+        };
+        let Some(count) = alias.count.or(count_from_feed) else {
+            parsed.rejected.push(reject(line, "", "AcceleratorCount", row.count, Problem::PositiveRatio));
+            continue;
+        };
+        let gpu_only_row = row.instance.is_empty();
+        let id_base = format!(
+            "{}-{}-{}-x{}-{}",
+            slug(&provider),
+            if gpu_only_row { "gpu".to_owned() } else { slug(row.instance) },
+            slug(row.name),
+            count_text(count),
+            place(row.region, row.zone)
+        );
+        let Ok(on_demand) = price_column(row.price, "Price", line, &id_base, &mut parsed.rejected) else {
+            continue;
+        };
+        let spot = spot_column(row, &id_base, &mut parsed);
+        let mut notes = Vec::new();
+        if gpu_only_row {
+            notes.push(format!(
+                "GPU-only price: {} for {} × {} attached to a VM, host not included",
+                row.price,
+                count_text(count),
+                row.name
+            ));
+        }
+        if alias.count.is_some() && count_from_feed != alias.count {
+            notes.push(format!("{} GPUs per instance (the feed says {:?}; alias table)", count_text(count), row.count));
+        }
+        if !row.zone.is_empty() {
+            notes.push(format!("zone {}", row.zone));
+        }
+        push_priced(
+            Priced {
+                row,
+                id_base,
+                provider: &provider,
+                accelerator,
+                instance: (!gpu_only_row).then(|| row.instance.to_owned()),
+                count,
+                unit: if gpu_only_row { PriceUnit::AcceleratorHour } else { PriceUnit::InstanceHour },
+                scale: if gpu_only_row { 1.0 / count } else { 1.0 },
+                on_demand,
+                spot,
+                notes,
+            },
+            p,
+            &mut parsed,
+        );
     }
     Ok(parsed)
 }
@@ -423,6 +854,27 @@ fn parse_skypilot(text: &str, provider: &str, known_ids: &[String], p: &Provenan
 struct AzurePage {
     #[serde(rename = "Items")]
     items: Vec<serde_json::Value>,
+    /// The next page's address; `null` on the last page.
+    #[serde(rename = "NextPageLink", default)]
+    next_page_link: Option<String>,
+}
+
+/// One term of a Consumption item's `savingsPlan` (api-version
+/// 2023-01-01-preview): an hourly rate, unlike a reservation's term price.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AzureSavingsPlan {
+    retail_price: f64,
+    term: String,
+}
+
+/// `1 Year` / `1 year` / `3 Years` / `3 Year` as years.
+fn azure_term_years(term: &str) -> Option<u32> {
+    match term.trim().to_ascii_lowercase().as_str() {
+        "1 year" | "1 years" => Some(1),
+        "3 year" | "3 years" => Some(3),
+        _ => None,
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -445,6 +897,8 @@ struct AzureItem {
     arm_sku_name: String,
     #[serde(default)]
     effective_start_date: Option<String>,
+    #[serde(default)]
+    savings_plan: Vec<AzureSavingsPlan>,
 }
 
 fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenance) -> Result<Parsed, Error> {
@@ -456,8 +910,13 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
         page => serde_json::from_value(page).map(|p| vec![p]),
     }
     .map_err(|e| Error::Pack(format!("not an Azure Retail Prices page (expected an object with \"Items\"): {e}")))?;
+    // A response is whole when its last page links nowhere: a cut-off one
+    // would silently drop every price after the cut.
+    if let Some(link) = pages.last().and_then(|p| p.next_page_link.as_deref()).filter(|l| !l.trim().is_empty()) {
+        return Err(Error::IncompleteFeed { pages: pages.len(), next: link.chars().take(200).collect() });
+    }
 
-    let mut parsed = Parsed { rows: 0, offers: Vec::new(), rejected: Vec::new(), skipped: Vec::new() };
+    let mut parsed = Parsed::default();
     for item in pages.into_iter().flat_map(|p| p.items) {
         parsed.rows += 1;
         // Items are numbered from 1 across pages; JSON has no useful line.
@@ -469,25 +928,25 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
                 continue;
             }
         };
-        let skip = |reason: String| Skipped { line, reason };
+        let skip = |reason: SkipReason| Skipped { line, subject: item.arm_sku_name.clone(), reason };
         if item.service_name != "Virtual Machines" {
-            parsed.skipped.push(skip(format!("{}: not a virtual machine", item.service_name)));
+            parsed.skipped.push(skip(SkipReason::NotVirtualMachine { service: item.service_name.clone() }));
             continue;
         }
         if item.product_name.contains("Windows") {
-            parsed.skipped.push(skip(format!("{}: Windows price (Linux prices only)", item.arm_sku_name)));
+            parsed.skipped.push(skip(SkipReason::WindowsPrice));
             continue;
         }
         if item.price_type == "DevTestConsumption" {
-            parsed.skipped.push(skip(format!("{}: Dev/Test price", item.arm_sku_name)));
+            parsed.skipped.push(skip(SkipReason::DevTestPrice));
             continue;
         }
         if item.meter_name.contains("Low Priority") || item.sku_name.contains("Low Priority") {
-            parsed.skipped.push(skip(format!("{}: Low Priority meter", item.arm_sku_name)));
+            parsed.skipped.push(skip(SkipReason::LowPriority));
             continue;
         }
         let Some((accelerator, count)) = sizes.get(&item.arm_sku_name.to_lowercase()) else {
-            parsed.skipped.push(skip(format!("{}: not a GPU size the catalogue knows", item.arm_sku_name)));
+            parsed.skipped.push(skip(SkipReason::NotGpuSize));
             continue;
         };
         let spot = item.meter_name.contains(" Spot") || item.sku_name.contains(" Spot");
@@ -507,15 +966,16 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
             continue;
         }
         // Reservation items quote the whole term, though the unit says "1 Hour".
-        let (billing, price) = match (item.price_type.as_str(), item.reservation_term.as_deref()) {
-            ("Reservation", Some("1 Year")) => (BillingMode::Reserved1y, item.retail_price / 8760.0),
-            ("Reservation", Some("3 Years")) => (BillingMode::Reserved3y, item.retail_price / 26280.0),
-            ("Reservation", term) => {
+        let term = item.reservation_term.as_deref().and_then(azure_term_years);
+        let (billing, price) = match (item.price_type.as_str(), term) {
+            ("Reservation", Some(1)) => (BillingMode::Reserved1y, item.retail_price / 8760.0),
+            ("Reservation", Some(3)) => (BillingMode::Reserved3y, item.retail_price / 26280.0),
+            ("Reservation", _) => {
                 parsed.rejected.push(reject(
                     line,
                     &id_base,
                     "reservationTerm",
-                    term.unwrap_or(""),
+                    item.reservation_term.as_deref().unwrap_or(""),
                     Problem::Expected("\"1 Year\" or \"3 Years\""),
                 ));
                 continue;
@@ -541,31 +1001,55 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
             .effective_start_date
             .as_deref()
             .map(|d| d.chars().take(10).collect::<String>())
-            .filter(|d| d > &p.as_of)
-            .unwrap_or_else(|| p.as_of.clone());
-        parsed.offers.push((
-            line,
-            Offer {
-                id: format!("{id_base}-{}", billing.key().replace('_', "-")),
-                provider_id: "azure".to_owned(),
-                accelerator_id: Some(accelerator.clone()),
-                instance: Some(item.arm_sku_name.clone()),
-                region: Some(item.arm_region_name.clone()),
-                billing_mode: billing,
-                accelerators_per_instance: Some(*count),
-                price,
-                price_unit: PriceUnit::InstanceHour,
-                currency,
-                upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),
-                interconnect: None,
-                as_of: Some(as_of),
-                source: p.source.clone(),
-                confidence: p.confidence,
-                notes: (item.price_type == "Reservation")
-                    .then(|| format!("term price {} ÷ hours of the term", item.retail_price)),
-            },
-            true,
-        ));
+            .filter(|d| p.as_of.as_ref().is_none_or(|given| d > given))
+            .or_else(|| p.as_of.clone());
+        let offer = Offer {
+            id: format!("{id_base}-{}", billing.key().replace('_', "-")),
+            provider_id: "azure".to_owned(),
+            accelerator_id: Some(accelerator.clone()),
+            instance: Some(item.arm_sku_name.clone()),
+            region: Some(item.arm_region_name.clone()),
+            billing_mode: billing,
+            accelerators_per_instance: Some(*count),
+            price,
+            price_unit: PriceUnit::InstanceHour,
+            currency,
+            upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),
+            interconnect: None,
+            as_of,
+            source: p.source.clone(),
+            confidence: p.confidence,
+            notes: (item.price_type == "Reservation")
+                .then(|| format!("term price {} ÷ hours of the term", item.retail_price)),
+        };
+        // Savings-plan rates ride on the Consumption (on-demand) item, one per term, hourly.
+        if billing == BillingMode::OnDemand {
+            for plan in &item.savings_plan {
+                let Some(years) = azure_term_years(&plan.term) else {
+                    parsed.rejected.push(reject(
+                        line,
+                        &id_base,
+                        "savingsPlan.term",
+                        &plan.term,
+                        Problem::Expected("\"1 Year\" or \"3 Years\""),
+                    ));
+                    continue;
+                };
+                parsed.offers.push((
+                    line,
+                    Offer {
+                        id: format!("{id_base}-savings-plan-{years}y"),
+                        billing_mode: BillingMode::SavingsPlan,
+                        price: plan.retail_price,
+                        upfront: Some("none".to_owned()),
+                        notes: Some(format!("{years}-year savings plan, hourly rate")),
+                        ..offer.clone()
+                    },
+                    true,
+                ));
+            }
+        }
+        parsed.offers.push((line, offer, true));
     }
     Ok(parsed)
 }
@@ -582,12 +1066,10 @@ mod tests {
     }
 
     #[test]
-    fn maps_skypilot_names_to_catalogue_ids() {
-        let known = |id: &str| ["nvidia-a100-40gb", "nvidia-h100", "nvidia-a100-80gb"].contains(&id);
-        assert_eq!(skypilot_accelerator("A100", Some(40.0), &known).as_deref(), Some("nvidia-a100-40gb"));
-        assert_eq!(skypilot_accelerator("A100-80GB", Some(80.0), &known).as_deref(), Some("nvidia-a100-80gb"));
-        assert_eq!(skypilot_accelerator("H100", Some(80.0), &known).as_deref(), Some("nvidia-h100"));
-        assert_eq!(skypilot_accelerator("A6000", Some(48.0), &known), None);
+    fn places_name_the_zone_once() {
+        assert_eq!(place("us-central1", "us-central1-a"), "us-central1-a");
+        assert_eq!(place("us-east-2", "use2-az1"), "us-east-2-use2-az1");
+        assert_eq!(place("us-east-1", ""), "us-east-1");
     }
 
     #[test]

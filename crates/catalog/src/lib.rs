@@ -9,6 +9,7 @@
 //! writes. Paths, times and keys come in as arguments; this crate reads
 //! no clock and chooses no directory.
 
+pub mod aliases;
 mod bundled;
 mod cache;
 pub mod check;
@@ -58,6 +59,15 @@ pub enum Error {
     Io(#[from] std::io::Error),
     #[error("internal: {0}")]
     Internal(String),
+    /// A feed file over the import's size cap; nothing was read into the catalogue.
+    #[error("the file is {bytes} bytes, over the import limit of {limit} bytes; nothing was imported")]
+    FileTooLarge { bytes: usize, limit: usize },
+    /// An Azure Retail Prices response whose last page still links to a next one.
+    #[error("the response is incomplete: its last page (of {pages}) links to another ({next}); nothing was imported")]
+    IncompleteFeed { pages: usize, next: String },
+    /// An import in which no row landed (every one was rejected or left out).
+    #[error("none of the {rows} row(s) landed: every row was rejected or left out")]
+    NothingLanded { rows: usize },
 }
 
 /// Reads CSV text into rows; the error names the file, line and field.
@@ -432,6 +442,39 @@ pub(crate) fn record_change_with(
         removed,
         repriced,
     })
+}
+
+/// Brings the full-text index up to date for imported offers just written,
+/// without rebuilding it: new ids are added, changed ones replaced. Past a
+/// few hundred changed ids a rebuild is cheaper than deleting one by one
+/// (the index's id column is not indexed).
+pub(crate) fn index_offers<'a>(
+    conn: &Connection,
+    new: impl IntoIterator<Item = &'a str>,
+    changed: &[&'a str],
+) -> Result<(), Error> {
+    if changed.len() > 200 {
+        return rebuild_search(conn);
+    }
+    let mut delete = conn.prepare_cached("DELETE FROM search WHERE kind = 'offer' AND item_id = ?1")?;
+    for id in changed {
+        delete.execute(params![id])?;
+    }
+    // A bulk write merges the index's segments once, at the end, instead of
+    // while every row goes in (most of an import's time otherwise).
+    conn.execute("INSERT INTO search (search, rank) VALUES ('automerge', 0)", [])?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO search (item_id, kind, text)
+           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)
+           FROM imported_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id
+           WHERE o.id = ?1",
+    )?;
+    for id in new.into_iter().chain(changed.iter().copied()) {
+        insert.execute(params![id])?;
+    }
+    // Back to FTS5's default (merge once 4 segments of a level exist).
+    conn.execute("INSERT INTO search (search, rank) VALUES ('automerge', 4)", [])?;
+    Ok(())
 }
 
 /// Rebuilds the full-text index over names in Chinese and English.

@@ -207,6 +207,38 @@ pub fn download_with(
     Ok(Download { pack, signature })
 }
 
+/// Several downloads under one deadline and one strict client: what a feed
+/// refresh fetches (SkyPilot files, Azure pages) before anything is applied.
+#[derive(Debug)]
+pub struct Session {
+    client: reqwest::blocking::Client,
+    deadline: Instant,
+    limits: Limits,
+}
+
+impl Session {
+    /// A session whose deadline starts now. `first_url` only decides the
+    /// proxy (loopback goes direct).
+    pub fn new(first_url: &str, limits: &Limits) -> Result<Session, Error> {
+        Ok(Session { client: client(first_url, limits)?, deadline: Instant::now() + limits.deadline, limits: *limits })
+    }
+
+    /// Downloads one URL whole (at most `limits.max_pack_bytes`); a 404 is an error.
+    pub fn fetch(&self, url: &str, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Vec<u8>, Error> {
+        let body = get(&self.client, url, self.limits.max_pack_bytes, self.deadline, &self.limits, progress)?;
+        Ok(body.ok_or_else(|| UpdateError::NotFound { url: url.into() })?)
+    }
+}
+
+/// Whether `next` is on the same scheme, host and port as `first` (an
+/// Azure `NextPageLink` must not send Suanli elsewhere).
+pub fn same_origin_urls(first: &str, next: &str) -> bool {
+    match (reqwest::Url::parse(first), reqwest::Url::parse(next)) {
+        (Ok(a), Ok(b)) => same_origin(&a, &b),
+        _ => false,
+    }
+}
+
 /// What a failed request was, from reqwest's error and its sources.
 fn transport(url: &str, e: &reqwest::Error, limits: &Limits) -> UpdateError {
     let mut source: Option<&dyn std::error::Error> = Some(e);

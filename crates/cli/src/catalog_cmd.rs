@@ -9,6 +9,7 @@ use suanli_api::catalog_store::pack::Subset;
 use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
 use suanli_api::catalog_store::query::{AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort};
 use suanli_api::catalog_store::{BillingMode, Catalog, Confidence, Offer};
+use suanli_api::freshness::{self, Freshness};
 use suanli_api::model::{Currency, LatencyClass, Precision, WorkloadClass};
 use suanli_api::{Error, Lang, catalog};
 
@@ -48,9 +49,25 @@ pub enum CatalogCommand {
     Import(ImportArgs),
     /// What each catalogue change did (upgrades, imports, packs). 目录变更记录。
     Changes {
+        /// One change's offers: new, repriced (old → new), removed. 某次变更的明细。
+        id: Option<i64>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Download public price feeds and import them in one transaction (the network, only when asked). 联网刷新公开价格数据（单一事务）。
+    Refresh {
+        /// skypilot:CLOUD[,CLOUD…] and/or azure, e.g. skypilot:aws,gcp,azure. 数据源。
+        #[arg(long = "from", default_value = "skypilot:aws,gcp,lambda,azure")]
+        from: String,
+        /// A mirror of the SkyPilot catalogue; {cloud} is replaced by the cloud name. SkyPilot 目录镜像地址。
+        #[arg(long)]
+        skypilot_url: Option<String>,
+        /// A mirror of the Azure Retail Prices API (first page). Azure 价格接口镜像地址。
+        #[arg(long)]
+        azure_url: Option<String>,
+    },
+    /// Show or set after how many months a price is marked stale (default 6). 价格过时阈值（月，默认 6）。
+    StaleAfter { months: Option<u32> },
     /// Signed catalogue packs: export, verify, apply. 签名目录包：导出、校验、应用。
     Pack {
         #[command(subcommand)]
@@ -223,13 +240,16 @@ pub struct ImportArgs {
     #[arg(long = "format", value_enum)]
     feed: FeedArg,
     file: PathBuf,
-    /// Provider id the feed belongs to (SkyPilot files do not say). 数据所属的供应商。
+    /// Provider id or SkyPilot cloud name the feed belongs to (SkyPilot files do not say). 数据所属的供应商（或 SkyPilot 云名称）。
     #[arg(long)]
     provider: Option<String>,
-    /// Where the prices come from (stored on every row). 数据来源。
+    /// Where the prices come from (stored on every row; default: the feed's name). 数据来源（默认：数据源名称）。
     #[arg(long)]
     source: Option<String>,
-    /// As-of date of the prices (default: today). 价格日期。
+    /// The feed's version, e.g. a skypilot-catalog commit (added to the source). 数据源版本（如提交号）。
+    #[arg(long)]
+    feed_version: Option<String>,
+    /// As-of date of the prices (default: none, "date unknown"). 价格日期（默认：日期未知）。
     #[arg(long)]
     as_of: Option<String>,
     /// Confidence tag (A = provider data or machine catalogue). 置信度标签。
@@ -388,6 +408,9 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                 Format::Json => json(&item),
                 // Every field with its provenance, one per line; empty fields left out.
                 Format::Table => {
+                    if let catalog::Item::Offer { freshness, .. } = &item {
+                        outln!("{}: {}", lang.pick("as of", "价格日期"), freshness.label(lang));
+                    }
                     let value = serde_json::to_value(&item).map_err(|e| Error::Catalog(e.into()))?;
                     let mut out = String::new();
                     outline(&value, 0, &mut out);
@@ -411,7 +434,81 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             }
         }
         CatalogCommand::Import(args) => import(args, c, lang),
-        CatalogCommand::Changes { format } => {
+        CatalogCommand::Refresh { from, skypilot_url, azure_url } => {
+            let feeds = catalog::FeedSource::parse_list(&from).map_err(|problem| Error::Reference {
+                path: "--from".into(),
+                value: from.clone(),
+                problem,
+            })?;
+            let mut urls = catalog::FeedUrls::default();
+            urls.skypilot = skypilot_url.unwrap_or(urls.skypilot);
+            urls.azure = azure_url.unwrap_or(urls.azure);
+            let reports = catalog::refresh(c, &feeds, &urls, &mut |feed, n| {
+                eprint!("\r{feed}: {} KB {}", n / 1024, lang.pick("received", "已接收"));
+            })?;
+            eprintln!();
+            for (feed, r) in &reports {
+                outln!(
+                    "{feed}: {} {}: {} {}, {} {} · {} {}, {} {}",
+                    r.rows,
+                    lang.pick("rows", "行"),
+                    r.rows_landed,
+                    lang.pick("landed", "已导入"),
+                    r.rows_reported,
+                    lang.pick("reported", "未导入"),
+                    r.imported,
+                    lang.pick("offers written", "条报价写入"),
+                    r.unchanged,
+                    lang.pick("unchanged", "条未变"),
+                );
+            }
+            Ok(())
+        }
+        CatalogCommand::StaleAfter { months } => {
+            let months = match months {
+                Some(m) => freshness::set_stale_after_months(c, m)?,
+                None => freshness::stale_after_months(c)?,
+            };
+            outln!(
+                "{} {months} {}",
+                lang.pick("prices are marked stale after", "价格超过"),
+                lang.pick("months", "个月标记为过时")
+            );
+            Ok(())
+        }
+        CatalogCommand::Changes { id: Some(id), format } => {
+            let details = catalog::change_details(c, id)?;
+            match format {
+                Format::Json => json(&details),
+                Format::Table => {
+                    let mut t =
+                        Table::new([lang.pick("Offer", "报价"), lang.pick("What", "变化"), lang.pick("Price", "价格")]);
+                    for d in details {
+                        let price = |p: Option<f64>, cur: &Option<String>| {
+                            p.map_or(String::new(), |p| {
+                                format!("{p} {}", cur.as_deref().unwrap_or("")).trim().to_owned()
+                            })
+                        };
+                        let (what, figure) = match d.what.as_str() {
+                            "added" => (lang.pick("new", "新增"), price(d.new_price, &d.new_currency)),
+                            "removed" => (lang.pick("removed", "移除"), price(d.old_price, &d.old_currency)),
+                            _ => (
+                                lang.pick("repriced", "调价"),
+                                format!(
+                                    "{} → {}",
+                                    price(d.old_price, &d.old_currency),
+                                    price(d.new_price, &d.new_currency)
+                                ),
+                            ),
+                        };
+                        t.row([d.offer_id, what.to_owned(), figure]);
+                    }
+                    out(&t.render());
+                    Ok(())
+                }
+            }
+        }
+        CatalogCommand::Changes { id: None, format } => {
             let changes = catalog::changes(c)?;
             match format {
                 Format::Json => json(&changes),
@@ -654,6 +751,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
             if let Format::Json = a.format {
                 return json(&rows);
             }
+            let (today, stale_after) = (freshness::today_date(), freshness::stale_after_months(c)?);
             let mut t = Table::new([
                 "Id",
                 lang.pick("Provider", "供应商"),
@@ -691,7 +789,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                         (None, None) => String::new(),
                     },
                     v.offer.source.clone(),
-                    opt(&v.offer.as_of),
+                    Freshness::of(v.offer.as_of.as_deref(), today, stale_after).label(lang),
                     v.offer.confidence.to_string(),
                 ]);
             }
@@ -797,47 +895,108 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
             provider: a.provider.clone().ok_or_else(|| Error::Reference {
                 path: "--provider".into(),
                 value: "(missing)".into(),
-                problem: "a SkyPilot file does not say whose prices it holds; give --provider (e.g. lambda)".into(),
+                problem: lang
+                    .pick(
+                        "a SkyPilot file does not say whose prices it holds; give --provider (e.g. lambda)",
+                        "SkyPilot 文件未写明是哪家云的价格；请用 --provider 指定（如 lambda）",
+                    )
+                    .into(),
             })?,
         },
         FeedArg::AzureRetail => FeedFormat::AzureRetail,
     };
-    let today = suanli_api::today();
+    // The source names the feed and its version, never the local file it was saved as.
+    let feed = match &format {
+        FeedFormat::Csv => "offers CSV".to_owned(),
+        FeedFormat::Skypilot { provider } => {
+            let (cloud, _) = suanli_api::catalog_store::aliases::skypilot_cloud(provider);
+            format!("SkyPilot catalogue {cloud}/vms.csv")
+        }
+        FeedFormat::AzureRetail => "Azure Retail Prices API".to_owned(),
+    };
+    let version = a.feed_version.as_deref().map_or(String::new(), |v| format!(" @ {v}"));
     let provenance = Provenance {
-        source: a.source.unwrap_or_else(|| format!("imported from {}", a.file.display())),
-        as_of: a.as_of.unwrap_or(today),
+        source: a.source.unwrap_or_else(|| format!("{feed}{version}")),
+        as_of: a.as_of,
         confidence: a.confidence,
     };
     let report = catalog::import(c, &format, &a.file, &provenance)?;
     outln!(
-        "{}: {} {}, {} {}, {} {}, {} {}",
+        "{}: {} {}: {} {}, {} {} · {} {}, {} {}",
         a.file.display(),
         report.rows,
         lang.pick("rows", "行"),
+        report.rows_landed,
+        lang.pick("landed", "已导入"),
+        report.rows_reported,
+        lang.pick("reported", "未导入（见下）"),
         report.imported,
-        lang.pick("imported", "已导入"),
-        report.skipped.len(),
-        lang.pick("skipped", "已跳过"),
-        report.rejected.len(),
-        lang.pick("rejected", "被拒绝"),
+        lang.pick("offers written", "条报价写入"),
+        report.unchanged,
+        lang.pick("unchanged", "条未变"),
     );
-    if let Some(ch) = &report.change {
-        outln!(
+    match &report.change {
+        Some(ch) => outln!(
             "{}: {} {}, {} {}",
             lang.pick("change", "变更"),
             ch.added,
             lang.pick("new", "新增"),
             ch.repriced,
             lang.pick("repriced", "调价")
-        );
+        ),
+        None if report.unchanged > 0 => outln!(
+            "{}",
+            lang.pick(
+                "nothing changed: every offer is already in the catalogue as imported",
+                "没有变化：所有报价已与目录中一致"
+            )
+        ),
+        None => {}
     }
+    // Reasons once each, with the lines they apply to.
+    let mut reasons: Vec<(String, Vec<usize>)> = Vec::new();
     for s in &report.skipped {
-        outln!("  {} {}: {}", lang.pick("skipped line", "跳过第"), s.line, s.reason);
+        if matches!(s.reason, suanli_api::catalog_store::import::SkipReason::UnknownName { .. }) {
+            continue;
+        }
+        let text = s.reason.describe(lang);
+        match reasons.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, lines)) => lines.push(s.line),
+            None => reasons.push((text, vec![s.line])),
+        }
+    }
+    for (text, lines) in &reasons {
+        outln!("  {} ({}): {text}", lang.pick("left out", "未导入"), line_list(lines, lang));
+    }
+    for (name, n) in &report.unknown_names {
+        outln!(
+            "  {} {name:?}: {n} {}",
+            lang.pick("unknown accelerator name", "未知加速卡名称"),
+            lang.pick("row(s)", "行")
+        );
     }
     for r in &report.rejected {
         outln!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
     }
+    if report.rows > 0 && report.rows_landed == 0 {
+        return Err(Error::Catalog(suanli_api::catalog_store::Error::NothingLanded { rows: report.rows }));
+    }
     Ok(())
+}
+
+/// `lines 2, 5, 9` or `lines 2, 5, 9 … (40 in all)`.
+fn line_list(lines: &[usize], lang: Lang) -> String {
+    let shown: Vec<String> = lines.iter().take(8).map(|l| l.to_string()).collect();
+    let more = if lines.len() > 8 {
+        if lang == Lang::Zh {
+            format!(" …（共 {} 行）", lines.len())
+        } else {
+            format!(" … ({} in all)", lines.len())
+        }
+    } else {
+        String::new()
+    };
+    format!("{} {}{more}", lang.pick("lines", "行"), shown.join(", "))
 }
 
 fn report_pack(

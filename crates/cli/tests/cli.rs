@@ -170,6 +170,90 @@ fn catalogue_search_show_and_offers() {
 }
 
 #[test]
+fn feed_imports_keep_their_provenance_refuse_oversize_fields_and_fail_when_nothing_lands() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let gcp = fixture("skypilot/v9/gcp/vms.csv");
+    let args = ["catalog", "import", "--format", "skypilot", "--provider", "gcp", "--feed-version", "2c3d7ea7", &gcp];
+    let first = suanli_on(&db, &args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stdout(&first).contains("59 rows: 38 landed, 21 reported"), "{}", stdout(&first));
+    // The same data again changes nothing, and says so.
+    let again = suanli_on(&db, &args);
+    assert!(again.status.success());
+    let out = stdout(&again);
+    assert!(out.contains("0 offers written, 74 unchanged"), "{out}");
+    assert!(out.contains("nothing changed"), "{out}");
+    // The source is the feed and its version, not the local path.
+    let show = suanli_on(&db, &["catalog", "show", "gcp-gpu-h100-x8-us-east5-a-on-demand", "--format", "json"]);
+    let json = stdout(&show);
+    assert!(json.contains("SkyPilot catalogue gcp/vms.csv @ 2c3d7ea7"), "{json}");
+    assert!(!json.contains("fixtures"), "{json}");
+    // A 2 KB field is refused with its field named; a file where nothing lands exits non-zero.
+    let big = dir.path().join("big.csv");
+    let header = std::fs::read_to_string(&gcp).unwrap().lines().next().unwrap().to_owned();
+    let long = "x".repeat(2048);
+    std::fs::write(&big, format!("{header}\n{long},8.0,30.0,,,,us-central1,us-central1-a,0.38,0.12\n")).unwrap();
+    let o = suanli_on(&db, &["catalog", "import", "--format", "skypilot", "--provider", "gcp", big.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("InstanceType = \"xxxx"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("longer than a field may be (1024 bytes)"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("none of the 1 row(s) landed"), "{}", stderr(&o));
+}
+
+#[test]
+fn stale_prices_are_marked_and_each_change_lists_its_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let run = |args: &[&str]| {
+        let o = suanli_on(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let feed = fixture("skypilot-lambda-vms-excerpt.csv");
+    run(&["catalog", "import", "--format", "skypilot", "--provider", "lambda", "--as-of", "2025-03", &feed]);
+    let id = "lambda-gpu-8x-a100-a100-x8-us-east-1-on-demand";
+    // A month-only date stays a month and is aged from its first day: stale at the default six months.
+    let show = run(&["catalog", "show", id]);
+    assert!(show.contains("as of: 2025-03 (month only) · stale"), "{show}");
+    let list = run(&["catalog", "list", "offers", "--provider", "lambda"]);
+    assert!(list.contains("2025-03 (month only) · stale"), "{list}");
+    assert!(run(&["catalog", "stale-after", "1200"]).contains("after 1200 months"));
+    let show = run(&["catalog", "show", id]);
+    assert!(show.contains("as of: 2025-03 (month only)\n"), "{show}");
+    // A new price: the history and the change record say old → new.
+    let cheaper = dir.path().join("cheaper.csv");
+    std::fs::write(&cheaper, std::fs::read_to_string(&feed).unwrap().replace(",10.32,us-east-1,", ",9.99,us-east-1,"))
+        .unwrap();
+    let out = run(&[
+        "catalog",
+        "import",
+        "--format",
+        "skypilot",
+        "--provider",
+        "lambda",
+        "--as-of",
+        "2026-11-30",
+        cheaper.to_str().unwrap(),
+    ]);
+    assert!(out.contains("change: 0 new, 1 repriced"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["catalog", "show", id, "--format", "json"])).unwrap();
+    let history: Vec<(Option<f64>, Option<f64>)> = json["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["old_price"].as_f64(), h["new_price"].as_f64()))
+        .collect();
+    assert_eq!(history, vec![(None, Some(10.32)), (Some(10.32), Some(9.99))]);
+    let changes: serde_json::Value = serde_json::from_str(&run(&["catalog", "changes", "--format", "json"])).unwrap();
+    let last = changes[0]["id"].as_i64().unwrap();
+    let detail = run(&["catalog", "changes", &last.to_string()]);
+    assert!(detail.contains(id) && detail.contains("repriced") && detail.contains("10.32 USD → 9.99 USD"), "{detail}");
+    let zh = run(&["--lang", "zh", "catalog", "changes", &last.to_string()]);
+    assert!(zh.contains("调价"), "{zh}");
+}
+
+#[test]
 fn import_pricebook_and_packs_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("catalog.sqlite");
@@ -187,8 +271,11 @@ fn import_pricebook_and_packs_from_the_command_line() {
         "lambda",
         &fixture("skypilot-lambda-vms-excerpt.csv"),
     ]);
-    assert!(out.contains("9 rows, 4 imported, 2 skipped, 3 rejected"), "{out}");
-    assert!(out.contains("AcceleratorName = \"A6000\""), "{out}");
+    assert!(out.contains("9 rows: 4 landed, 5 reported · 4 offers written, 0 unchanged"), "{out}");
+    assert!(
+        out.contains("left out (lines 6, 7, 8): A6000: the catalogue has no row for this accelerator yet"),
+        "{out}"
+    );
 
     run(&["pricebook", "discount", "--id", "deal", "--provider", "lambda", "--share", "0.1", "--note", "volume"]);
     let book = dir.path().join("book.json");

@@ -6,6 +6,7 @@
 mod deploy;
 mod files;
 mod finite;
+mod refresh;
 mod update;
 mod workload;
 

@@ -1,0 +1,167 @@
+//! How old a price is: as-of dates parsed and aged as dates (chrono).
+//!
+//! A partial date stays what it is — a year (`2026`) or a month
+//! (`2025-03`) — and is aged from the earliest day it may mean, so a price
+//! dated only "2025" is stale as soon as 1 January 2025 is older than the
+//! threshold: a purchasing team should never trust a date more than it was
+//! given. An offer without a date is "date unknown", never today.
+
+use chrono::{Datelike, NaiveDate};
+use serde::Serialize;
+use suanli_model::Lang;
+
+use crate::Error;
+use suanli_catalog::Catalog;
+
+/// The settings key of the stale threshold, in months.
+pub const STALE_AFTER_KEY: &str = "stale_after_months";
+/// The default stale threshold: six months.
+pub const DEFAULT_STALE_AFTER_MONTHS: u32 = 6;
+
+/// An as-of date as precise as its source gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsOf {
+    Day { date: NaiveDate },
+    Month { year: i32, month: u32 },
+    Year { year: i32 },
+}
+
+impl AsOf {
+    /// `2026-11-30`, `2025-03` or `2026`; anything else is not a date.
+    pub fn parse(text: &str) -> Option<AsOf> {
+        let t = text.trim();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let parts: Vec<&str> = t.split('-').collect();
+        match parts.as_slice() {
+            [y] if y.len() == 4 && digits(y) => Some(AsOf::Year { year: y.parse().ok()? }),
+            [y, m] if y.len() == 4 && m.len() == 2 && digits(y) && digits(m) => {
+                let (year, month) = (y.parse().ok()?, m.parse().ok()?);
+                NaiveDate::from_ymd_opt(year, month, 1).map(|_| AsOf::Month { year, month })
+            }
+            [_, _, _] => NaiveDate::parse_from_str(t, "%Y-%m-%d").ok().map(|date| AsOf::Day { date }),
+            _ => None,
+        }
+    }
+
+    /// `day`, `month` or `year`.
+    pub fn precision(self) -> &'static str {
+        match self {
+            AsOf::Day { .. } => "day",
+            AsOf::Month { .. } => "month",
+            AsOf::Year { .. } => "year",
+        }
+    }
+
+    /// The earliest day the date may mean.
+    pub fn earliest(self) -> NaiveDate {
+        match self {
+            AsOf::Day { date } => date,
+            AsOf::Month { year, month } => NaiveDate::from_ymd_opt(year, month, 1).unwrap_or(NaiveDate::MIN),
+            AsOf::Year { year } => NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN),
+        }
+    }
+}
+
+/// Whole months from `from` to `to` (0 when `to` is earlier).
+fn months_between(from: NaiveDate, to: NaiveDate) -> u32 {
+    let mut months = (to.year() - from.year()) * 12 + to.month() as i32 - from.month() as i32;
+    if to.day() < from.day() {
+        months -= 1;
+    }
+    months.max(0) as u32
+}
+
+/// How fresh one price is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Freshness {
+    /// `None`: date unknown (or not a date).
+    #[serde(skip)]
+    pub as_of: Option<AsOf>,
+    /// `day`, `month`, `year`, or `None` when the date is unknown.
+    pub precision: Option<&'static str>,
+    /// Whole months since the earliest day the date may mean.
+    pub age_months: Option<u32>,
+    /// Older than the threshold.
+    pub stale: bool,
+    pub stale_after_months: u32,
+}
+
+impl Freshness {
+    pub fn of(as_of: Option<&str>, today: NaiveDate, stale_after_months: u32) -> Freshness {
+        let as_of = as_of.and_then(AsOf::parse);
+        let age_months = as_of.map(|a| months_between(a.earliest(), today));
+        Freshness {
+            as_of,
+            precision: as_of.map(AsOf::precision),
+            age_months,
+            stale: age_months.is_some_and(|m| m >= stale_after_months),
+            stale_after_months,
+        }
+    }
+
+    /// `2025-03 (month only) · stale, 20 months old`, `date unknown`.
+    pub fn label(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let date = match self.as_of {
+            None => return lang.pick("date unknown", "日期未知").to_owned(),
+            Some(AsOf::Day { date }) => date.format("%Y-%m-%d").to_string(),
+            Some(AsOf::Month { year, month }) if zh => format!("{year}-{month:02}（仅到月）"),
+            Some(AsOf::Month { year, month }) => format!("{year}-{month:02} (month only)"),
+            Some(AsOf::Year { year }) if zh => format!("{year}（仅到年）"),
+            Some(AsOf::Year { year }) => format!("{year} (year only)"),
+        };
+        match (self.stale, self.age_months, zh) {
+            (true, Some(m), true) => format!("{date} · 已过时（{m} 个月）"),
+            (true, Some(m), false) => format!("{date} · stale, {m} months old"),
+            _ => date,
+        }
+    }
+}
+
+/// The stale threshold in months: the setting, else six months.
+pub fn stale_after_months(c: &Catalog) -> Result<u32, Error> {
+    Ok(c.setting(STALE_AFTER_KEY)?
+        .and_then(|v| v.trim().trim_matches('"').parse().ok())
+        .unwrap_or(DEFAULT_STALE_AFTER_MONTHS))
+}
+
+/// Sets the stale threshold (at least one month).
+pub fn set_stale_after_months(c: &mut Catalog, months: u32) -> Result<u32, Error> {
+    let months = months.max(1);
+    c.put_setting(STALE_AFTER_KEY, &months.to_string())?;
+    Ok(months)
+}
+
+pub use crate::files::today_date;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap_or(NaiveDate::MIN)
+    }
+
+    #[test]
+    fn partial_dates_stay_partial_and_age_from_their_earliest_day() {
+        assert_eq!(AsOf::parse("2026"), Some(AsOf::Year { year: 2026 }));
+        assert_eq!(AsOf::parse("2025-03"), Some(AsOf::Month { year: 2025, month: 3 }));
+        assert_eq!(AsOf::parse("2025-13"), None);
+        assert_eq!(AsOf::parse("2025-02-30"), None);
+        assert_eq!(AsOf::parse("last spring"), None);
+        let today = day("2026-12-01");
+        // "2026" may mean 1 January 2026: eleven months old, stale at six.
+        let y = Freshness::of(Some("2026"), today, 6);
+        assert_eq!((y.age_months, y.stale), (Some(11), true));
+        assert_eq!(y.label(Lang::En), "2026 (year only) · stale, 11 months old");
+        let m = Freshness::of(Some("2026-07"), today, 6);
+        assert_eq!((m.age_months, m.stale), (Some(5), false));
+        assert_eq!(m.label(Lang::Zh), "2026-07（仅到月）");
+        let d = Freshness::of(Some("2026-06-02"), today, 6);
+        assert_eq!((d.age_months, d.stale), (Some(5), false), "one day short of six months");
+        assert!(Freshness::of(Some("2026-06-01"), today, 6).stale);
+        let unknown = Freshness::of(None, today, 6);
+        assert_eq!((unknown.stale, unknown.label(Lang::En)), (false, "date unknown".to_owned()));
+        assert_eq!(Freshness::of(Some("n/a"), today, 6).label(Lang::Zh), "日期未知");
+    }
+}
