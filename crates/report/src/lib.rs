@@ -13,3 +13,4 @@ pub mod sheet;
 mod yaml;
 
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
+pub use pdf::{fallback, font_covers};
