@@ -7,6 +7,7 @@
 
 mod assumptions;
 pub mod deploy;
+mod labels;
 mod pdf;
 pub mod proposal;
 pub mod sheet;

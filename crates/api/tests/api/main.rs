@@ -6,6 +6,7 @@
 mod deploy;
 mod files;
 mod finite;
+mod proposal;
 mod update;
 
 use suanli_api::{Error, Lang, parse_scenario};
