@@ -14,12 +14,20 @@ function noBackend(e: unknown) {
   if (!root) return;
   const p = document.createElement("p");
   p.setAttribute("data-testid", "no-backend");
-  p.style.cssText = "font: 16px sans-serif; margin: 48px auto; max-width: 640px";
+  p.style.cssText = "font: 16px 'Suanli Sans', sans-serif; margin: 48px auto; max-width: 640px";
   p.textContent = `${e instanceof Error ? e.message : String(e)} / 此页面需在算力桌面应用中打开。`;
   root.replaceChildren(p);
 }
 
+/** Charts draw on a canvas once, with whatever face is loaded then: load the bundled one (both weights) first. */
+async function bundledFont() {
+  const fonts = typeof document !== "undefined" ? document.fonts : undefined;
+  if (!fonts) return;
+  await Promise.all([fonts.load("400 16px 'Suanli Sans'", "算力"), fonts.load("600 16px 'Suanli Sans'", "算力")]).catch(() => undefined);
+}
+
 async function start() {
+  await bundledFont();
   let backend;
   try {
     backend = await selectBackend();

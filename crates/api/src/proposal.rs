@@ -4,7 +4,7 @@
 use std::path::Path;
 
 pub use suanli_report::proposal::ProposalMeta;
-use suanli_report::proposal::{ProposalInput, proposal_pdf};
+use suanli_report::proposal::{ProposalInput, proposal_pdf, proposal_text};
 
 use crate::files::{Output, write_all_into, write_atomic};
 use crate::{Error, Lang};
@@ -26,6 +26,29 @@ pub fn proposal_pdf_for(
     lang: Lang,
     meta: &ProposalMeta,
 ) -> Result<Vec<u8>, Error> {
+    with_input(s, lang, meta, |input| proposal_pdf(input).map_err(Error::Report))
+}
+
+/// The text a scenario file's proposal draws, page by page (for checks of
+/// what a client reads: no identifiers, one language).
+pub fn proposal_text_for_file(
+    scenario: &Path,
+    db: Option<&Path>,
+    lang: Lang,
+    meta: &ProposalMeta,
+) -> Result<Vec<Vec<String>>, Error> {
+    let (s, _) = crate::load_resolved(scenario, db)?;
+    with_input(&s, lang, meta, |input| proposal_text(input).map_err(Error::Report))
+}
+
+/// Evaluates (and, with ranges, simulates and runs the sensitivity) once,
+/// then hands the proposal's input to `f`.
+fn with_input<T>(
+    s: &suanli_model::Checked<suanli_model::Scenario>,
+    lang: Lang,
+    meta: &ProposalMeta,
+    f: impl FnOnce(&ProposalInput<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
     let e = crate::evaluate(s);
     let (simulation, sensitivity) = if s.uncertainty.is_empty() {
         (None, None)
@@ -44,7 +67,7 @@ pub fn proposal_pdf_for(
         meta,
         lang,
     };
-    proposal_pdf(&input).map_err(Error::Report)
+    f(&input)
 }
 
 /// Writes the proposal PDF to `out` (whole or not at all); returns its size.

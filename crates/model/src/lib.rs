@@ -16,6 +16,7 @@
 
 pub mod bounds;
 mod checked;
+pub mod decision;
 pub mod demand;
 pub mod evaluate;
 pub mod finance;

@@ -2,40 +2,58 @@
 //! assumption: the proposal's appendix and the spreadsheet's last sheet.
 
 use serde_json::Value;
-use suanli_model::{Lang, Scenario};
+use suanli_model::{Lang, Scenario, format_number};
 
-fn value_text(v: &Value) -> String {
+use crate::labels;
+
+/// A figure as a reader writes it: thousands grouped, no trailing ".0".
+fn number(x: f64) -> String {
+    format_number(x, 6)
+}
+
+fn value_text(v: &Value, lang: Lang) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => labels::value(s, lang),
+        Value::Bool(b) => labels::value(if *b { "true" } else { "false" }, lang),
+        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), number),
         Value::Array(a) if a.len() > 6 => {
             let nums: Vec<f64> = a.iter().filter_map(Value::as_f64).collect();
             let (lo, hi) = nums.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| (l.min(*x), h.max(*x)));
             if nums.len() == a.len() {
-                format!("{} values, {lo} … {hi}", a.len())
+                match lang {
+                    Lang::Zh => format!("{} 个值，{} … {}", a.len(), number(lo), number(hi)),
+                    Lang::En => format!("{} values, {} … {}", a.len(), number(lo), number(hi)),
+                }
             } else {
-                format!("{} values", a.len())
+                match lang {
+                    Lang::Zh => format!("{} 个值", a.len()),
+                    Lang::En => format!("{} values", a.len()),
+                }
             }
         }
+        Value::Array(a) => a.iter().map(|x| value_text(x, lang)).collect::<Vec<_>>().join(", "),
         other => other.to_string(),
     }
 }
 
 /// Flattens a JSON value into `(path, text)` leaves.
-fn leaves(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
+fn leaves(prefix: &str, v: &Value, lang: Lang, out: &mut Vec<(String, String)>) {
     match v {
         Value::Object(map) => {
             for (k, val) in map {
-                leaves(&if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") }, val, out);
+                leaves(&if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") }, val, lang, out);
             }
         }
         Value::Null => {}
         Value::Array(a) if a.is_empty() => {}
         Value::Array(a) if a.iter().any(|x| x.is_object()) => {
             for (i, x) in a.iter().enumerate() {
-                leaves(&format!("{prefix}[{i}]"), x, out);
+                leaves(&format!("{prefix}[{i}]"), x, lang, out);
             }
         }
-        other => out.push((prefix.to_owned(), value_text(other))),
+        // An id names a list entry (a job, a scaling curve); it is not an input.
+        _ if prefix == "id" || prefix.ends_with(".id") => {}
+        other => out.push((prefix.to_owned(), value_text(other, lang))),
     }
 }
 
@@ -53,7 +71,7 @@ pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         }
     }
     let mut top = Vec::new();
-    leaves("", &scenario, &mut top);
+    leaves("", &scenario, lang, &mut top);
     for (path, value) in top {
         let source = if path.starts_with("fx.") && !s.fx_source.is_empty() {
             s.fx_source.clone()
@@ -62,8 +80,8 @@ pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         } else {
             assumed.to_owned()
         };
-        let source = if source.is_empty() { assumed.to_owned() } else { source };
-        out.push(vec![path, value, source]);
+        let source = if source.is_empty() { assumed.to_owned() } else { labels::source(&source, lang) };
+        out.push(vec![labels::input(&path, s, lang), value, source]);
     }
     if let Value::Array(list) = options {
         for (o, spec) in list.iter().zip(&s.options) {
@@ -74,28 +92,50 @@ pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
                     map.remove(key);
                 }
             }
-            leaves("", &o, &mut fields);
-            for (path, value) in fields {
+            leaves("", &o, lang, &mut fields);
+            for (path, mut value) in fields {
+                // The interconnect names a scaling curve by its id: say which one.
+                if path == "interconnect"
+                    && let Some(i) = s.scaling_curves.iter().position(|c| c.id == value)
+                {
+                    value = format!("{} #{}", labels::field("scaling_curves", lang), i + 1);
+                }
                 let last = path.rsplit('.').next().unwrap_or(&path).to_owned();
                 let source =
                     spec.sources.get(&path).or_else(|| spec.sources.get(&last)).cloned().unwrap_or_else(|| {
                         if path == "kind" || path == "billing" { default.to_owned() } else { assumed.to_owned() }
                     });
-                out.push(vec![format!("{} · {path}", spec.id), value, source]);
+                let label = labels::input(&format!("options.{}.{path}", spec.id), s, lang);
+                out.push(vec![label, value, labels::source(&source, lang)]);
             }
         }
     }
     for u in &s.uncertainty {
         use suanli_model::Distribution as D;
-        let range = match u.range {
-            D::Uniform { low, high } => format!("uniform {low} – {high}"),
-            D::Triangular { low, mode, high } => format!("triangular {low} / {mode} / {high}"),
-            D::Pert { low, mode, high } => format!("PERT {low} / {mode} / {high}"),
-            D::Lognormal { median, p90 } => format!("lognormal median {median}, P90 {p90}"),
-            D::Bernoulli { probability } => format!("event, p = {probability}"),
+        let n = number;
+        let range = match (u.range, lang) {
+            (D::Uniform { low, high }, Lang::En) => format!("uniform, {} – {}", n(low), n(high)),
+            (D::Uniform { low, high }, Lang::Zh) => format!("均匀分布，{} – {}", n(low), n(high)),
+            (D::Triangular { low, mode, high }, Lang::En) => {
+                format!("triangular, low {}, most likely {}, high {}", n(low), n(mode), n(high))
+            }
+            (D::Triangular { low, mode, high }, Lang::Zh) => {
+                format!("三角分布，低 {}，最可能 {}，高 {}", n(low), n(mode), n(high))
+            }
+            (D::Pert { low, mode, high }, Lang::En) => {
+                format!("PERT, low {}, most likely {}, high {}", n(low), n(mode), n(high))
+            }
+            (D::Pert { low, mode, high }, Lang::Zh) => {
+                format!("PERT 分布，低 {}，最可能 {}，高 {}", n(low), n(mode), n(high))
+            }
+            (D::Lognormal { median, p90 }, Lang::En) => format!("lognormal, median {}, P90 {}", n(median), n(p90)),
+            (D::Lognormal { median, p90 }, Lang::Zh) => format!("对数正态分布，中位数 {}，P90 {}", n(median), n(p90)),
+            (D::Bernoulli { probability }, Lang::En) => format!("event with probability {}", n(probability)),
+            (D::Bernoulli { probability }, Lang::Zh) => format!("发生概率为 {} 的事件", n(probability)),
         };
-        let source = if u.source.is_empty() { assumed.to_owned() } else { u.source.clone() };
-        out.push(vec![format!("range · {}", u.path), range, source]);
+        let source = if u.source.is_empty() { assumed.to_owned() } else { labels::source(&u.source, lang) };
+        let label = format!("{}{}", lang.pick("Range: ", "区间："), labels::input(&u.path, s, lang));
+        out.push(vec![label, range, source]);
     }
     out
 }

@@ -7,9 +7,11 @@
 
 mod assumptions;
 pub mod deploy;
+mod labels;
 mod pdf;
 pub mod proposal;
 pub mod sheet;
 mod yaml;
 
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
+pub use pdf::{fallback, font_covers};

@@ -18,8 +18,20 @@ pub const TOP: f32 = 72.0;
 pub const BOTTOM: f32 = 64.0;
 pub const CONTENT_W: f32 = PAGE_W - 2.0 * MARGIN_X;
 
-static REGULAR: &[u8] = include_bytes!("../../../data/fonts/NotoSansSC-Regular-GB2312.otf");
-static BOLD: &[u8] = include_bytes!("../../../data/fonts/NotoSansSC-Bold-GB2312.otf");
+/// Noto Sans CJK SC cut to GB18030's BMP hanzi (CJK Unified Ideographs and
+/// Extension A), kana, Latin, Greek, Cyrillic and the punctuation and
+/// symbols reports use (`scripts/subset-fonts`, `data/fonts/README.md`).
+static REGULAR: &[u8] = include_bytes!("../../../data/fonts/NotoSansSC-Regular-GB18030.otf");
+static BOLD: &[u8] = include_bytes!("../../../data/fonts/NotoSansSC-Bold-GB18030.otf");
+
+/// True when the embedded font (both weights hold the same characters)
+/// draws `c`; anything else takes [`fallback`].
+pub fn font_covers(c: char) -> bool {
+    static FONT: std::sync::OnceLock<Option<ParsedFont>> = std::sync::OnceLock::new();
+    FONT.get_or_init(|| ParsedFont::from_bytes(REGULAR, 0, &mut Vec::new()))
+        .as_ref()
+        .is_some_and(|f| f.lookup_glyph_index(c as u32).is_some())
+}
 
 /// An RGB colour from 0–255 components.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,22 +122,42 @@ impl Canvas {
         if bold { &self.bold } else { &self.regular }
     }
 
-    /// Replaces characters the font has no glyph for, so nothing renders as a hole.
+    /// True when the embedded font draws `c` (both weights are cut to the
+    /// same character set).
+    pub fn covers(&self, c: char) -> bool {
+        self.regular.lookup_glyph_index(c as u32).is_some()
+    }
+
+    /// The text as it is drawn. Controls and bidirectional overrides are
+    /// dropped (tabs and newlines become spaces). A character the font
+    /// lacks takes the documented fallback, so nothing is drawn as a hole
+    /// or a "?": first its compatibility decomposition when the font draws
+    /// all of that (NFKC: subscript two U+2082 → "2", the ligature U+FB01 →
+    /// "fi"), otherwise its code point in brackets (the Extension B
+    /// ideograph U+20000 → "[U+20000]", an emoji U+1F680 → "[U+1F680]"),
+    /// which a reader can look up and a search finds. (This file names
+    /// those characters by code point only: a test checks that the font
+    /// draws every character of the report's sources.)
     pub fn printable(&self, s: &str) -> String {
-        s.chars()
-            .map(|c| match c {
-                '\t' | '\n' | '\r' => ' ',
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '\t' | '\n' | '\r' => out.push(' '),
+                // Zero-width characters and marks (U+200B–200F), line and
+                // paragraph separators and bidirectional embeddings and
+                // overrides (U+2028–202E), isolates (U+2066–2069). Not the
+                // dashes, quotes and ellipsis between them (U+2010–2027):
+                // dropping those made "P10–P90" print as "P10P90".
                 c if c.is_control()
-                    || ('\u{200B}'..='\u{202E}').contains(&c)
-                    || ('\u{2066}'..='\u{2069}').contains(&c) =>
-                {
-                    '\u{FEFF}'
-                }
-                c if self.regular.lookup_glyph_index(c as u32).is_some() => c,
-                _ => '?',
-            })
-            .filter(|c| *c != '\u{FEFF}')
-            .collect()
+                    || ('\u{200B}'..='\u{200F}').contains(&c)
+                    || ('\u{2028}'..='\u{202E}').contains(&c)
+                    || ('\u{2066}'..='\u{2069}').contains(&c)
+                    || c == '\u{FEFF}' => {}
+                c if self.covers(c) => out.push(c),
+                c => out.push_str(&fallback(c, |d| self.covers(d))),
+            }
+        }
+        out
     }
 
     pub fn width(&self, s: &str, size: f32, bold: bool) -> f32 {
@@ -152,7 +184,10 @@ impl Canvas {
                 line = candidate;
                 continue;
             }
-            if !line.trim().is_empty() {
+            // A word that fits on a line of its own starts the next line;
+            // a longer one (a run of Chinese, which has no spaces) goes on
+            // filling this line and breaks between characters.
+            if !line.trim().is_empty() && self.width(word.trim_end(), size, bold) <= max {
                 lines.push(line.trim_end().to_owned());
                 line = String::new();
             }
@@ -347,6 +382,26 @@ impl Canvas {
         }
     }
 
+    /// The text drawn on each page, one string per text operation.
+    pub fn texts(&self) -> Vec<Vec<String>> {
+        self.pages
+            .iter()
+            .map(|ops| {
+                ops.iter()
+                    .filter_map(|op| match op {
+                        Op::ShowText { items } => Some(
+                            items
+                                .iter()
+                                .filter_map(|i| if let TextItem::Text(t) = i { Some(t.clone()) } else { None })
+                                .collect(),
+                        ),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The PDF's bytes: fonts embedded as subsets, metadata from the inputs
     /// only; refused when any drawing was asked for at a non-finite position.
     pub fn save(self, title: &str, author: &str, date: &str) -> Result<Vec<u8>, NonFiniteDrawing> {
@@ -371,6 +426,18 @@ impl Canvas {
         let pages = self.pages.into_iter().map(|ops| PdfPage::new(Mm(210.0), Mm(297.0), ops)).collect();
         let options = PdfSaveOptions { subset_fonts: true, ..Default::default() };
         Ok(stable_id(doc.with_pages(pages).save(&options, &mut Vec::new())))
+    }
+}
+
+/// What stands for a character the font does not draw (see
+/// [`Canvas::printable`]).
+pub fn fallback(c: char, covers: impl Fn(char) -> bool) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let decomposed: String = c.nfkc().collect();
+    if decomposed != c.to_string() && !decomposed.trim().is_empty() && decomposed.chars().all(&covers) {
+        decomposed
+    } else {
+        format!("[U+{:04X}]", u32::from(c))
     }
 }
 
@@ -424,6 +491,14 @@ fn unix_day(date: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn punctuation_is_kept_and_invisible_controls_are_dropped() {
+        let cv = super::Canvas::new().unwrap();
+        assert_eq!(cv.printable("P10–P90 — a… ‘b’ “c” ‐"), "P10–P90 — a… ‘b’ “c” ‐");
+        assert_eq!(cv.printable("a\u{202E}b\u{200B}c\u{2066}d\u{FEFF}e\tf"), "abcde f");
+        assert_eq!(cv.printable("CO\u{2082} \u{20000}"), "CO2 [U+20000]");
+    }
+
     #[test]
     fn dates_become_unix_days() {
         assert_eq!(super::unix_day("1970-01-01"), Some(0));

@@ -4,13 +4,15 @@
 //! assumption. Built from computed results; every outside input (date,
 //! names) is passed in, so the same inputs give the same bytes.
 
+use suanli_model::decision::{Decision, Reason, decide};
 use suanli_model::sensitivity::Sensitivity;
 use suanli_model::uncertainty::Simulation;
 use suanli_model::{
     Category, Evaluation, Lang, OptionResult, Scenario, format_amount, format_axis, format_percent, format_unit_price,
 };
 
-use crate::pdf::{ACCENT, CONTENT_W, Canvas, INK, MARGIN_X, MUTED, PAGE_H, PAGE_W, RULE, Rgb8};
+use crate::labels::for_lang;
+use crate::pdf::{ACCENT, CONTENT_W, Canvas, INK, MARGIN_X, MUTED, PAGE_H, PAGE_W, RULE, Rgb8, TOP};
 
 /// Who the proposal is for and from; all optional but the date.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,6 +52,29 @@ pub const PALETTE: [Rgb8; 8] = [
 
 /// Renders the proposal PDF.
 pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
+    let cv = layout(input)?;
+    let lang = input.lang;
+    let title = format!(
+        "{} — {}",
+        lang.pick("GPU compute proposal", "算力获取方案建议书"),
+        for_lang(&input.scenario.name, lang)
+    );
+    cv.save(&title, &input.meta.author, &input.meta.date).map_err(|_| {
+        lang.pick(
+            "a figure to be drawn is not a finite number; no PDF was made",
+            "待绘制的数字不是有限数值；未生成 PDF",
+        )
+        .to_owned()
+    })
+}
+
+/// Every piece of text the proposal draws, page by page, as drawn (after
+/// the font's fallback): what a reader sees, for tests that read it.
+pub fn proposal_text(input: &ProposalInput<'_>) -> Result<Vec<Vec<String>>, String> {
+    Ok(layout(input)?.texts())
+}
+
+fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
     let lang = input.lang;
     let e = input.evaluation;
     let s = input.scenario;
@@ -61,11 +86,21 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     let money = |x: f64| format_amount(x, c, lang);
     // An option that leaves work undone is never the recommendation.
     let ranked = e.ranked_by_npv();
-    let best = ranked.first().copied().ok_or("the scenario has no options")?;
+    // The recommendation follows the documented rule (suanli_model::decision).
+    let decision = decide(e, input.simulation).ok_or("the scenario has no options")?;
+    let best = e.option(&decision.recommended).ok_or("the scenario has no options")?;
+    // Client text names options by their label in the report's language, never by id.
+    let label = |o: &OptionResult| for_lang(&o.label, lang);
+    let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    let name = for_lang(&s.name, lang);
 
     // ---- cover
+    // Long names wrap, in a smaller size past three lines, and the band grows
+    // with the title, so nothing leaves the page.
     cv.new_page();
-    cv.rect(0.0, 0.0, PAGE_W, 250.0, ACCENT);
+    let (title_size, title_lines) = fit_lines(&cv, &name, &[14.0, 10.0, 8.0], CONTENT_W, 8);
+    let band = (175.0 + title_lines.len() as f32 * title_size * 1.4).max(250.0);
+    cv.rect(0.0, 0.0, PAGE_W, band, ACCENT);
     if input.meta.logo.is_some() {
         cv.rect(PAGE_W - MARGIN_X - 136.0, 36.0, 136.0, 72.0, Rgb8(255, 255, 255));
         cv.logo(PAGE_W - MARGIN_X - 8.0, 44.0, 120.0, 56.0);
@@ -79,11 +114,18 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         lang.pick("GPU compute proposal", "算力获取方案建议书"),
     );
     let mut y = 160.0;
-    for line in cv.wrap(&s.name, 14.0, false, CONTENT_W) {
-        cv.text_at(MARGIN_X, y, 14.0, false, Rgb8(255, 255, 255), &line);
-        y += 20.0;
+    for line in &title_lines {
+        cv.text_at(MARGIN_X, y, title_size, false, Rgb8(255, 255, 255), line);
+        y += title_size * 1.4;
     }
-    let mut y = 320.0;
+    let mut y = band + 60.0;
+    let footnote = cv.wrap(
+        lang.pick("Every figure is computed from the stated inputs; the appendix gives each input's source or marks it as an assumption.", "所有数字均由所列输入计算得出；附录列出每项输入的来源，或标明其为假设。"),
+        8.5,
+        false,
+        CONTENT_W,
+    );
+    let foot_top = PAGE_H - 48.0 - footnote.len() as f32 * 12.0;
     for (label, value) in [
         (lang.pick("Prepared for", "客户").to_owned(), input.meta.client.clone()),
         (lang.pick("Prepared by", "撰写人").to_owned(), input.meta.author.clone()),
@@ -93,21 +135,22 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         if value.trim().is_empty() {
             continue;
         }
+        let (size, lines) = fit_lines(&cv, &value, &[13.0, 9.0, 7.0], CONTENT_W - 110.0, 4);
+        if y + lines.len() as f32 * size * 1.45 > foot_top {
+            // Only names of many hundred characters get here.
+            cv.new_page();
+            y = TOP;
+        }
         cv.text_at(MARGIN_X, y, 10.0, false, MUTED, &label);
-        for line in cv.wrap(&value, 13.0, false, CONTENT_W - 110.0) {
-            cv.text_at(MARGIN_X + 110.0, y, 13.0, false, INK, &line);
-            y += 19.0;
+        for line in &lines {
+            cv.text_at(MARGIN_X + 110.0, y, size, false, INK, line);
+            y += size * 1.45;
         }
         y += 8.0;
     }
-    cv.text_at(
-        MARGIN_X,
-        PAGE_H - 60.0,
-        8.5,
-        false,
-        MUTED,
-        lang.pick("Every figure is computed from the stated inputs; the appendix gives each input's source or marks it as an assumption.", "所有数字均由所列输入计算得出；附录列出每项输入的来源，或标明其为假设。"),
-    );
+    for (i, line) in footnote.iter().enumerate() {
+        cv.text_at(MARGIN_X, foot_top + 12.0 * (i as f32 + 1.0), 8.5, false, MUTED, line);
+    }
 
     // ---- contents (filled in once the sections are placed)
     cv.new_page();
@@ -122,19 +165,56 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
 
     // ---- executive summary
     section(&mut cv, lang.pick("1. Executive summary", "1. 摘要").to_owned());
-    let runner_up = ranked.get(1).copied();
+    let runner_up = ranked.iter().copied().find(|o| o.id != best.id && o.shortfall().is_none());
     let worst = ranked.last().copied().unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
-    cv.paragraph(
-        &if lang == Lang::Zh {
-            format!("建议：{}。在 {} 个月的评估期内，其净现值在全部 {} 个方案中最低。", best.label, e.horizon_months, e.options.len())
-        } else {
+    let why = match (&decision.reason, lang) {
+        (Reason::LowestCost { by_median: false }, Lang::Zh) => {
+            format!("在 {} 个月的评估期内，其净现值在全部 {} 个方案中最低。", e.horizon_months, e.options.len())
+        }
+        (Reason::LowestCost { by_median: false }, Lang::En) => format!(
+            "Over the {}-month horizon it has the lowest net present cost of the {} options compared.",
+            e.horizon_months,
+            e.options.len()
+        ),
+        (Reason::LowestCost { by_median: true }, Lang::Zh) => {
             format!(
-                "Recommendation: {}. Over the {}-month horizon it has the lowest net present cost of the {} options compared.",
-                best.label,
+                "在 {} 个月的评估期内，按模拟的中位数（P50）计，其净现值在全部 {} 个方案中最低。",
                 e.horizon_months,
                 e.options.len()
             )
+        }
+        (Reason::LowestCost { by_median: true }, Lang::En) => format!(
+            "Over the {}-month horizon it has the lowest median (P50) net present cost across the simulated trials of the {} options compared.",
+            e.horizon_months,
+            e.options.len()
+        ),
+        (Reason::LessSupplyRisk { cheapest }, Lang::Zh) => format!(
+            "其成本与最低的{}相差不到 {}，而供应风险明显更低。",
+            label_of(cheapest),
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0)
+        ),
+        (Reason::LessSupplyRisk { cheapest }, Lang::En) => format!(
+            "It costs within {} of the cheapest, {}, and carries clearly less supply risk.",
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0),
+            label_of(cheapest)
+        ),
+        (Reason::SoonerResult { cheapest }, Lang::Zh) => format!(
+            "其成本与最低的{}相差不到 {}，而出结果更早。",
+            label_of(cheapest),
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0)
+        ),
+        (Reason::SoonerResult { cheapest }, Lang::En) => format!(
+            "It costs within {} of the cheapest, {}, and delivers the result sooner.",
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0),
+            label_of(cheapest)
+        ),
+    };
+    cv.paragraph(
+        &if lang == Lang::Zh {
+            format!("建议：{}。{why}", label(best))
+        } else {
+            format!("Recommendation: {}. {why}", label(best))
         },
         11.0,
         true,
@@ -143,9 +223,19 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     cv.space(10.0);
     // The three numbers that matter.
     let per_hour = best.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| format_unit_price(p, c, lang));
+    let all_in = best.all_in_per_ref_gpu_hour.map(|p| {
+        if lang == Lang::Zh {
+            format!("全口径：{}", format_unit_price(p, c, lang))
+        } else {
+            format!("all-in: {}", format_unit_price(p, c, lang))
+        }
+    });
     let boxes = [
         (lang.pick("Total cost (NPV)", "总成本（净现值）").to_owned(), money(best.total_npv)),
-        (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format_percent(saving, 0)),
+        match input.simulation.and_then(|sim| sim.options.iter().find(|r| r.id == best.id)) {
+            Some(r) => (lang.pick("Median (P50) across trials", "模拟中位数（P50）").to_owned(), money(r.npv.p50)),
+            None => (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format_percent(saving, 0)),
+        },
         (lang.pick("Per reference-GPU-hour", "每参考卡时成本").to_owned(), per_hour),
     ];
     cv.ensure(80.0);
@@ -155,21 +245,26 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         cv.rect(x, cv.y, bw, 64.0, Rgb8(232, 240, 248));
         cv.text_at(x + 8.0, cv.y + 18.0, 8.5, false, MUTED, label);
         cv.text_at(x + 8.0, cv.y + 44.0, 15.0, true, ACCENT, value);
+        if i == 2
+            && let Some(all_in) = &all_in
+        {
+            cv.text_at(x + 8.0, cv.y + 57.0, 6.5, false, MUTED, all_in);
+        }
     }
     cv.y += 76.0;
     let mut points = Vec::new();
-    if let Some(r) = runner_up {
+    if let Some(r) = runner_up.filter(|r| r.total_npv >= best.total_npv) {
         points.push(if lang == Lang::Zh {
             format!(
                 "次优方案为 {}，净现值 {}，高出 {}。",
-                r.label,
+                label(r),
                 money(r.total_npv),
                 money(r.total_npv - best.total_npv)
             )
         } else {
             format!(
                 "The next best is {}, at {} net present cost ({} more).",
-                r.label,
+                label(r),
                 money(r.total_npv),
                 money(r.total_npv - best.total_npv)
             )
@@ -179,9 +274,9 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         && let Some(m) = b.month
     {
         points.push(if lang == Lang::Zh {
-            format!("自第 {m} 个月起，其累计成本持续低于 {}。", b.against)
+            format!("自第 {m} 个月起，其累计成本持续低于{}。", label_of(&b.against))
         } else {
-            format!("From month {m} on its cumulative cost stays below {}.", b.against)
+            format!("From month {m} on its cumulative cost stays below that of {}.", label_of(&b.against))
         });
     }
     if let Some(t_done) = best.time_to_complete_months {
@@ -215,9 +310,30 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
     for p in points {
         cv.paragraph(&format!("· {p}"), 10.0, false, INK);
     }
-    if !s.description.trim().is_empty() {
+    let disagreements = disagreements(&decision, e, input.simulation, best, lang);
+    if !disagreements.is_empty() {
         cv.space(8.0);
-        cv.paragraph(&s.description, 9.0, false, MUTED);
+        cv.paragraph(lang.pick("Where the measures disagree", "各项指标的分歧"), 10.5, true, ACCENT);
+        for p in disagreements {
+            cv.paragraph(&format!("· {p}"), 10.0, false, INK);
+        }
+        cv.paragraph(
+            lang.pick(
+                "The rule: among options that do all the work, the lowest net present cost (the median across trials when there are ranges) is recommended, unless a rival within 5 % of it carries at least 15 points less supply risk (with a P90 no more than 5 % higher) or, at no more risk, gives its result at least a month sooner. Porting cost is part of the cost; porting delay part of the time to result.",
+                "规则：在能完成全部工作的方案中，推荐净现值最低者（有区间时取模拟的中位数）；但若另一方案成本相差不到 5%，且供应风险评分至少低 15 分（P90 高出不超过 5%），或在风险不更高的前提下至少早一个月出结果，则推荐该方案。迁移成本计入成本，迁移延迟计入出结果的时间。",
+            ),
+            8.5,
+            false,
+            MUTED,
+        );
+    }
+    // The scenario's own description is printed when it is in the report's
+    // language (or split from a bilingual one): a report is in one language.
+    let description = for_lang(s.description.trim(), lang);
+    if !description.is_empty() && crate::labels::is_in(&description, lang) {
+        let description = crate::labels::without_file_names(&description, lang);
+        cv.space(8.0);
+        cv.paragraph(&description, 9.0, false, MUTED);
     }
 
     // ---- comparison table
@@ -227,16 +343,18 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         lang.pick("Total (nominal)", "总成本（名义）").to_owned(),
         lang.pick("Total (NPV)", "总成本（净现值）").to_owned(),
         lang.pick("Per ref-GPU-h", "每参考卡时").to_owned(),
+        lang.pick("All-in per ref-GPU-h", "全口径每参考卡时").to_owned(),
         lang.pick("Break-even", "盈亏平衡").to_owned(),
     ];
     let rows: Vec<Vec<String>> = ranked
         .iter()
         .map(|o| {
             vec![
-                o.label.clone(),
+                label(o),
                 money(o.total_nominal),
                 money(o.total_npv),
                 o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
+                o.all_in_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
                 o.break_even.as_ref().and_then(|b| b.month).map_or("—".into(), |m| {
                     if lang == Lang::Zh { format!("第 {m} 个月") } else { format!("month {m}") }
                 }),
@@ -244,14 +362,14 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         })
         .collect();
     cv.table(
-        &[CONTENT_W * 0.36, CONTENT_W * 0.17, CONTENT_W * 0.17, CONTENT_W * 0.14, CONTENT_W * 0.16],
+        &[CONTENT_W * 0.26, CONTENT_W * 0.155, CONTENT_W * 0.155, CONTENT_W * 0.14, CONTENT_W * 0.15, CONTENT_W * 0.14],
         &header,
         &rows,
         1,
     );
     cv.space(10.0);
     cv.paragraph(
-        lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）。"),
+        lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU; the all-in price divides every cost (porting, bridging, storage and edge included) by all the useful work served.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）；全口径价格为全部成本（含迁移、过渡租用、存储与边缘）除以全部有效工作量。"),
         8.5,
         false,
         MUTED,
@@ -269,7 +387,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
             range_chart(&mut cv, e, sim, lang);
         }
         if let Some(sens) = input.sensitivity {
-            tornado_chart(&mut cv, sens, best, lang);
+            tornado_chart(&mut cv, s, sens, best, lang);
         }
     }
 
@@ -288,7 +406,7 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
             .iter()
             .map(|o| {
                 vec![
-                    o.label.clone(),
+                    label(o),
                     o.porting.as_ref().map_or("—".into(), |p| money(p.cost)),
                     o.porting.as_ref().map_or("—".into(), |p| {
                         if lang == Lang::Zh {
@@ -341,18 +459,142 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         }
     });
 
-    let header = format!("Suanli · {}", s.name);
+    // The running header is one line: a long name is cut with an ellipsis
+    // (the cover gives it whole).
+    let header = one_line(&cv, &format!("Suanli · {name}"), 8.0, CONTENT_W);
     cv.finish(&header, &|n, total| {
         if lang == Lang::Zh { format!("第 {n} 页 / 共 {total} 页") } else { format!("page {n} / {total}") }
     });
-    let title = format!("{} — {}", lang.pick("GPU compute proposal", "算力获取方案建议书").to_owned(), s.name);
-    cv.save(&title, &input.meta.author, &input.meta.date).map_err(|_| {
-        lang.pick(
-            "a figure to be drawn is not a finite number; no PDF was made",
-            "待绘制的数字不是有限数值；未生成 PDF",
-        )
-        .to_owned()
-    })
+    Ok(cv)
+}
+
+/// One sentence for each measure whose leader is not the recommendation.
+fn disagreements(
+    d: &Decision,
+    e: &Evaluation,
+    sim: Option<&Simulation>,
+    best: &OptionResult,
+    lang: Lang,
+) -> Vec<String> {
+    let c = e.currency;
+    let money = |x: f64| format_amount(x, c, lang);
+    let name = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    let range = |id: &str| sim.and_then(|s| s.options.iter().find(|r| r.id == id));
+    let rec = name(&best.id);
+    let mut out = Vec::new();
+    if d.point != best.id
+        && let Some(o) = e.option(&d.point)
+    {
+        let gap = best.total_npv - o.total_npv;
+        let share = if best.total_npv.abs() > 0.0 { gap / best.total_npv } else { 0.0 };
+        out.push(match lang {
+            Lang::Zh => format!(
+                "按所列价格，{}的净现值更低（{}，低 {}，即 {}）。",
+                name(&o.id),
+                money(o.total_npv),
+                money(gap),
+                format_percent(share, 0)
+            ),
+            Lang::En => format!(
+                "At the stated prices {} is cheaper: {} net present cost, {} ({}) less.",
+                name(&o.id),
+                money(o.total_npv),
+                money(gap),
+                format_percent(share, 0)
+            ),
+        });
+    }
+    for (leader, p90) in [(&d.p50, false), (&d.p90, true)] {
+        if let Some(id) = leader
+            && *id != best.id
+            && let (Some(r), Some(b)) = (range(id), range(&best.id))
+        {
+            let (v, w) = if p90 { (r.npv.p90, b.npv.p90) } else { (r.npv.p50, b.npv.p50) };
+            let what = if p90 { "P90" } else { "P50" };
+            out.push(match lang {
+                Lang::Zh => format!("{}的净现值 {what} 更低：{}，而{}为 {}。", name(id), money(v), rec, money(w)),
+                Lang::En => format!(
+                    "{} has the lower {what} net present cost: {} against {} for {}.",
+                    name(id),
+                    money(v),
+                    money(w),
+                    rec
+                ),
+            });
+        }
+    }
+    if let Some(id) = &d.most_often_cheapest
+        && *id != best.id
+        && let (Some(r), Some(b)) = (range(id), range(&best.id))
+    {
+        out.push(match lang {
+            Lang::Zh => format!(
+                "{}在 {} 的模拟中成本最低，{}为 {}。",
+                name(id),
+                format_percent(r.probability_cheapest, 0),
+                rec,
+                format_percent(b.probability_cheapest, 0)
+            ),
+            Lang::En => format!(
+                "{} is the cheapest in {} of the trials, {} in {}.",
+                name(id),
+                format_percent(r.probability_cheapest, 0),
+                rec,
+                format_percent(b.probability_cheapest, 0)
+            ),
+        });
+    }
+    if let Some(id) = &d.supply
+        && *id != best.id
+        && let (Some(o), Some(b)) = (e.option(id).and_then(|o| o.supply.as_ref()), best.supply.as_ref())
+    {
+        out.push(match lang {
+            Lang::Zh => format!("{}的供应风险更低：{:.0} / 100，{}为 {:.0} / 100。", name(id), o.score, rec, b.score),
+            Lang::En => {
+                format!("{} carries less supply risk: {:.0} / 100 against {:.0} / 100.", name(id), o.score, b.score)
+            }
+        });
+    }
+    if let Some(id) = &d.soonest
+        && *id != best.id
+        && let (Some(a), Some(b)) = (e.option(id).and_then(|o| o.time_to_complete_months), best.time_to_complete_months)
+    {
+        out.push(match lang {
+            Lang::Zh => format!("{}出结果更早：{a:.1} 个月，{}为 {b:.1} 个月。", name(id), rec),
+            Lang::En => format!("{} delivers the result sooner: in {a:.1} months against {b:.1}.", name(id)),
+        });
+    }
+    out
+}
+
+/// The text wrapped at the first size that needs at most `max_lines`
+/// lines (or the last size, at any number of lines).
+fn fit_lines(cv: &Canvas, text: &str, sizes: &[f32], width: f32, max_lines: usize) -> (f32, Vec<String>) {
+    let mut last = (sizes[sizes.len() - 1], Vec::new());
+    for &size in sizes {
+        let lines = cv.wrap(text, size, false, width);
+        if lines.len() <= max_lines {
+            return (size, lines);
+        }
+        last = (size, lines);
+    }
+    last
+}
+
+/// The text cut, with an ellipsis, to one line of `width` points.
+fn one_line(cv: &Canvas, text: &str, size: f32, width: f32) -> String {
+    let text = cv.printable(text);
+    if cv.width(&text, size, false) <= width {
+        return text;
+    }
+    let mut out = String::new();
+    for ch in text.chars() {
+        if cv.width(&format!("{out}{ch}…"), size, false) > width {
+            break;
+        }
+        out.push(ch);
+    }
+    format!("{}…", out.trim_end())
 }
 
 /// A "nice" axis maximum: 1, 2 or 5 × a power of ten at or above `x`.
@@ -361,7 +603,7 @@ fn nice(x: f64) -> f64 {
         return 1.0;
     }
     let p = 10f64.powf(x.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|v| *v >= x).unwrap_or(10.0 * p)
+    [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0].iter().map(|m| m * p).find(|v| *v >= x).unwrap_or(10.0 * p)
 }
 
 fn legend(cv: &mut Canvas, labels: &[(String, Rgb8)]) {
@@ -389,7 +631,7 @@ fn chart_title(cv: &mut Canvas, title: &str) {
 
 fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
     chart_title(cv, lang.pick("Cumulative cost by month (nominal)", "按月累计成本（名义）"));
-    let (x0, y0, w, h) = (MARGIN_X + 44.0, cv.y + 10.0, CONTENT_W - 54.0, 170.0);
+    let (x0, y0, w, h) = (MARGIN_X + 44.0, cv.y + 18.0, CONTENT_W - 54.0, 170.0);
     let series: Vec<Vec<f64>> = e.options.iter().map(OptionResult::cumulative).collect();
     let max = nice(series.iter().flatten().copied().fold(0.0, f64::max));
     let months = e.horizon_months.max(1) as f32;
@@ -402,8 +644,17 @@ fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
     let step = (e.horizon_months / 6).max(1);
     for m in (0..=e.horizon_months).step_by(step as usize) {
         let x = x0 + w * m as f32 / months;
-        cv.text_at(x - 4.0, y0 + h + 11.0, 7.0, false, MUTED, &m.to_string());
+        let t = m.to_string();
+        cv.text_at(x - cv.width(&t, 7.0, false) / 2.0, y0 + h + 11.0, 7.0, false, MUTED, &t);
     }
+    // Axis titles: the amount's currency above the value axis, months under the time axis.
+    let y_title = match lang {
+        Lang::Zh => format!("累计成本（{}）", currency_zh(e.currency)),
+        Lang::En => format!("Cumulative cost ({})", e.currency.code()),
+    };
+    cv.text_at(MARGIN_X, y0 - 6.0, 7.5, false, MUTED, &y_title);
+    let x_title = lang.pick("Month", "月份");
+    cv.text_at(x0 + w / 2.0 - cv.width(x_title, 7.5, false) / 2.0, y0 + h + 22.0, 7.5, false, MUTED, x_title);
     for (i, s) in series.iter().enumerate() {
         let mut pts = vec![(x0, y0 + h)];
         for (m, v) in s.iter().enumerate() {
@@ -411,81 +662,148 @@ fn cumulative_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
         }
         cv.line(&pts, PALETTE[i % PALETTE.len()], 1.6);
     }
-    cv.y = y0 + h + 16.0;
+    cv.y = y0 + h + 26.0;
     let labels: Vec<(String, Rgb8)> =
-        e.options.iter().enumerate().map(|(i, o)| (o.label.clone(), PALETTE[i % PALETTE.len()])).collect();
+        e.options.iter().enumerate().map(|(i, o)| (for_lang(&o.label, lang), PALETTE[i % PALETTE.len()])).collect();
     legend(cv, &labels);
+}
+
+/// A step of 1, 2 or 5 × a power of ten giving about four intervals over `span`.
+fn nice_step(span: f64) -> f64 {
+    let raw = (span / 4.0).max(f64::MIN_POSITIVE);
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|v| *v >= raw).unwrap_or(10.0 * p)
+}
+
+/// A horizontal value axis under a bar chart: gridlines from `top` to
+/// `bottom`, ticks labelled by [`format_axis`] (万/亿 or k/M/B), and the axis
+/// title with its currency centred below.
+#[allow(clippy::too_many_arguments)]
+fn value_axis(cv: &mut Canvas, x0: f32, w: f32, lo: f64, hi: f64, top: f32, title: &str, lang: Lang) {
+    let bottom = cv.y;
+    let at = |v: f64| x0 + w * ((v - lo) / (hi - lo)) as f32;
+    let step = nice_step(hi - lo);
+    let mut v = (lo / step).ceil() * step;
+    while v <= hi + step * 1e-9 {
+        let x = at(v);
+        cv.line(
+            &[(x, top), (x, bottom)],
+            if v.abs() < step * 1e-9 { INK } else { RULE },
+            if v.abs() < step * 1e-9 { 0.8 } else { 0.3 },
+        );
+        let t = format_axis(if v.abs() < step * 1e-9 { 0.0 } else { v }, lang);
+        cv.text_at(x - cv.width(&t, 7.0, false) / 2.0, bottom + 9.0, 7.0, false, MUTED, &t);
+        v += step;
+    }
+    cv.text_at(x0 + w / 2.0 - cv.width(title, 7.5, false) / 2.0, bottom + 20.0, 7.5, false, MUTED, title);
+    cv.y = bottom + 24.0;
+}
+
+fn currency_zh(c: suanli_model::Currency) -> String {
+    // The unit format_amount prints after a Chinese amount (1.00亿元 → 元).
+    format_amount(1.0, c, Lang::Zh)
+        .trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '.' || ch == ',')
+        .to_owned()
 }
 
 fn breakdown_chart(cv: &mut Canvas, e: &Evaluation, lang: Lang) {
     chart_title(cv, lang.pick("Where the money goes (nominal, by category)", "成本构成（名义，按类别）"));
+    let c = e.currency;
+    // Every category with a figure is drawn: costs to the right of zero,
+    // credits (the residual value) to the left, so the bar's net, marked
+    // and labelled, is the table's nominal total.
     let cats: Vec<Category> =
-        Category::ALL.iter().copied().filter(|c| e.options.iter().any(|o| o.breakdown(*c) > 0.0)).collect();
-    let max =
-        nice(e.options.iter().map(|o| cats.iter().map(|c| o.breakdown(*c).max(0.0)).sum::<f64>()).fold(0.0, f64::max));
-    let label_w = 150.0;
-    let (x0, w) = (MARGIN_X + label_w, CONTENT_W - label_w - 10.0);
+        Category::ALL.iter().copied().filter(|c| e.options.iter().any(|o| o.breakdown(*c).abs() > 0.0)).collect();
+    let pos = |o: &OptionResult| cats.iter().map(|c| o.breakdown(*c).max(0.0)).sum::<f64>();
+    let neg = |o: &OptionResult| cats.iter().map(|c| o.breakdown(*c).min(0.0)).sum::<f64>();
+    let hi = nice(e.options.iter().map(pos).fold(0.0, f64::max));
+    let lo_raw = e.options.iter().map(neg).fold(0.0, f64::min);
+    let lo = if lo_raw < 0.0 { -nice_step(hi) * (lo_raw.abs() / nice_step(hi)).ceil() } else { 0.0 };
+    let label_w = 130.0;
+    let (x0, w) = (MARGIN_X + label_w, CONTENT_W - label_w - 64.0);
+    let at = |v: f64| x0 + w * ((v - lo) / (hi - lo)) as f32;
     let bar = 16.0;
+    let top = cv.y;
     for o in &e.options {
-        cv.ensure(bar + 10.0);
-        let label = cv.wrap(&o.label, 8.0, false, label_w - 8.0).into_iter().next().unwrap_or_default();
-        cv.text_at(MARGIN_X, cv.y + 11.0, 8.0, false, INK, &label);
-        let mut x = x0;
-        for (i, c) in cats.iter().enumerate() {
-            let v = o.breakdown(*c).max(0.0);
-            let bw = w * (v / max) as f32;
-            if bw > 0.0 {
-                cv.rect(x, cv.y, bw, bar, PALETTE[i % PALETTE.len()]);
-                x += bw;
+        let lines = cv.wrap(&for_lang(&o.label, lang), 8.0, false, label_w - 8.0);
+        let row = (lines.len().min(3) as f32 * 9.5).max(bar) + 6.0;
+        cv.ensure(row);
+        for (j, l) in lines.iter().take(3).enumerate() {
+            cv.text_at(MARGIN_X, cv.y + 8.0 + j as f32 * 9.5, 8.0, false, INK, l);
+        }
+        let (mut right, mut left) = (0.0, 0.0);
+        for (i, cat) in cats.iter().enumerate() {
+            let v = o.breakdown(*cat);
+            let color = PALETTE[i % PALETTE.len()];
+            if v > 0.0 {
+                cv.rect(at(right), cv.y, at(right + v) - at(right), bar, color);
+                right += v;
+            } else if v < 0.0 {
+                cv.rect(at(left + v), cv.y, at(left) - at(left + v), bar, color);
+                left += v;
             }
         }
-        cv.y += bar + 6.0;
+        let net = o.total_nominal;
+        let xn = at(net);
+        cv.line(&[(xn, cv.y - 2.0), (xn, cv.y + bar + 2.0)], INK, 1.4);
+        cv.text_at(at(right.max(net)) + 4.0, cv.y + 11.0, 7.0, false, INK, &format_amount(net, c, lang));
+        cv.y += row;
     }
-    let axis = format!("0 … {}", format_axis(max, lang));
-    cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &axis);
-    cv.y += 6.0;
+    let title = match lang {
+        Lang::Zh => format!("名义金额（{}）", currency_zh(c)),
+        Lang::En => format!("Nominal amount ({})", c.code()),
+    };
+    value_axis(cv, x0, w, lo, hi, top - 4.0, &title, lang);
     let labels: Vec<(String, Rgb8)> =
         cats.iter().enumerate().map(|(i, c)| (c.label(lang).to_owned(), PALETTE[i % PALETTE.len()])).collect();
     legend(cv, &labels);
-    if e.options.iter().any(|o| o.breakdown(Category::ResidualValue) < 0.0) {
-        cv.paragraph(
-            lang.pick(
-                "Residual value at the horizon is credited back and not drawn; the totals include it.",
-                "评估期末的残值作为回收计入总额，图中未绘出。",
-            ),
-            8.0,
-            false,
-            MUTED,
-        );
-    }
+    cv.paragraph(
+        lang.pick(
+            "The black mark and the figure beside each bar are the nominal total of the table; a residual value credited at the horizon is drawn to the left of zero.",
+            "每条色条旁的黑色标记与数字为表中的名义总成本；评估期末回收的残值画在零点左侧。",
+        ),
+        8.0,
+        false,
+        MUTED,
+    );
 }
 
 fn range_chart(cv: &mut Canvas, e: &Evaluation, sim: &Simulation, lang: Lang) {
     chart_title(
         cv,
         &if lang == Lang::Zh {
-            format!("净现值区间：P10–P90（{} 次模拟，种子 {}）", sim.trials, sim.seed)
+            format!("净现值区间：P10–P90（{} 次模拟）", sim.trials)
         } else {
-            format!("Net present cost, P10–P90 ({} trials, seed {})", sim.trials, sim.seed)
+            format!("Net present cost, P10–P90 ({} trials)", sim.trials)
         },
     );
-    let max = nice(sim.options.iter().map(|o| o.npv.p90).fold(0.0, f64::max));
-    let label_w = 150.0;
-    let (x0, w) = (MARGIN_X + label_w, CONTENT_W - label_w - 10.0);
+    let c = e.currency;
+    let hi = nice(sim.options.iter().map(|o| o.npv.p90).fold(0.0, f64::max));
+    let lo = 0.0;
+    let label_w = 130.0;
+    let (x0, w) = (MARGIN_X + label_w, CONTENT_W - label_w - 64.0);
+    let at = |v: f64| x0 + w * ((v - lo) / (hi - lo)) as f32;
+    let top = cv.y;
     for (i, r) in sim.options.iter().enumerate() {
-        cv.ensure(22.0);
-        let label = e.option(&r.id).map_or(r.id.clone(), |o| o.label.clone());
-        let label = cv.wrap(&label, 8.0, false, label_w - 8.0).into_iter().next().unwrap_or_default();
-        cv.text_at(MARGIN_X, cv.y + 11.0, 8.0, false, INK, &label);
-        let xa = x0 + w * (r.npv.p10 / max) as f32;
-        let xb = x0 + w * (r.npv.p90 / max) as f32;
+        let label = e.option(&r.id).map_or_else(|| r.label.clone(), |o| for_lang(&o.label, lang));
+        let lines = cv.wrap(&label, 8.0, false, label_w - 8.0);
+        let row = (lines.len().min(3) as f32 * 9.5).max(16.0) + 6.0;
+        cv.ensure(row);
+        for (j, l) in lines.iter().take(3).enumerate() {
+            cv.text_at(MARGIN_X, cv.y + 8.0 + j as f32 * 9.5, 8.0, false, INK, l);
+        }
+        let (xa, xb) = (at(r.npv.p10), at(r.npv.p90));
         cv.rect(xa, cv.y + 3.0, (xb - xa).max(1.0), 10.0, PALETTE[i % PALETTE.len()]);
-        let xm = x0 + w * (r.npv.p50 / max) as f32;
+        let xm = at(r.npv.p50);
         cv.line(&[(xm, cv.y), (xm, cv.y + 16.0)], INK, 1.2);
-        cv.y += 20.0;
+        cv.text_at(xb + 4.0, cv.y + 11.0, 7.0, false, INK, &format!("P50 {}", format_amount(r.npv.p50, c, lang)));
+        cv.y += row;
     }
-    cv.text_right(x0 + w, cv.y + 8.0, 7.0, false, MUTED, &format!("0 … {}", format_axis(max, lang)));
-    cv.y += 12.0;
+    let title = match lang {
+        Lang::Zh => format!("净现值（{}）", currency_zh(c)),
+        Lang::En => format!("Net present cost ({})", c.code()),
+    };
+    value_axis(cv, x0, w, lo, hi, top - 4.0, &title, lang);
     cv.paragraph(
         lang.pick("The bar spans P10 to P90; the tick is P50.", "色条为 P10 至 P90，竖线为 P50。"),
         8.0,
@@ -494,41 +812,73 @@ fn range_chart(cv: &mut Canvas, e: &Evaluation, sim: &Simulation, lang: Lang) {
     );
 }
 
-fn tornado_chart(cv: &mut Canvas, sens: &Sensitivity, best: &OptionResult, lang: Lang) {
-    chart_title(
-        cv,
-        &if lang == Lang::Zh {
-            format!("敏感性：各输入对 {} 净现值的影响", best.label)
-        } else {
-            format!("Sensitivity: what moves the net present cost of {}", best.label)
-        },
-    );
+fn tornado_chart(cv: &mut Canvas, s: &Scenario, sens: &Sensitivity, best: &OptionResult, lang: Lang) {
+    let c = s.currency;
+    let title = if lang == Lang::Zh {
+        format!("敏感性：各输入对{}净现值的影响", for_lang(&best.label, lang))
+    } else {
+        format!("Sensitivity: what moves the net present cost of {}", for_lang(&best.label, lang))
+    };
+    cv.ensure(250.0);
+    cv.y += 10.0;
+    for line in cv.wrap(&title, 11.0, true, CONTENT_W) {
+        cv.y += 14.0;
+        cv.text_at(MARGIN_X, cv.y, 11.0, true, INK, &line);
+    }
+    cv.y += 8.0;
     let base = sens.base.iter().find(|(id, _)| *id == best.id).map_or(0.0, |(_, v)| *v);
     let bars: Vec<(String, f64, f64)> = sens
         .tornado
         .iter()
         .take(8)
         .filter_map(|b| {
-            b.totals.iter().find(|(id, ..)| *id == best.id).map(|(_, lo, hi)| (b.path.clone(), lo - base, hi - base))
+            b.totals
+                .iter()
+                .find(|(id, ..)| *id == best.id)
+                .map(|(_, lo, hi)| (crate::labels::input(&b.path, s, lang), *lo, *hi))
         })
         .collect();
-    let span = bars.iter().map(|(_, a, b)| a.abs().max(b.abs())).fold(0.0, f64::max).max(1.0);
-    let label_w = 210.0;
-    let (x0, w) = (MARGIN_X + label_w, CONTENT_W - label_w - 10.0);
+    let span = bars.iter().map(|(_, a, b)| (a - base).abs().max((b - base).abs())).fold(0.0, f64::max).max(1.0);
+    // Labels on the left, wrapped; bars around the base value, each end
+    // labelled with the total it leads to.
+    let label_w = 170.0;
+    let (x0, w) = (MARGIN_X + label_w, CONTENT_W - label_w);
     let mid = x0 + w / 2.0;
-    for (path, lo, hi) in bars {
-        cv.ensure(20.0);
-        let label = cv.wrap(&path, 7.5, false, label_w - 8.0).into_iter().next().unwrap_or_default();
-        cv.text_at(MARGIN_X, cv.y + 11.0, 7.5, false, INK, &label);
-        for (v, color) in [(lo, PALETTE[0]), (hi, PALETTE[1])] {
-            let len = (w / 2.0) * (v.abs() / span) as f32;
-            let x = if v < 0.0 { mid - len } else { mid };
-            cv.rect(x, cv.y + 3.0, len.max(0.5), 10.0, color);
+    let half = w / 2.0 - 52.0;
+    let top = cv.y;
+    for (path, lo, hi) in &bars {
+        let lines = cv.wrap(path, 7.5, false, label_w - 8.0);
+        let row = (lines.len() as f32 * 9.5).max(16.0) + 6.0;
+        cv.ensure(row);
+        for (j, l) in lines.iter().enumerate() {
+            cv.text_at(MARGIN_X, cv.y + 9.0 + j as f32 * 9.5, 7.5, false, INK, l);
         }
-        cv.y += 18.0;
+        for (v, color) in [(*lo, PALETTE[0]), (*hi, PALETTE[1])] {
+            let d = v - base;
+            // An input that does not move this option's cost has no bar and no figure.
+            if d.abs() < 0.005 {
+                continue;
+            }
+            let len = half * (d.abs() / span) as f32;
+            let x = if d < 0.0 { mid - len } else { mid };
+            cv.rect(x, cv.y + 2.0, len.max(0.5), 10.0, color);
+            let text = format_amount(v, c, lang);
+            if d < 0.0 {
+                cv.text_right(mid - len - 3.0, cv.y + 10.0, 6.5, false, MUTED, &text);
+            } else {
+                cv.text_at(mid + len + 3.0, cv.y + 10.0, 6.5, false, MUTED, &text);
+            }
+        }
+        cv.y += row;
     }
-    cv.line(&[(mid, cv.y - 4.0), (mid, cv.y + 4.0)], INK, 0.8);
-    cv.y += 6.0;
+    cv.line(&[(mid, top - 2.0), (mid, cv.y)], INK, 0.8);
+    cv.y += 10.0;
+    let base_text = if lang == Lang::Zh {
+        format!("中线：基准净现值 {}", format_amount(base, c, lang))
+    } else {
+        format!("Centre line: base net present cost {}", format_amount(base, c, lang))
+    };
+    cv.text_at(mid - cv.width(&base_text, 7.5, false) / 2.0, cv.y, 7.5, false, INK, &base_text);
     legend(
         cv,
         &[

@@ -122,3 +122,56 @@ fn the_pdf_palette_is_the_apps() {
         suanli_report::proposal::PALETTE.iter().map(|c| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)).collect();
     assert_eq!(pdf, app);
 }
+
+/// Every character Suanli itself can put on a page or a screen — the app's
+/// strings in both languages, the bundled catalogue, the example scenarios
+/// and the report's and engine's own words (their source files, which hold
+/// every literal a proposal prints) — is drawn by the embedded font, so the
+/// fallback is only ever needed for a user's own rare characters.
+#[test]
+fn the_embedded_font_draws_every_shipped_string() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = vec![root.join("ui/src/i18n/en.ts"), root.join("ui/src/i18n/zh-CN.ts")];
+    for (dir, ext) in [
+        ("data/catalog", "csv"),
+        ("data/scenarios", "toml"),
+        ("crates/report/src", "rs"),
+        ("crates/model/src", "rs"),
+        ("crates/model/src/scenario", "rs"),
+    ] {
+        let mut found: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
+            .collect();
+        assert!(!found.is_empty(), "{dir}");
+        found.sort();
+        files.extend(found);
+    }
+    let mut missing = std::collections::BTreeMap::<char, String>::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for c in text.chars() {
+            if !c.is_control() && c != '\u{FEFF}' && !suanli_report::font_covers(c) {
+                missing.entry(c).or_insert_with(|| file.display().to_string());
+            }
+        }
+    }
+    let list: Vec<String> = missing.iter().map(|(c, f)| format!("{c} U+{:04X} ({f})", u32::from(*c))).collect();
+    assert!(list.is_empty(), "the font lacks: {list:#?}");
+    for c in ['昇', '–', '—', '…', '×', '≤', '≥', '≈', '±', '→', '¥', '·', '€', '㎡', '①', '䶮']
+    {
+        assert!(suanli_report::font_covers(c), "{c}");
+    }
+}
+
+/// A character outside the font is never a "?" or nothing: its
+/// compatibility form when the font draws that, else its code point.
+#[test]
+fn characters_outside_the_font_take_the_documented_fallback() {
+    let covers = suanli_report::font_covers;
+    assert!(!covers('₂') && !covers('𠀀') && !covers('🚀'));
+    assert_eq!(suanli_report::fallback('₂', covers), "2");
+    assert_eq!(suanli_report::fallback('𠀀', covers), "[U+20000]");
+    assert_eq!(suanli_report::fallback('🚀', covers), "[U+1F680]");
+}

@@ -12,7 +12,8 @@ use([CanvasRenderer, BarChart, LineChart, GridComponent, LegendComponent, Toolti
 
 export const THEME = "suanli";
 export const COLORS: string[] = palette.colors;
-export const FONT = "'Noto Sans SC', 'Suanli Sans', system-ui, sans-serif";
+/** The bundled face (styles.css), and no other named font: charts draw on a canvas, which uses only what is named here. */
+export const FONT = "'Suanli Sans', sans-serif";
 
 registerTheme(THEME, {
   color: palette.colors,

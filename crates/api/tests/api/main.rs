@@ -6,6 +6,7 @@
 mod deploy;
 mod files;
 mod finite;
+mod proposal;
 mod refresh;
 mod update;
 mod workload;

@@ -1,0 +1,106 @@
+//! What a client reads: every example scenario's proposal, in each
+//! language, names options by their labels and inputs in words. No option
+//! id, field name, TOML path, file name or seed reaches the text, and a
+//! report is in one language.
+
+use std::path::{Path, PathBuf};
+
+use suanli_api::Lang;
+use suanli_api::proposal::{ProposalMeta, proposal_text_for_file};
+
+fn examples() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The ids a scenario file declares (`id = "…"` lines) that look like
+/// identifiers (a hyphen, an underscore or a digit): an id that is a plain
+/// word ("mix", "flat") is also ordinary prose.
+fn option_ids(file: &Path) -> Vec<String> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("id = \"").and_then(|r| r.split('"').next()).map(str::to_owned))
+        .filter(|id| id.chars().any(|c| c == '-' || c == '_' || c.is_ascii_digit()))
+        .collect()
+}
+
+/// Product names their makers spell with an underscore.
+const KEPT: &[&str] = &["torch_npu", "torch_mlu", "torch_gcu", "torch_musa"];
+
+/// A snake_case word (`price_per_accel_hour`, `on_demand`) or a dotted
+/// path (`options.x.on_demand`).
+fn raw_key(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.');
+    let snake = w.contains('_') && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    let dotted = w.split('.').filter(|p| !p.is_empty()).count() >= 2
+        && w.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '-'));
+    snake || dotted
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF)
+}
+
+#[test]
+fn proposals_hold_no_identifier_and_one_language() {
+    let db = tempfile::tempdir().unwrap();
+    let db = db.path().join("db.sqlite");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    let mut problems = Vec::new();
+    for file in examples() {
+        let ids = option_ids(&file);
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        for lang in [Lang::En, Lang::Zh] {
+            let pages = proposal_text_for_file(&file, Some(&db), lang, &meta).unwrap();
+            for (n, page) in pages.iter().enumerate() {
+                for text in page {
+                    let at = format!("{name} {lang:?} page {}: {text}", n + 1);
+                    for word in text.split(|c: char| c.is_whitespace() || "，。：；（）,;:()“”".contains(c)) {
+                        let w = word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_');
+                        if ids.iter().any(|id| id == w) {
+                            problems.push(format!("option id {w}: {at}"));
+                        }
+                        if raw_key(word) && !KEPT.contains(&w) {
+                            problems.push(format!("raw key {word}: {at}"));
+                        }
+                    }
+                    if text.contains(".toml") {
+                        problems.push(format!("file name: {at}"));
+                    }
+                    if text.contains("[U+") {
+                        problems.push(format!("a shipped character outside the font: {at}"));
+                    }
+                    let lower = text.to_lowercase();
+                    if lower.contains("seed") || text.contains("种子") {
+                        problems.push(format!("seed: {at}"));
+                    }
+                    if lang == Lang::En && text.chars().any(is_cjk) {
+                        problems.push(format!("Chinese in the English report: {at}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// Dashes and ellipses are drawn, not dropped ("P10–P90", not "P10P90").
+#[test]
+fn dashes_and_ellipses_reach_the_page() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/domestic-card-full.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    for lang in [Lang::En, Lang::Zh] {
+        let text: String =
+            proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap().concat().join("\n");
+        assert!(text.contains("P10–P90"), "{lang:?}");
+        assert!(!text.contains("P10P90"), "{lang:?}");
+    }
+}
