@@ -330,10 +330,17 @@ pub async fn catalog_update_url(
             // A window that closed mid-update does not stop the update.
             let _ = on_progress.send(event);
         };
-        let result = state.with(|c, _| {
-            let mut progress = |done: u64, total: Option<u64>| send("download", done, total);
-            suanli_api::catalog::update(c, &url, false, &mut progress).map(summary)
-        });
+        // The download holds no lock: evaluations and every other command
+        // go on meanwhile. The lock is taken only to verify and apply.
+        // Nothing is downloaded for a database that is not open.
+        let mut progress = |done: u64, total: Option<u64>| send("download", done, total);
+        let result = state
+            .with(|_, _| Ok(()))
+            .and_then(|()| suanli_api::catalog::update_fetch(&url, &mut progress).map_err(|e| e.to_json(state.lang())))
+            .and_then(|fetched| {
+                send("apply", 0, None);
+                state.with(|c, _| suanli_api::catalog::update_apply(c, &fetched, false).map(summary))
+            });
         send("done", 0, None);
         result
     })

@@ -427,14 +427,36 @@ pub fn pack_apply(c: &mut Catalog, file: &Path, allow_unsigned: bool) -> Result<
 }
 
 /// Downloads a pack from `url` (and `url.minisig`), verifies it and
-/// applies it. The only function in Suanli that uses the network.
+/// applies it: [`update_fetch`] then [`update_apply`].
 pub fn update(
     c: &mut Catalog,
     url: &str,
     allow_unsigned: bool,
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<(PackSummary, ChangeSummary), Error> {
-    let download = suanli_catalog::update::download(url, progress)?;
+    let fetched = update_fetch(url, progress)?;
+    update_apply(c, &fetched, allow_unsigned)
+}
+
+/// A pack and its signature as downloaded: neither verified nor applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched(suanli_catalog::update::Download);
+
+/// The network half of [`update`], the only function in Suanli that uses the
+/// network. It needs no database, so a caller can download without holding
+/// one (the desktop app keeps evaluating while a pack arrives).
+pub fn update_fetch(url: &str, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Fetched, Error> {
+    Ok(Fetched(suanli_catalog::update::download(url, progress)?))
+}
+
+/// The database half of [`update`]: verifies a fetched pack against the
+/// trusted keys and applies it in one transaction (on any failure nothing changes).
+pub fn update_apply(
+    c: &mut Catalog,
+    fetched: &Fetched,
+    allow_unsigned: bool,
+) -> Result<(PackSummary, ChangeSummary), Error> {
+    let Fetched(download) = fetched;
     let verified = verify_bytes(c, &download.pack, download.signature.as_deref(), allow_unsigned)?;
     let change = c.apply_pack(&verified, &now_utc())?;
     Ok((summary(&verified), change))

@@ -50,6 +50,8 @@ pub struct MonthDemand {
     /// Σ min(slice × c, capacity) takes a binary search, not a pass.
     sorted: Vec<f64>,
     prefix: Vec<f64>,
+    /// Σ slices, made once: every option reads it every month of every trial.
+    total: f64,
 }
 
 impl MonthDemand {
@@ -61,7 +63,8 @@ impl MonthDemand {
         for x in &sorted {
             prefix.push(prefix[prefix.len() - 1] + x);
         }
-        MonthDemand { slice_hours, slices, shares, sorted, prefix }
+        let total = slices.iter().sum();
+        MonthDemand { slice_hours, slices, shares, sorted, prefix, total }
     }
 
     /// Σ over slices of min(slice × c, capacity), for c > 0.
@@ -83,8 +86,13 @@ impl MonthDemand {
         self.slices.iter().copied().fold(0.0, f64::max)
     }
 
+    /// Reference GPUs busy, summed over the slices.
+    pub fn total(&self) -> f64 {
+        self.total
+    }
+
     pub fn ref_gpu_hours(&self) -> f64 {
-        self.slices.iter().sum::<f64>() * self.slice_hours
+        self.total * self.slice_hours
     }
 }
 

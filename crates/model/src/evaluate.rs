@@ -34,7 +34,8 @@ pub(crate) fn evaluate_totals(s: &Scenario) -> Evaluation {
 /// As [`evaluate_totals`], with the demand already prepared and scaled by
 /// `demand_scale` (a simulation prepares it once for all trials).
 pub(crate) fn evaluate_prepared(s: &Scenario, prepared: &demand::Prepared, demand_scale: f64) -> Evaluation {
-    let ctx = Context::new(s, demand_scale);
+    let discount = finance::discount_factors(s.discount_rate_annual, s.horizon_months as usize);
+    let ctx = Context::new(s, &discount, demand_scale);
     let options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, prepared, o)).collect();
     Evaluation {
         scenario_name: s.name.clone(),
@@ -45,19 +46,65 @@ pub(crate) fn evaluate_prepared(s: &Scenario, prepared: &demand::Prepared, deman
     }
 }
 
+/// What one thread's simulation trials reuse: the discount factors (made
+/// again only when a trial draws another rate) and one option's run, whose
+/// buffers are cleared rather than allocated for every option of every trial.
+pub(crate) struct TrialBuffers {
+    rate: f64,
+    discount: Vec<f64>,
+    run: Run,
+}
+
+impl TrialBuffers {
+    pub(crate) fn new(s: &Scenario) -> Self {
+        let horizon = s.horizon_months as usize;
+        TrialBuffers {
+            rate: s.discount_rate_annual,
+            discount: finance::discount_factors(s.discount_rate_annual, horizon),
+            run: Run::new(horizon),
+        }
+    }
+}
+
+/// Each option's nominal total and NPV into `nominal[i]` and `npv[i]`:
+/// what [`evaluate_prepared`] reports for them, bit for bit, without the
+/// rest of the result (notes, supply score, memory fit, labels).
+pub(crate) fn trial_totals(
+    s: &Scenario,
+    prepared: &demand::Prepared,
+    demand_scale: f64,
+    buffers: &mut TrialBuffers,
+    nominal: &mut [f64],
+    npv: &mut [f64],
+) {
+    let TrialBuffers { rate, discount, run } = buffers;
+    if rate.to_bits() != s.discount_rate_annual.to_bits() {
+        *rate = s.discount_rate_annual;
+        for (m, d) in discount.iter_mut().enumerate() {
+            *d = finance::discount_factor(*rate, m);
+        }
+    }
+    let ctx = Context::new(s, discount, demand_scale);
+    for (i, o) in s.options.iter().enumerate() {
+        run.reset(ctx.horizon);
+        run_option(&ctx, prepared, o, porting_cost(&ctx, o), run);
+        (nominal[i], npv[i]) = run.flows.totals(ctx.discount);
+    }
+}
+
 /// Scenario-wide facts every option needs.
 struct Context<'a> {
     s: &'a Scenario,
     horizon: usize,
-    discount: Vec<f64>,
+    /// Discount factor of each month.
+    discount: &'a [f64],
     /// Demand × this (a simulation's `demand.scale`; 1 otherwise).
     demand_scale: f64,
 }
 
 impl<'a> Context<'a> {
-    fn new(s: &'a Scenario, demand_scale: f64) -> Self {
-        let horizon = s.horizon_months as usize;
-        Context { s, horizon, discount: finance::discount_factors(s.discount_rate_annual, horizon), demand_scale }
+    fn new(s: &'a Scenario, discount: &'a [f64], demand_scale: f64) -> Self {
+        Context { s, horizon: s.horizon_months as usize, discount, demand_scale }
     }
 
     /// Scenario-currency units per unit of `c`.
@@ -75,11 +122,18 @@ impl<'a> Context<'a> {
     }
 
     fn rental_perf(&self, m: usize) -> f64 {
-        self.s.refresh.performance_uplift.powi(self.refreshes(m))
+        // x^0 is 1 exactly: no call for the months before a refresh.
+        match self.refreshes(m) {
+            0 => 1.0,
+            n => self.s.refresh.performance_uplift.powi(n),
+        }
     }
 
     fn rental_price(&self, m: usize) -> f64 {
-        self.s.refresh.price_factor.powi(self.refreshes(m))
+        match self.refreshes(m) {
+            0 => 1.0,
+            n => self.s.refresh.price_factor.powi(n),
+        }
     }
 
     /// Scaling efficiency of an option at a cluster size.
@@ -128,14 +182,14 @@ impl Rental {
     }
 }
 
-struct Pools {
-    owned: Option<(OwnedPool, f64)>,
-    reserved: Option<(ReservedPool, Rental)>,
+struct Pools<'o> {
+    owned: Option<(&'o OwnedPool, f64)>,
+    reserved: Option<(&'o ReservedPool, Rental)>,
     on_demand: Option<Rental>,
-    spot: Option<(SpotPool, Rental)>,
+    spot: Option<(&'o SpotPool, Rental)>,
 }
 
-fn resolve_pools(ctx: &Context<'_>, o: &OptionSpec, cluster: u32) -> Pools {
+fn resolve_pools<'o>(ctx: &Context<'_>, o: &'o OptionSpec, cluster: u32) -> Pools<'o> {
     let base_eff =
         |e: Option<f64>, n: u32| e.or(o.efficiency_ratio).unwrap_or(1.0) * ctx.scaling(o, n) * o.achieved_share;
     let rental = |price: Option<f64>, cur, e: Option<f64>| Rental {
@@ -143,41 +197,55 @@ fn resolve_pools(ctx: &Context<'_>, o: &OptionSpec, cluster: u32) -> Pools {
         eff: base_eff(e, cluster),
     };
     Pools {
-        owned: o.owned.clone().map(|p| {
+        owned: o.owned.as_ref().map(|p| {
             // An owned fleet runs a job on all its accelerators; a profile's
             // jobs on clusters of the demand's size.
             let eff = base_eff(p.efficiency_ratio, cluster);
             (p, eff)
         }),
-        reserved: o
-            .reserved
-            .clone()
-            .map(|p| (p.clone(), rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio))),
+        reserved: o.reserved.as_ref().map(|p| (p, rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio))),
         on_demand: o.on_demand.as_ref().map(|p| rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio)),
-        spot: o.spot.clone().map(|p| (p.clone(), rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio))),
+        spot: o.spot.as_ref().map(|p| (p, rental(p.price_per_accel_hour, p.currency, p.efficiency_ratio))),
     }
 }
 
-fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpec) -> OptionResult {
-    let porting = match (&ctx.s.porting, &o.porting) {
-        (Some(a), Some(p)) => Some(crate::porting::porting(a, p, ctx.fx(a.currency))),
+/// What porting costs an option, when the scenario and the option say.
+fn porting_cost(ctx: &Context<'_>, o: &OptionSpec) -> Option<crate::porting::PortingCost> {
+    match (&ctx.s.porting, &o.porting) {
+        (Some(a), Some(p)) => Some(crate::porting::porting_cost(a, p, ctx.fx(a.currency))),
         _ => None,
-    };
+    }
+}
+
+/// Runs one option into `run` (new or reset): every month's cash flows.
+fn run_option(
+    ctx: &Context<'_>,
+    prepared: &demand::Prepared,
+    o: &OptionSpec,
+    porting: Option<crate::porting::PortingCost>,
+    run: &mut Run,
+) {
     // The workload runs on the option's accelerators only once it is ported
     // (delay rounded up to whole months).
     let start = porting.as_ref().map_or(0, |p| p.delay_months.ceil() as usize);
-    let mut run = match prepared {
-        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work * ctx.demand_scale, start),
-        demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start),
-    };
-    if let Some(p) = &porting {
-        add_porting(p, start, &mut run);
+    match prepared {
+        demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work * ctx.demand_scale, start, run),
+        demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start, run),
     }
-    add_storage_and_edge(ctx, o, &mut run);
+    if let Some(p) = &porting {
+        add_porting(p, start, run);
+    }
+    add_storage_and_edge(ctx, o, run);
+}
 
-    let total_nominal: f64 = run.flows.iter().map(MonthFlows::total).sum();
-    let total_npv = run.flows.iter().zip(&ctx.discount).map(|(f, d)| f.total() * d).sum();
-    let compute: f64 = run.flows.iter().map(MonthFlows::compute_total).sum();
+fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpec) -> OptionResult {
+    let cost = porting_cost(ctx, o);
+    let mut run = Run::new(ctx.horizon);
+    run_option(ctx, prepared, o, cost, &mut run);
+    let porting = cost.zip(o.porting.as_ref()).map(|(c, p)| c.result(p));
+
+    let (total_nominal, total_npv) = run.flows.totals(ctx.discount);
+    let compute = run.flows.compute_total();
     if run.unserved > 1e-6 {
         run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
     }
@@ -213,7 +281,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         currency: ctx.s.currency,
         total_nominal,
         total_npv,
-        monthly: run.flows,
+        monthly: run.flows.months,
         ref_gpu_hours_served: run.served,
         ref_gpu_hours_unserved: run.unserved,
         accelerator_hours: run.accelerator_hours,
@@ -273,19 +341,95 @@ fn memory_fit(s: &Scenario, o: &OptionSpec) -> Option<MemoryFit> {
 }
 
 /// Porting engineers are paid while they port; upkeep follows every month after.
-fn add_porting(p: &crate::porting::PortingResult, start: usize, run: &mut Run) {
+fn add_porting(p: &crate::porting::PortingCost, start: usize, run: &mut Run) {
     let porting_months = start.max(1);
-    for flows in run.flows.iter_mut().take(porting_months) {
-        flows.add(Category::Porting, p.cost / porting_months as f64);
+    for m in 0..porting_months.min(run.flows.len()) {
+        run.flows.add(m, Category::Porting, p.cost / porting_months as f64);
     }
-    for flows in run.flows.iter_mut().skip(start) {
-        flows.add(Category::PortingMaintenance, p.maintenance_per_year / 12.0);
+    for m in start..run.flows.len() {
+        run.flows.add(m, Category::PortingMaintenance, p.maintenance_per_year / 12.0);
+    }
+}
+
+/// An option's cash flows per month, and the categories any amount went to.
+/// Only those are added up and cleared: a category no amount went to is
+/// +0.0 in every month, and adding +0.0 changes no sum (see
+/// [`MonthFlows::sum_of`]), so totals are those of every category, bit for bit.
+struct Flows {
+    months: Vec<MonthFlows>,
+    /// Bit `c` set: category `c` had an amount added in some month.
+    live: u32,
+}
+
+impl Flows {
+    fn new(horizon: usize) -> Self {
+        Flows { months: vec![MonthFlows::default(); horizon], live: 0 }
+    }
+
+    fn add(&mut self, m: usize, category: Category, amount: f64) {
+        self.months[m].add(category, amount);
+        self.live |= 1 << category.index();
+    }
+
+    fn len(&self) -> usize {
+        self.months.len()
+    }
+
+    /// The live categories within `mask`, ascending: indices and how many.
+    fn live_within(&self, mask: u32) -> ([usize; Category::COUNT], usize) {
+        let mut indices = [0; Category::COUNT];
+        let mut n = 0;
+        for (i, slot) in (0..Category::COUNT).filter(|i| (self.live & mask) >> i & 1 == 1).zip(&mut indices) {
+            *slot = i;
+            n += 1;
+        }
+        (indices, n)
+    }
+
+    /// Nominal total and NPV: Σ month totals and Σ month total × discount
+    /// factor, each month's total made once.
+    fn totals(&self, discount: &[f64]) -> (f64, f64) {
+        let (indices, n) = self.live_within(u32::MAX);
+        let live = &indices[..n];
+        // The sums start where `Iterator::sum` starts, so they are its own.
+        let zero: f64 = std::iter::empty::<f64>().sum();
+        let (mut nominal, mut npv) = (zero, zero);
+        for (f, d) in self.months.iter().zip(discount) {
+            let total = f.sum_of(live);
+            debug_assert_eq!(total.to_bits(), f.total().to_bits());
+            nominal += total;
+            npv += total * d;
+        }
+        (nominal, npv)
+    }
+
+    /// Σ of every month's compute categories ([`Category::is_compute`]).
+    fn compute_total(&self) -> f64 {
+        let mask = Category::ALL.iter().filter(|c| c.is_compute()).fold(0, |m, c| m | 1 << c.index());
+        let (indices, n) = self.live_within(mask);
+        self.months
+            .iter()
+            .map(|f| {
+                let total = f.sum_of(&indices[..n]);
+                debug_assert_eq!(total.to_bits(), f.compute_total().to_bits());
+                total
+            })
+            .sum()
+    }
+
+    /// Every month back to +0.0.
+    fn clear(&mut self) {
+        let (indices, n) = self.live_within(u32::MAX);
+        for f in &mut self.months {
+            f.clear(&indices[..n]);
+        }
+        self.live = 0;
     }
 }
 
 /// What running one option produced, before totals.
 struct Run {
-    flows: Vec<MonthFlows>,
+    flows: Flows,
     served: f64,
     /// Of `served`, the hours the incumbent carried during a port.
     bridged: f64,
@@ -296,12 +440,16 @@ struct Run {
     completes: Option<bool>,
     meets_deadline: Option<bool>,
     notes: Vec<Note>,
+    /// Scratch: accelerator-hours of an owned fleet per month.
+    owned_used: Vec<f64>,
+    /// Scratch: the base pool's capacity left per time slice.
+    free: Vec<f64>,
 }
 
 impl Run {
     fn new(horizon: usize) -> Self {
         Run {
-            flows: vec![MonthFlows::default(); horizon],
+            flows: Flows::new(horizon),
             served: 0.0,
             bridged: 0.0,
             unserved: 0.0,
@@ -311,31 +459,47 @@ impl Run {
             completes: None,
             meets_deadline: None,
             notes: Vec::new(),
+            owned_used: Vec::new(),
+            free: Vec::new(),
         }
+    }
+
+    /// As [`Run::new`], keeping the buffers.
+    fn reset(&mut self, horizon: usize) {
+        debug_assert_eq!(self.flows.len(), horizon);
+        self.flows.clear();
+        self.served = 0.0;
+        self.bridged = 0.0;
+        self.unserved = 0.0;
+        self.accelerator_hours = 0.0;
+        self.owned_utilisation = None;
+        self.time_to_complete = None;
+        self.completes = None;
+        self.meets_deadline = None;
+        self.notes.clear();
     }
 }
 
 // ---------------------------------------------------------------- a job
 
 /// Runs a single job on the option's cluster until its work is done.
-fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from: usize) -> Run {
+fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from: usize, run: &mut Run) {
     let horizon = ctx.horizon;
-    let mut run = Run::new(horizon);
     let hours_per_month = job.run_hours_per_day * DAYS_PER_MONTH;
 
     match o.kind {
         OptionKind::Buy => {
-            let Some(owned) = &o.owned else { return run };
+            let Some(owned) = &o.owned else { return };
             let accelerators = owned.servers * owned.accelerators_per_server;
             let pools = resolve_pools(ctx, o, accelerators);
             let eff = pools.owned.as_ref().map_or(1.0, |p| p.1);
             let start = (owned.lead_time_months as usize).max(ported_from);
             let capacity = f64::from(accelerators) * hours_per_month;
             let fill = fill_job(work, start, horizon, |_| (capacity, eff));
-            owned_costs(ctx, owned, &fill.accel_hours, &mut run);
+            owned_costs(ctx, owned, &fill.accel_hours, run);
             run.accelerator_hours = fill.accel_hours.iter().sum();
             run.served = fill.served;
-            job_timing(&mut run, &fill, job, work);
+            job_timing(run, &fill, job, work);
         }
         OptionKind::Rent => {
             let cluster = job.cluster_accelerators;
@@ -343,17 +507,17 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
             let capacity = f64::from(cluster) * hours_per_month;
             match o.billing {
                 Some(Billing::OnDemand) => {
-                    let Some(od) = pools.on_demand else { return run };
+                    let Some(od) = pools.on_demand else { return };
                     let fill = fill_job(work, ported_from, horizon, |m| (capacity, od.eff_at(ctx, m)));
                     for (m, h) in fill.accel_hours.iter().enumerate() {
-                        run.flows[m].add(Category::OnDemand, h * od.price_at(ctx, m));
+                        run.flows.add(m, Category::OnDemand, h * od.price_at(ctx, m));
                     }
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
-                    job_timing(&mut run, &fill, job, work);
+                    job_timing(run, &fill, job, work);
                 }
                 Some(Billing::Spot) => {
-                    let Some((spot, sp)) = pools.spot else { return run };
+                    let Some((spot, sp)) = pools.spot else { return };
                     let od = pools.on_demand.unwrap_or(sp);
                     // Of every useful accelerator-hour, `a` runs on spot with
                     // the interruption waste, `1 − a` falls back to on demand.
@@ -365,15 +529,15 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
                     });
                     for (m, h) in fill.accel_hours.iter().enumerate() {
                         let useful = h / cluster_hours_per_useful;
-                        run.flows[m].add(Category::Spot, useful * spot_hours_per_useful * sp.price_at(ctx, m));
-                        run.flows[m].add(Category::OnDemand, useful * (1.0 - a) * od.price_at(ctx, m));
+                        run.flows.add(m, Category::Spot, useful * spot_hours_per_useful * sp.price_at(ctx, m));
+                        run.flows.add(m, Category::OnDemand, useful * (1.0 - a) * od.price_at(ctx, m));
                     }
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
-                    job_timing(&mut run, &fill, job, work);
+                    job_timing(run, &fill, job, work);
                 }
                 Some(Billing::Reserved) => {
-                    let Some((res, rp)) = pools.reserved else { return run };
+                    let Some((res, rp)) = pools.reserved else { return };
                     let committed = res.accelerators.unwrap_or(cluster);
                     let capacity = f64::from(committed) * hours_per_month;
                     let term = res.term_months.max(1) as usize;
@@ -384,17 +548,16 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
                         Some(m) => ((m - first) / term + 1) * term,
                         None => horizon.saturating_sub(first).div_ceil(term) * term,
                     };
-                    reserved_costs(ctx, &res, rp, committed, first, committed_months, &mut run);
+                    reserved_costs(ctx, res, rp, committed, first, committed_months, run);
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
-                    job_timing(&mut run, &fill, job, work);
+                    job_timing(run, &fill, job, work);
                 }
                 None => {}
             }
         }
         OptionKind::Mix => {}
     }
-    run
 }
 
 struct JobFill {
@@ -453,9 +616,15 @@ fn job_timing(run: &mut Run, fill: &JobFill, job: &Job, work: f64) {
 
 /// Serves a month-by-month demand, routing each priority tier through the
 /// option's pools.
-fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster: u32, ported_from: usize) -> Run {
+fn run_shared(
+    ctx: &Context<'_>,
+    o: &OptionSpec,
+    months: &[MonthDemand],
+    cluster: u32,
+    ported_from: usize,
+    run: &mut Run,
+) {
     let horizon = ctx.horizon;
-    let mut run = Run::new(horizon);
     let pools = resolve_pools(ctx, o, cluster);
     let rule = &ctx.s.scheduling;
 
@@ -479,8 +648,10 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
     let delivery = o.owned.as_ref().map_or(0, |p| p.lead_time_months as usize).max(ported_from);
     let bridge = ctx.s.porting.as_ref().and_then(|p| p.bridge_price_per_ref_gpu_hour.map(|b| b * ctx.fx(p.currency)));
 
-    let mut owned_used = vec![0.0; horizon];
-    let mut free = Vec::new();
+    let mut owned_used = std::mem::take(&mut run.owned_used);
+    owned_used.clear();
+    owned_used.resize(horizon, 0.0);
+    let mut free = std::mem::take(&mut run.free);
     let has_base = pools.owned.is_some() || pools.reserved.is_some();
     for (m, month) in months.iter().enumerate() {
         if m < ported_from {
@@ -490,7 +661,7 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
                 Some(price) => {
                     run.served += hours;
                     run.bridged += hours;
-                    run.flows[m].add(Category::Bridge, hours * price);
+                    run.flows.add(m, Category::Bridge, hours * price);
                 }
                 None => run.unserved += hours,
             }
@@ -517,7 +688,6 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
         run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
         run.unserved += routed.unserved;
 
-        let flows = &mut run.flows[m];
         if let Some((_, eff)) = &pools.owned {
             owned_used[m] = routed.base / eff;
         }
@@ -527,23 +697,24 @@ fn run_shared(ctx: &Context<'_>, o: &OptionSpec, months: &[MonthDemand], cluster
         if let Some(od) = pools.on_demand {
             let hours = (routed.on_demand + routed.fallback) / od.eff_at(ctx, m);
             run.accelerator_hours += hours;
-            flows.add(Category::OnDemand, hours * od.price_at(ctx, m));
+            run.flows.add(m, Category::OnDemand, hours * od.price_at(ctx, m));
         }
         if let Some((spot, sp)) = &pools.spot {
             let hours = routed.spot / sp.eff_at(ctx, m) * (1.0 + spot.interruption_overhead);
             run.accelerator_hours += hours;
-            flows.add(Category::Spot, hours * sp.price_at(ctx, m));
+            run.flows.add(m, Category::Spot, hours * sp.price_at(ctx, m));
         }
     }
     if let Some((owned, _)) = &pools.owned {
-        owned_costs(ctx, owned, &owned_used, &mut run);
+        owned_costs(ctx, owned, &owned_used, run);
         run.accelerator_hours += owned_used.iter().sum::<f64>();
     }
+    run.owned_used = owned_used;
+    run.free = free;
     if let (Some((res, rp)), Some(size)) = (&pools.reserved, reserved_size) {
         let committed_months = horizon.saturating_sub(ported_from).div_ceil(term) * term;
-        reserved_costs(ctx, res, *rp, size, ported_from, committed_months, &mut run);
+        reserved_costs(ctx, res, *rp, size, ported_from, committed_months, run);
     }
-    run
 }
 
 struct Routing {
@@ -618,7 +789,7 @@ fn chain(tier: Tier, r: &Routing) -> [Pool; 3] {
 /// total. `free` is scratch space for the base's capacity per slice.
 fn route(month: &MonthDemand, r: Routing, free: &mut Vec<f64>) -> Routed {
     let mut out = Routed::default();
-    let total: f64 = month.slices.iter().sum();
+    let total = month.total();
     // Without priority routing every tier has the same chain: route them as one.
     // Scaling the demand scales every tier's share of the slices.
     let tiers: &[(Tier, f64)] = &if r.by_priority {
@@ -707,23 +878,24 @@ fn owned_costs(ctx: &Context<'_>, p: &OwnedPool, used_accel_hours: &[f64], run: 
         CapexPayment::OnDelivery => delivery,
     };
     if pay_month < horizon {
-        run.flows[pay_month].add(Category::Hardware, hardware);
-        run.flows[pay_month].add(Category::Installation, p.installation * fx);
+        run.flows.add(pay_month, Category::Hardware, hardware);
+        run.flows.add(pay_month, Category::Installation, p.installation * fx);
     }
     let provisioned_kw = servers * p.provisioned_kw_per_server.unwrap_or(p.server_kw);
     let mut busy = 0.0;
-    for (flows, used) in run.flows.iter_mut().zip(used_accel_hours).skip(delivery) {
+    for (m, used) in used_accel_hours.iter().enumerate().take(run.flows.len()).skip(delivery) {
         let utilisation = (used / (accelerators * HOURS_PER_MONTH)).clamp(0.0, 1.0);
         busy += utilisation;
-        flows.add(Category::Hosting, provisioned_kw * p.colocation_per_kw_month * fx);
+        run.flows.add(m, Category::Hosting, provisioned_kw * p.colocation_per_kw_month * fx);
         // power = kW × hours × utilisation × PUE × tariff
-        flows.add(
+        run.flows.add(
+            m,
             Category::Power,
             servers * p.server_kw * HOURS_PER_MONTH * utilisation * p.pue * p.electricity_per_kwh * fx,
         );
-        flows.add(Category::Staff, p.staff_per_year / 12.0 * fx);
-        flows.add(Category::Maintenance, p.maintenance_share_per_year * hardware / 12.0);
-        flows.add(Category::OtherOpex, p.other_opex_per_year / 12.0 * fx);
+        run.flows.add(m, Category::Staff, p.staff_per_year / 12.0 * fx);
+        run.flows.add(m, Category::Maintenance, p.maintenance_share_per_year * hardware / 12.0);
+        run.flows.add(m, Category::OtherOpex, p.other_opex_per_year / 12.0 * fx);
     }
     if delivery < horizon {
         run.owned_utilisation = Some(busy / (horizon - delivery) as f64);
@@ -737,8 +909,8 @@ fn owned_costs(ctx: &Context<'_>, p: &OwnedPool, used_accel_hours: &[f64], run: 
             ResidualBasis::Book => hardware * (1.0 - age_years / p.depreciation_years).max(0.0),
             ResidualBasis::Market => hardware * p.market_residual_share,
         };
-        if let Some(last) = run.flows.last_mut() {
-            last.add(Category::ResidualValue, -residual);
+        if let Some(last) = run.flows.len().checked_sub(1) {
+            run.flows.add(last, Category::ResidualValue, -residual);
         }
     }
 }
@@ -763,9 +935,9 @@ fn reserved_costs(
         let term_end = (term_start + term).min(counted);
         let monthly = f64::from(size) * HOURS_PER_MONTH * rp.price_at(ctx, term_start);
         let months_in = (term_end - term_start) as f64;
-        run.flows[term_start].add(Category::Reserved, p.upfront_share * monthly * months_in);
+        run.flows.add(term_start, Category::Reserved, p.upfront_share * monthly * months_in);
         for m in term_start..term_end {
-            run.flows[m].add(Category::Reserved, (1.0 - p.upfront_share) * monthly);
+            run.flows.add(m, Category::Reserved, (1.0 - p.upfront_share) * monthly);
         }
     }
     if end > horizon {
@@ -783,8 +955,8 @@ fn add_storage_and_edge(ctx: &Context<'_>, o: &OptionSpec, run: &mut Run) {
             }
             StorageMode::Attached => st.dataset_tb * st.attached_price_per_tb_month * st.attached_copies,
         } * fx;
-        for f in &mut run.flows {
-            f.add(Category::Storage, monthly);
+        for m in 0..run.flows.len() {
+            run.flows.add(m, Category::Storage, monthly);
         }
     }
     if let Some(e) = &ctx.s.edge {
@@ -796,9 +968,9 @@ fn add_storage_and_edge(ctx: &Context<'_>, o: &OptionSpec, run: &mut Run) {
                 (e.raw_tb_per_month * e.feature_share * e.bandwidth_price_per_tb, e.edge_sites_per_month)
             }
         };
-        for f in &mut run.flows {
-            f.add(Category::EdgeBandwidth, bandwidth * fx);
-            f.add(Category::EdgeSites, sites * fx);
+        for m in 0..run.flows.len() {
+            run.flows.add(m, Category::EdgeBandwidth, bandwidth * fx);
+            run.flows.add(m, Category::EdgeSites, sites * fx);
         }
     }
 }

@@ -6,7 +6,12 @@ use crate::result::{BreakEven, OptionResult};
 /// timed at the start of that month (month 0 is today, undiscounted) and
 /// discounted at the yearly rate compounded monthly: (1 + r)^(−m/12).
 pub fn discount_factors(rate_annual: f64, months: usize) -> Vec<f64> {
-    (0..months).map(|m| (1.0 + rate_annual).powf(-(m as f64) / 12.0)).collect()
+    (0..months).map(|m| discount_factor(rate_annual, m)).collect()
+}
+
+/// The discount factor of month `m`: (1 + r)^(−m/12).
+pub fn discount_factor(rate_annual: f64, m: usize) -> f64 {
+    (1.0 + rate_annual).powf(-(m as f64) / 12.0)
 }
 
 /// Net present value of monthly cash flows.

@@ -47,9 +47,22 @@ pub struct PortingResult {
     pub default_effort: bool,
 }
 
+/// The figures of a [`PortingResult`] that cash flows need (a simulation
+/// trial needs no more, and allocates nothing for them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PortingCost {
+    pub engineer_months: f64,
+    /// In the scenario currency.
+    pub cost: f64,
+    pub delay_months: f64,
+    pub maintenance_per_year: f64,
+    /// True when the effort came from Suanli's default table.
+    pub default_effort: bool,
+}
+
 /// Engineer-months = kLOC × months/kLOC + kernels × months/kernel + validation;
 /// delay = engineer-months ÷ engineers; cost = engineer-months × monthly cost.
-pub fn porting(a: &PortingAssumptions, o: &OptionPorting, fx: f64) -> PortingResult {
+pub fn porting_cost(a: &PortingAssumptions, o: &OptionPorting, fx: f64) -> PortingCost {
     let (effort, default_effort) = match a.effort.get(&o.maturity) {
         Some(e) => (*e, false),
         None => (default_effort(o.maturity), true),
@@ -57,14 +70,32 @@ pub fn porting(a: &PortingAssumptions, o: &OptionPorting, fx: f64) -> PortingRes
     let engineer_months =
         a.code_kloc * effort.months_per_kloc + a.custom_kernels * effort.months_per_kernel + effort.validation_months;
     let cost = engineer_months * a.engineer_month_cost * fx;
-    PortingResult {
-        maturity: o.maturity,
-        adapter: o.adapter.clone(),
+    PortingCost {
         engineer_months,
         cost,
         delay_months: engineer_months / a.engineers.max(1e-9),
         maintenance_per_year: cost * effort.maintenance_share_per_year,
         default_effort,
+    }
+}
+
+/// [`porting_cost`] with the option's maturity and adapter.
+pub fn porting(a: &PortingAssumptions, o: &OptionPorting, fx: f64) -> PortingResult {
+    porting_cost(a, o, fx).result(o)
+}
+
+impl PortingCost {
+    /// The full result, with the option's maturity and adapter.
+    pub fn result(self, o: &OptionPorting) -> PortingResult {
+        PortingResult {
+            maturity: o.maturity,
+            adapter: o.adapter.clone(),
+            engineer_months: self.engineer_months,
+            cost: self.cost,
+            delay_months: self.delay_months,
+            maintenance_per_year: self.maintenance_per_year,
+            default_effort: self.default_effort,
+        }
     }
 }
 

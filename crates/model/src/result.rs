@@ -123,7 +123,7 @@ impl Category {
         )
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }
@@ -147,6 +147,22 @@ impl MonthFlows {
 
     pub fn compute_total(&self) -> f64 {
         Category::ALL.iter().filter(|c| c.is_compute()).map(|c| self.get(*c)).sum()
+    }
+
+    /// The sum of the categories at `indices` (ascending), from +0.0. Where
+    /// every category left out is +0.0 and no amount is −0.0 (a cell starts
+    /// at +0.0 and only ever has amounts added, so it never is), this is
+    /// [`MonthFlows::total`] or [`MonthFlows::compute_total`] bit for bit:
+    /// adding +0.0 leaves any sum but −0.0 as it is.
+    pub(crate) fn sum_of(&self, indices: &[usize]) -> f64 {
+        indices.iter().fold(0.0, |acc, &i| acc + self.0[i])
+    }
+
+    /// Sets the categories at `indices` back to +0.0.
+    pub(crate) fn clear(&mut self, indices: &[usize]) {
+        for &i in indices {
+            self.0[i] = 0.0;
+        }
     }
 }
 

@@ -398,6 +398,7 @@ pub fn simulate(
             scope.spawn(|| {
                 let mut trial = (**s).clone();
                 let base_demand = crate::demand::prepare(s);
+                let mut buffers = TrialBuffers { evaluation: crate::evaluate::TrialBuffers::new(s), extra: Vec::new() };
                 loop {
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c >= chunks {
@@ -405,9 +406,9 @@ pub fn simulate(
                     }
                     let mut rng = Rng::stream(config.seed, c as u64);
                     let count = CHUNK.min(trials - c * CHUNK);
-                    let mut rows = Vec::with_capacity(count * 2 * n);
-                    for _ in 0..count {
-                        rows.extend(run_trial(s, &mut trial, &base_demand, params, &mut rng));
+                    let mut rows = vec![f64::NAN; count * 2 * n];
+                    for row in rows.chunks_exact_mut(2 * n) {
+                        run_trial(s, &mut trial, &base_demand, params, &mut rng, &mut buffers, row);
                     }
                     if let Ok(mut r) = results.lock() {
                         r[c] = rows;
@@ -459,14 +460,17 @@ fn check_trials(s: &Checked<Scenario>, rows: &[f64]) -> Result<(), Vec<InputErro
     if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
-/// One trial: draw, evaluate, apply supply events. Returns nominal then NPV per option.
+/// One trial: draw, evaluate, apply supply events. Writes nominal then NPV
+/// per option into `row`.
 fn run_trial(
     base: &Scenario,
     trial: &mut Scenario,
     base_demand: &crate::demand::Prepared,
     params: &[(Param, Distribution)],
     rng: &mut Rng,
-) -> Vec<f64> {
+    buffers: &mut TrialBuffers,
+    row: &mut [f64],
+) {
     let mut demand_scale = None;
     for (p, d) in params {
         let value = d.sample(rng);
@@ -477,7 +481,9 @@ fn run_trial(
         }
     }
     // Supply: lead times drawn for owned fleets, export-rule events per option.
-    let mut extra = vec![0.0; trial.options.len()];
+    let extra = &mut buffers.extra;
+    extra.clear();
+    extra.resize(trial.options.len(), 0.0);
     for (i, o) in trial.options.iter_mut().enumerate() {
         let Some(sup) = base.options[i].supply.as_ref() else { continue };
         if let (Some([low, mode, high]), Some(owned)) = (sup.lead_time_months, o.owned.as_mut()) {
@@ -487,14 +493,20 @@ fn run_trial(
         let event = Distribution::Bernoulli { probability: sup.export_change_probability }.sample(rng);
         extra[i] = event * sup.export_change_extra_cost_share;
     }
-    let n = trial.options.len();
-    let mut out = vec![f64::NAN; 2 * n];
-    let e = crate::evaluate::evaluate_prepared(trial, base_demand, demand_scale.unwrap_or(1.0));
-    for (i, o) in e.options.iter().enumerate() {
-        out[i] = o.total_nominal * (1.0 + extra[i]);
-        out[n + i] = o.total_npv * (1.0 + extra[i]);
+    let (nominal, npv) = row.split_at_mut(trial.options.len());
+    let scale = demand_scale.unwrap_or(1.0);
+    crate::evaluate::trial_totals(trial, base_demand, scale, &mut buffers.evaluation, nominal, npv);
+    for ((nominal, npv), extra) in nominal.iter_mut().zip(npv).zip(&buffers.extra) {
+        *nominal *= 1.0 + extra;
+        *npv *= 1.0 + extra;
     }
-    out
+}
+
+/// What one thread reuses from trial to trial.
+struct TrialBuffers {
+    evaluation: crate::evaluate::TrialBuffers,
+    /// Each option's extra cost share from supply events.
+    extra: Vec<f64>,
 }
 
 fn percentile(sorted: &[f64], q: f64) -> f64 {
@@ -507,7 +519,8 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn percentiles(mut values: Vec<f64>) -> Percentiles {
-    values.sort_by(f64::total_cmp);
+    // Unstable is the same order: values equal under `total_cmp` are the same bits.
+    values.sort_unstable_by(f64::total_cmp);
     let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
     Percentiles { p10: percentile(&values, 0.10), p50: percentile(&values, 0.50), p90: percentile(&values, 0.90), mean }
 }

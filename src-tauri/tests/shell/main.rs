@@ -239,3 +239,50 @@ fn bindings_are_current() {
         "ui/src/bindings.ts is stale: run `SUANLI_UPDATE_BINDINGS=1 cargo test -p suanli-app --test shell bindings` and commit it"
     );
 }
+
+#[test]
+fn an_evaluation_completes_while_a_catalogue_download_is_in_progress() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, mpsc};
+
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let doc = seed_case(&shell);
+
+    // A loopback server that starts the pack's body, then holds it until told.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/catalogue.pack", listener.local_addr().unwrap());
+    let (started_tx, started) = mpsc::channel();
+    let (release, release_rx) = mpsc::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = [0u8; 4096];
+        let _ = stream.read(&mut request).unwrap();
+        stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nSLOW").unwrap();
+        stream.flush().unwrap();
+        started_tx.send(()).unwrap();
+        // Until the test has evaluated (or the download's own timeout ends it).
+        let _ = release_rx.recv();
+    });
+
+    let finished = Arc::new(AtomicBool::new(false));
+    let update = {
+        let (caller, finished) = (shell.caller(), finished.clone());
+        std::thread::spawn(move || {
+            let args = json!({ "url": url, "onProgress": "__CHANNEL__:1" });
+            let result = caller.call("catalog_update_url", args);
+            finished.store(true, Ordering::SeqCst);
+            result
+        })
+    };
+    started.recv().unwrap();
+    let evaluated = shell.ok("evaluate", json!({ "scenario": doc }));
+    assert!(!finished.load(Ordering::SeqCst), "the evaluation waited for the download to end");
+    assert_eq!(total(&evaluated, "rent-8xa100-on-demand"), 1_799_654.4);
+    release.send(()).unwrap();
+    server.join().unwrap();
+    // The body ended short: the update fails, and nothing was applied.
+    assert!(update.join().unwrap().is_err(), "a body that ended short was applied");
+    assert_eq!(shell.ok("app_info", json!({}))["counts"]["accelerators"], 86);
+}

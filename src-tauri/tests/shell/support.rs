@@ -29,24 +29,43 @@ pub fn shell_in(db: &Path, system_lang: Lang) -> Shell {
     Shell { _app: app, window }
 }
 
+/// Invokes commands on a shell's window from another thread (as the window
+/// does while an earlier command is still running).
+#[derive(Clone)]
+pub struct Caller(WebviewWindow<MockRuntime>);
+
+impl Caller {
+    pub fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        invoke(&self.0, cmd, args)
+    }
+}
+
 impl Shell {
+    pub fn caller(&self) -> Caller {
+        Caller(self.window.clone())
+    }
+
     /// Invokes `cmd` with `args` (the JSON the front end sends): its result or its error.
     pub fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: tauri::ipc::CallbackFn(0),
-            error: tauri::ipc::CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: tauri::ipc::InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_owned(),
-        };
-        get_ipc_response(&self.window, request).map(|b| b.deserialize::<Value>().unwrap())
+        invoke(&self.window, cmd, args)
     }
 
     pub fn ok(&self, cmd: &str, args: Value) -> Value {
         self.call(cmd, args).unwrap_or_else(|e| panic!("{cmd} failed: {e}"))
     }
+}
+
+fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: tauri::ipc::CallbackFn(0),
+        error: tauri::ipc::CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: tauri::ipc::InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_owned(),
+    };
+    get_ipc_response(window, request).map(|b| b.deserialize::<Value>().unwrap())
 }
 
 /// A directory that goes away with the test, and a database path in it.
