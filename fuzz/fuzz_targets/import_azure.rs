@@ -18,7 +18,7 @@ fn catalog() -> &'static Mutex<Catalog> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let provenance = Provenance { source: "fuzz".into(), as_of: Some("2026-11-30".into()), confidence: "A".into() };
+    let provenance = Provenance { source: "fuzz".into(), as_of: Some("2026-11-30".into()), confidence: suanli_catalog::Confidence::A };
     let mut c = catalog().lock().unwrap_or_else(|e| e.into_inner());
     let result = c.import(&Format::AzureRetail, data, &provenance, "2026-11-30T00:00:00Z");
     // A refused import wrote nothing; one that landed must leave the file sound.
