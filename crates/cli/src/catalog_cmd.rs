@@ -654,7 +654,7 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
             r.rental_offers.to_string(),
             money(r.effective_price_per_ref_gpu_hour),
             money(r.cost_per_million_tokens),
-            r.best_offer_id.unwrap_or_default(),
+            r.best_offer.map(|b| b.id).unwrap_or_default(),
         ]);
     }
     out(&t.render());

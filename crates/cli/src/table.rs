@@ -22,6 +22,7 @@ struct Labels {
     vs: &'static str,
     late: &'static str,
     short_mark: &'static str,
+    unfit_mark: &'static str,
     ranked_apart: &'static str,
     none_complete: &'static str,
 }
@@ -40,6 +41,7 @@ const EN: Labels = Labels {
     vs: "vs",
     late: "misses deadline",
     short_mark: " (short)",
+    unfit_mark: " (does not fit)",
     ranked_apart: "Ranked apart: these do not do all the work within the horizon, so none of them is the cheapest",
     none_complete: "no option does all the work within the horizon",
 };
@@ -58,6 +60,7 @@ const ZH: Labels = Labels {
     vs: "对比",
     late: "超出期限",
     short_mark: "（未完成）",
+    unfit_mark: "（装不下）",
     ranked_apart: "单独列出：以下方案在评估期内未完成全部工作量，不参与最低成本比较",
     none_complete: "没有方案能在评估期内完成全部工作量",
 };
@@ -109,7 +112,11 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
             },
             None => "—".to_owned(),
         };
-        let mark = if o.shortfall().is_some() { l.short_mark } else { "" };
+        let mark = match (o.shortfall(), o.ranked_apart()) {
+            (Some(_), _) => l.short_mark,
+            (None, true) => l.unfit_mark,
+            (None, false) => "",
+        };
         rows.push([
             format!("{}{mark}", o.label),
             kind(o.kind, lang).to_owned(),
@@ -153,8 +160,14 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
         let _ = writeln!(out, "{}: {} ({})", l.cheapest_npv, o.label, format_amount(o.total_npv, c, lang));
     }
     let short: Vec<_> = e.short().collect();
-    if !short.is_empty() {
+    let unfit: Vec<_> = e.options.iter().filter(|o| o.ranked_apart() && o.shortfall().is_none()).collect();
+    if !short.is_empty() || !unfit.is_empty() {
         let _ = writeln!(out, "{}:", l.ranked_apart);
+        for o in unfit {
+            let why =
+                lang.pick("its accelerators cannot hold the model (see the notes)", "其加速卡装不下模型（见备注）");
+            let _ = writeln!(out, "  - {}{} {why}", o.label, lang.pick(":", "："));
+        }
         for (o, s) in short {
             let done = model::format_percent(s.done_share, 0);
             let missing = model::money::group_thousands(s.ref_gpu_hours, 0);

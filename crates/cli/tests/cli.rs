@@ -503,3 +503,50 @@ price_per_accel_hour = 1.0
     let notes = v["options"][1]["notes"].to_string();
     assert!(notes.contains("ranked apart"), "{notes}");
 }
+
+#[test]
+fn an_option_whose_cards_cannot_hold_the_model_is_marked_and_ranked_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fit.toml");
+    // 70 B in BF16 with ZeRO-3 on 16 cards: 80 GB cards hold it, 64 GB cards
+    // (though half the price) do not.
+    std::fs::write(
+        &file,
+        r#"name = "70 B training"
+horizon_months = 24
+currency = "USD"
+[demand]
+kind = "job"
+ref_gpu_hours = 100000
+parameters = 70e9
+precision = "bf16"
+sharding = "zero3"
+cluster_accelerators = 16
+[[options]]
+id = "eighty"
+label = "Eighty"
+kind = "rent"
+billing = "on_demand"
+memory_gb_per_accelerator = 80
+[options.on_demand]
+price_per_accel_hour = 2.0
+[[options]]
+id = "sixty-four"
+label = "Sixty-four"
+kind = "rent"
+billing = "on_demand"
+memory_gb_per_accelerator = 64
+[options.on_demand]
+price_per_accel_hour = 1.0
+"#,
+    )
+    .unwrap();
+    let o = suanli(&["evaluate", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Sixty-four (does not fit)"), "{out}");
+    assert!(out.contains("Cheapest (nominal): Eighty"), "{out}");
+    assert!(out.contains("Sixty-four: its accelerators cannot hold the model"), "{out}");
+    let zh = stdout(&suanli(&["--lang", "zh", "evaluate", file.to_str().unwrap()]));
+    assert!(zh.contains("Sixty-four（装不下）"), "{zh}");
+}

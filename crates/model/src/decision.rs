@@ -4,8 +4,9 @@
 //!
 //! The rule (`docs/analytics.md`, "Decision rule"):
 //!
-//! 1. Only options that do all the work are candidates (an option with a
-//!    shortfall is ranked apart; when every option has one, all are).
+//! 1. Only options that can do all the work are candidates (one that leaves
+//!    work undone, or whose accelerators cannot hold the model, is ranked
+//!    apart; when every option is, all are candidates).
 //! 2. Cost is the net present cost: with ranges, its median (P50) across the
 //!    simulated trials, since the stated point is one draw of uncertain
 //!    inputs; without, the point figure. Porting cost is part of it (a
@@ -86,7 +87,7 @@ fn leader(candidates: &[&OptionResult], key: impl Fn(&OptionResult) -> Option<f6
 
 /// Applies the rule; `None` when the evaluation has no options.
 pub fn decide(e: &Evaluation, sim: Option<&Simulation>) -> Option<Decision> {
-    let complete: Vec<&OptionResult> = e.options.iter().filter(|o| o.shortfall().is_none()).collect();
+    let complete: Vec<&OptionResult> = e.complete().collect();
     let candidates: Vec<&OptionResult> = if complete.is_empty() { e.options.iter().collect() } else { complete };
     let range = |o: &OptionResult| sim.and_then(|s| s.options.iter().find(|r| r.id == o.id));
     let by_median = sim.is_some() && candidates.iter().all(|o| range(o).is_some());

@@ -34,10 +34,10 @@ pub fn break_even_month(mine: &[f64], theirs: &[f64]) -> Option<u32> {
 }
 
 /// Sets each option's break-even against the cheapest other option that
-/// does all the work (one that leaves work undone is no rival).
+/// can do all the work (one ranked apart is no rival).
 pub fn attach_break_even(options: &mut [OptionResult]) {
     let cumulative: Vec<Vec<f64>> = options.iter().map(OptionResult::cumulative).collect();
-    let complete: Vec<bool> = options.iter().map(|o| o.shortfall().is_none()).collect();
+    let complete: Vec<bool> = options.iter().map(|o| !o.ranked_apart()).collect();
     for i in 0..options.len() {
         let rival = (0..options.len())
             .filter(|j| *j != i && complete[*j])

@@ -264,6 +264,12 @@ impl OptionResult {
         })
     }
 
+    /// Whether the option is ranked apart from those that can do the work:
+    /// it leaves some undone, or its accelerators cannot hold the model.
+    pub fn ranked_apart(&self) -> bool {
+        self.shortfall().is_some() || self.memory_fit.is_some_and(|f| !f.fits())
+    }
+
     pub fn breakdown(&self, category: Category) -> f64 {
         self.monthly.iter().map(|m| m.get(category)).sum()
     }
@@ -366,9 +372,9 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    /// The options that do all the work (those with a [`Shortfall`] are ranked apart).
+    /// The options that can do all the work (see [`OptionResult::ranked_apart`]).
     pub fn complete(&self) -> impl Iterator<Item = &OptionResult> {
-        self.options.iter().filter(|o| o.shortfall().is_none())
+        self.options.iter().filter(|o| !o.ranked_apart())
     }
 
     /// The options that leave part of the work undone, with their shortfall.
@@ -376,13 +382,11 @@ impl Evaluation {
         self.options.iter().filter_map(|o| o.shortfall().map(|s| (o, s)))
     }
 
-    /// Every option, best first: the ones that do all the work by NPV, then
-    /// the ones that do not (by NPV too). What a recommendation ranks.
+    /// Every option, best first: the ones that can do all the work by NPV,
+    /// then those ranked apart (by NPV too). What a recommendation ranks.
     pub fn ranked_by_npv(&self) -> Vec<&OptionResult> {
         let mut ranked: Vec<&OptionResult> = self.options.iter().collect();
-        ranked.sort_by(|a, b| {
-            (a.shortfall().is_some().cmp(&b.shortfall().is_some())).then(a.total_npv.total_cmp(&b.total_npv))
-        });
+        ranked.sort_by(|a, b| (a.ranked_apart().cmp(&b.ranked_apart())).then(a.total_npv.total_cmp(&b.total_npv)));
         ranked
     }
 

@@ -165,7 +165,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
 
     // ---- executive summary
     section(&mut cv, lang.pick("1. Executive summary", "1. 摘要").to_owned());
-    let runner_up = ranked.iter().copied().find(|o| o.id != best.id && o.shortfall().is_none());
+    let runner_up = ranked.iter().copied().find(|o| o.id != best.id && !o.ranked_apart());
     let worst = ranked.last().copied().unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
     let why = match (&decision.reason, lang) {
@@ -319,8 +319,8 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         }
         cv.paragraph(
             lang.pick(
-                "The rule: among options that do all the work, the lowest net present cost (the median across trials when there are ranges) is recommended, unless a rival within 5 % of it carries at least 15 points less supply risk (with a P90 no more than 5 % higher) or, at no more risk, gives its result at least a month sooner. Porting cost is part of the cost; porting delay part of the time to result.",
-                "规则：在能完成全部工作的方案中，推荐净现值最低者（有区间时取模拟的中位数）；但若另一方案成本相差不到 5%，且供应风险评分至少低 15 分（P90 高出不超过 5%），或在风险不更高的前提下至少早一个月出结果，则推荐该方案。迁移成本计入成本，迁移延迟计入出结果的时间。",
+                "The rule: among options that can do all the work (no shortfall, and accelerators that hold the model), the lowest net present cost (the median across trials when there are ranges) is recommended, unless a rival within 5 % of it carries at least 15 points less supply risk (with a P90 no more than 5 % higher) or, at no more risk, gives its result at least a month sooner. Porting cost is part of the cost; porting delay part of the time to result.",
+                "规则：在能完成全部工作（无缺口，且加速卡装得下模型）的方案中，推荐净现值最低者（有区间时取模拟的中位数）；但若另一方案成本相差不到 5%，且供应风险评分至少低 15 分（P90 高出不超过 5%），或在风险不更高的前提下至少早一个月出结果，则推荐该方案。迁移成本计入成本，迁移延迟计入出结果的时间。",
             ),
             8.5,
             false,
@@ -367,6 +367,9 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         &rows,
         1,
     );
+    for line in fit_and_tokens(e, lang) {
+        cv.paragraph(&format!("· {line}"), 9.0, false, INK);
+    }
     cv.space(10.0);
     cv.paragraph(
         lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU; the all-in price divides every cost (porting, bridging, storage and edge included) by all the useful work served.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）；全口径价格为全部成本（含迁移、过渡租用、存储与边缘）除以全部有效工作量。"),
@@ -569,6 +572,55 @@ fn disagreements(
 
 /// The text wrapped at the first size that needs at most `max_lines`
 /// lines (or the last size, at any number of lines).
+/// One line per option on whether its accelerators hold the model and, for
+/// serving, what a million output tokens cost: the comparison table's
+/// footnotes, when the scenario states a model.
+fn fit_and_tokens(e: &Evaluation, lang: Lang) -> Vec<String> {
+    let c = e.currency;
+    e.options
+        .iter()
+        .filter_map(|o| {
+            let label = for_lang(&o.label, lang);
+            let fit = o.memory_fit.map(|f| {
+                let gb = format!("{:.0}", f.memory_gb_per_accelerator);
+                match (f.min_accelerators, f.fits(), lang) {
+                    (Some(n), true, Lang::Zh) => format!("模型可装下（{} 张 {gb} GB 卡中需 {n} 张）", f.available),
+                    (Some(n), true, Lang::En) => {
+                        format!("the model fits ({n} of its {} × {gb} GB cards hold it)", f.available)
+                    }
+                    (Some(n), false, Lang::Zh) => {
+                        format!("装不下模型：需 {n} 张 {gb} GB 卡，仅有 {} 张，故不参与排名", f.available)
+                    }
+                    (Some(n), false, Lang::En) => format!(
+                        "the model does not fit: it needs {n} × {gb} GB cards and has {}, so it is ranked apart",
+                        f.available
+                    ),
+                    (None, _, Lang::Zh) => format!("按此切分方式 {gb} GB 卡装不下模型，故不参与排名"),
+                    (None, _, Lang::En) => {
+                        format!("no number of {gb} GB cards holds the model with this sharding, so it is ranked apart")
+                    }
+                }
+            });
+            let tokens = o.cost_per_million_tokens.map(|p| {
+                let p = format_unit_price(p, c, lang);
+                if lang == Lang::Zh {
+                    format!("每百万输出 token 算力成本 {p}")
+                } else {
+                    format!("{p} of compute per million output tokens")
+                }
+            });
+            let parts: Vec<String> = fit.into_iter().chain(tokens).collect();
+            (!parts.is_empty()).then(|| {
+                if lang == Lang::Zh {
+                    format!("{label}：{}。", parts.join("；"))
+                } else {
+                    format!("{label}: {}.", parts.join("; "))
+                }
+            })
+        })
+        .collect()
+}
+
 fn fit_lines(cv: &Canvas, text: &str, sizes: &[f32], width: f32, max_lines: usize) -> (f32, Vec<String>) {
     let mut last = (sizes[sizes.len() - 1], Vec::new());
     for &size in sizes {

@@ -104,3 +104,22 @@ fn dashes_and_ellipses_reach_the_page() {
         assert!(!text.contains("P10P90"), "{lang:?}");
     }
 }
+
+/// A proposal for serving a model says, beside the comparison, whether each
+/// option's cards hold it and what a million tokens cost, in its language.
+#[test]
+fn the_proposal_says_whether_the_model_fits_and_what_a_million_tokens_cost() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/llm-inference-70b.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    // Lines joined as a reader reads them across a wrap.
+    let text = |lang, wrap| -> String {
+        proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap().concat().join(wrap)
+    };
+    let en = text(Lang::En, " ");
+    assert!(en.contains("the model fits (2 of its 8 × 141 GB cards hold it)"), "{en}");
+    assert!(en.contains("of compute per million output tokens"), "{en}");
+    let zh = text(Lang::Zh, "");
+    assert!(zh.contains("模型可装下（8 张 141 GB 卡中需 2 张）"), "{zh}");
+    assert!(zh.contains("每百万输出 token 算力成本"), "{zh}");
+}

@@ -11,7 +11,7 @@ horizon_months = 24
 currency = "USD"
 [demand]
 kind = "job"
-ref_gpu_hours = 1000000
+ref_gpu_hours = 100000
 parameters = 70e9
 precision = "bf16"
 sharding = "zero3"
@@ -44,6 +44,12 @@ fn a_70b_model_in_bf16_fits_sixteen_80_gb_cards_but_not_sixteen_64_gb_cards() {
     let text = Note::DoesNotFit { min_accelerators: Some(19), available: 16, memory_gb: 64.0 };
     assert!(text.describe(suanli_model::Lang::En).contains("at least 19 accelerators of 64 GB"));
     assert!(text.describe(suanli_model::Lang::Zh).contains("至少需要 19 张"));
+    // The 64 GB cards cost half as much but cannot hold the model: ranked
+    // apart, never cheapest, never recommended.
+    assert!(small.ranked_apart() && !option(&e, "eighty").ranked_apart());
+    assert_eq!(e.cheapest_npv().unwrap().id, "eighty");
+    assert_eq!(e.ranked_by_npv()[0].id, "eighty");
+    assert_eq!(suanli_model::decision::decide(&e, None).unwrap().recommended, "eighty");
 }
 
 #[test]
