@@ -105,6 +105,15 @@ pub async fn list_offers(state: State<'_, AppState>, filter: OfferFilter) -> Rep
 
 #[tauri::command]
 #[specta::specta]
+pub async fn accelerators_for_workload(
+    state: State<'_, AppState>,
+    filter: OfferFilter,
+) -> Reply<Vec<suanli_api::catalog::AcceleratorForWorkload>> {
+    state.with(|c, _| suanli_api::catalog::accelerators_for_workload(c, &filter))
+}
+
+#[tauri::command]
+#[specta::specta]
 pub async fn get_source(state: State<'_, AppState>, id: String) -> Reply<Option<Source>> {
     state.with(|c, _| Ok(c.source(&id)?))
 }

@@ -77,6 +77,56 @@ test("offers: sorted by effective price per reference-GPU-hour for a workload cl
   }
 });
 
+test("for my workload: accelerators ranked by effective price, domestic ones and a served model's cost per million tokens", async () => {
+  const app = await launch(freshDb());
+  try {
+    await waitResults(app);
+    await clickNav(app, "catalogue");
+    await tab(app, "workload");
+    const rows = () => app.execute(() => [...document.querySelectorAll('[data-testid="workload-row"]')]
+      .map((r) => ({ id: r.getAttribute("data-id"), effective: r.getAttribute("data-effective"), perMillion: r.getAttribute("data-per-million") })));
+    await app.waitUntil(async () => (await rows()).length > 20, { timeoutMsg: "the ranking did not fill" });
+    const training = await rows();
+    const priced = training.filter((r) => r.effective !== "").map((r) => Number(r.effective));
+    assert.ok(priced.length >= 20, `accelerators with a price: ${priced.length}`);
+    for (let i = 1; i < priced.length; i++) assert.ok(priced[i] >= priced[i - 1], `not ascending at ${i}`);
+    const bases = await app.execute(() => [...document.querySelectorAll('[data-testid="ratio-basis"]')].map((e) => e.getAttribute("data-basis")));
+    assert.ok(bases.includes("estimated") && bases.some((b) => b === "measured" || b === "derived"), `bases: ${[...new Set(bases)]}`);
+    await shot(app, "27-workload-training-en");
+    await app.$('[data-testid="workload-domestic"]').click();
+    await app.waitUntil(async () => (await rows()).length < training.length, { timeoutMsg: "domestic filter did not apply" });
+    await shot(app, "28-workload-domestic-en");
+    await app.$('[data-testid="workload-domestic"]').click();
+    await pick(app, "workload-class", "LLM inference");
+    await app.$('[data-testid="workload-model"]').waitForDisplayed({ timeoutMsg: "no served-model inputs for inference" });
+    await app.waitUntil(async () => (await rows())[0]?.perMillion !== "", { timeoutMsg: "no cost per million tokens" });
+    const fits = await app.execute(() => [...document.querySelectorAll('[data-testid="workload-fit"]')].map((e) => e.textContent));
+    assert.ok(fits.some((f) => f === "2 cards"), `cards to hold 70 B: ${fits.slice(0, 5)}`);
+    await app.$('[data-testid="lang-toggle"]').click();
+    await app.waitUntil(async () => (await app.$("#tab-workload").getText()).includes("按工作负载"), { timeoutMsg: "not in Chinese" });
+    await shot(app, "29-workload-inference-zh");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
+test("serving example: each result card says whether the model fits and what a million tokens cost", async () => {
+  const app = await launch(freshDb());
+  try {
+    const first = await waitResults(app);
+    await openExample(app, "llm-inference-70b.toml");
+    await waitResults(app, first);
+    const fit = await app.$('[data-testid="fit-h100"]');
+    await fit.waitForDisplayed({ timeoutMsg: "no memory-fit tag on the H100 card" });
+    assert.equal(await fit.getAttribute("data-fits"), "true");
+    assert.match(await fit.getText(), /Model fits: 2 of its 8/);
+    assert.match(await app.$('[data-testid="per-million-h100"]').getText(), /^Per million tokens: USD \d/);
+    await shot(app, "30-serving-results-en");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
 test("my prices: a bad price is refused at its field; the saved offer is tagged in Offers", async () => {
   const app = await launch(freshDb());
   const id = "e2e-my-a100";

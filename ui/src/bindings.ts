@@ -13,6 +13,7 @@ export const commands = {
 	listAccelerators: (filter: AcceleratorFilter_Deserialize) => typedError<Accelerator_Serialize[], ErrorJson>(__TAURI_INVOKE("list_accelerators", { filter })),
 	listProviders: () => typedError<Provider_Serialize[], ErrorJson>(__TAURI_INVOKE("list_providers")),
 	listOffers: (filter: OfferFilter_Deserialize) => typedError<OfferView_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
+	acceleratorsForWorkload: (filter: OfferFilter_Deserialize) => typedError<AcceleratorForWorkload_Serialize[], ErrorJson>(__TAURI_INVOKE("accelerators_for_workload", { filter })),
 	getSource: (id: string) => typedError<Source_Serialize | null, ErrorJson>(__TAURI_INVOKE("get_source", { id })),
 	workloadClasses: () => typedError<WorkloadClass[], ErrorJson>(__TAURI_INVOKE("workload_classes")),
 	pricebook: () => typedError<PriceBook_Serialize, ErrorJson>(__TAURI_INVOKE("pricebook")),
@@ -69,6 +70,66 @@ export type AcceleratorFilter_Serialize = {
 	domestic: boolean | null,
 	min_memory_gb: number | null,
 	obtainable_in: Jurisdiction | null,
+};
+
+/**
+ *  One accelerator for a workload: its ratio (with its basis) and its
+ *  cheapest offer per unit of useful work.
+ */
+export type AcceleratorForWorkload = AcceleratorForWorkload_Serialize | AcceleratorForWorkload_Deserialize;
+
+/**
+ *  One accelerator for a workload: its ratio (with its basis) and its
+ *  cheapest offer per unit of useful work.
+ */
+export type AcceleratorForWorkload_Deserialize = {
+	accelerator_id: string,
+	name: string,
+	name_zh?: string | null,
+	vendor: string,
+	domestic?: boolean | null,
+	ratio?: RatioUsed_Deserialize | null,
+	no_ratio?: NoRatio | null,
+	/**  Rental offers (purchase offers are not priced per hour) that pass the filter. */
+	rental_offers: number,
+	/**
+	 *  The rental offer with the lowest effective price (or cost per
+	 *  million tokens, when the filter states a served model).
+	 */
+	best_offer?: BestOffer_Deserialize | null,
+	effective_price_per_ref_gpu_hour?: number | null,
+	cost_per_million_tokens?: number | null,
+	/**  Server purchase offers: the lowest hardware price per reference GPU. */
+	best_capex_per_ref_gpu?: number | null,
+	/**  Fewest of these accelerators that hold the filter's served model. */
+	min_accelerators_for_model?: number | null,
+};
+
+/**
+ *  One accelerator for a workload: its ratio (with its basis) and its
+ *  cheapest offer per unit of useful work.
+ */
+export type AcceleratorForWorkload_Serialize = {
+	accelerator_id: string,
+	name: string,
+	name_zh: string | null,
+	vendor: string,
+	domestic: boolean | null,
+	ratio: RatioUsed_Serialize | null,
+	no_ratio: NoRatio | null,
+	/**  Rental offers (purchase offers are not priced per hour) that pass the filter. */
+	rental_offers: number,
+	/**
+	 *  The rental offer with the lowest effective price (or cost per
+	 *  million tokens, when the filter states a served model).
+	 */
+	best_offer: BestOffer_Serialize | null,
+	effective_price_per_ref_gpu_hour: number | null,
+	cost_per_million_tokens: number | null,
+	/**  Server purchase offers: the lowest hardware price per reference GPU. */
+	best_capex_per_ref_gpu: number | null,
+	/**  Fewest of these accelerators that hold the filter's served model. */
+	min_accelerators_for_model: number | null,
 };
 
 export type Accelerator_Deserialize = {
@@ -214,6 +275,25 @@ export type Basis =
 "claimed" | 
 /**  Estimated from specs by the calibrated model. */
 "estimated";
+
+/**  Who sells an accelerator's best offer, and how it is billed. */
+export type BestOffer = BestOffer_Serialize | BestOffer_Deserialize;
+
+/**  Who sells an accelerator's best offer, and how it is billed. */
+export type BestOffer_Deserialize = {
+	id: string,
+	provider_name?: string | null,
+	billing_mode: BillingMode,
+	region?: string | null,
+};
+
+/**  Who sells an accelerator's best offer, and how it is billed. */
+export type BestOffer_Serialize = {
+	id: string,
+	provider_name: string | null,
+	billing_mode: BillingMode,
+	region: string | null,
+};
 
 /**  How an offer is billed. */
 export type BillingMode = "on_demand" | "reserved_1y" | "reserved_3y" | "spot" | "monthly" | "savings_plan" | 

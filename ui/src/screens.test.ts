@@ -5,11 +5,13 @@ import TomlTab from "./scenario/TomlTab.vue";
 import MyPrices from "./catalogue/MyPrices.vue";
 import AcceleratorsTable from "./catalogue/AcceleratorsTable.vue";
 import OffersTable from "./catalogue/OffersTable.vue";
+import WorkloadRanking from "./catalogue/WorkloadRanking.vue";
 import BasisTag from "./common/BasisTag.vue";
 import SettingsView from "./settings/SettingsView.vue";
 import ExportDialog from "./scenario/ExportDialog.vue";
 import UncertaintyPanel from "./results/UncertaintyPanel.vue";
 import SensitivityPanel from "./results/SensitivityPanel.vue";
+import SummaryCards from "./results/SummaryCards.vue";
 import { recordedAnswer, recordedError } from "./backend/replay";
 import { setup, until } from "./test/helpers";
 
@@ -93,6 +95,52 @@ describe("screens", () => {
     await until(() => document.body.textContent!.includes(`${offers.length} offers`));
     expect(s.backend.calls).toContain("listOffers");
     expect(offers.some((o) => o.effective_price_per_ref_gpu_hour !== null && o.efficiency?.workload_class === "llm_pretraining")).toBe(true);
+  });
+
+  it("for my workload: accelerators ranked as the backend ranks them, domestic ones and a served model too", async () => {
+    const s = setup();
+    await s.state.loadSettings();
+    await s.state.loadCatalogue();
+    await s.editor.init();
+    wrappers.push(s.mount(WorkloadRanking));
+    const rows = () => [...document.querySelectorAll('[data-testid="workload-row"]')] as HTMLElement[];
+    const ids = () => rows().map((e) => e.dataset.id);
+    const training = recordedAnswer("acceleratorsForWorkload", "for my workload: llm_pretraining");
+    await until(() => ids().length === training.length);
+    expect(ids()).toEqual(training.map((a) => a.accelerator_id));
+    const priced = training.filter((a) => a.effective_price_per_ref_gpu_hour !== null);
+    expect(priced.length).toBeGreaterThan(20);
+    expect(training.slice(0, priced.length)).toEqual(priced);
+    const bases = [...document.querySelectorAll('[data-testid="ratio-basis"]')].map((e) => (e as HTMLElement).dataset.basis);
+    expect(bases).toContain("estimated");
+    expect(bases.some((b) => b === "measured" || b === "derived")).toBe(true);
+    // The bundled catalogue rents no domestic part: the row says so, no price is made up.
+    q('[data-testid="workload-domestic"]')!.click();
+    const domestic = recordedAnswer("acceleratorsForWorkload", "for my workload: llm_pretraining, domestic");
+    await until(() => ids().length === domestic.length && ids()[0] === domestic[0].accelerator_id);
+    expect(domestic.every((a) => a.domestic)).toBe(true);
+    expect(document.querySelectorAll('[data-testid="no-offer"]').length).toBe(domestic.filter((a) => !a.best_offer).length);
+    q('[data-testid="workload-domestic"]')!.click();
+    pick("LLM inference");
+    const served = recordedAnswer("acceleratorsForWorkload", "for my workload: llm_inference of 70B in BF16");
+    await until(() => ids()[0] === served[0].accelerator_id && ids().length === served.length);
+    const first = rows()[0];
+    expect(Number(first.dataset.perMillion)).toBe(served[0].cost_per_million_tokens);
+    const a100 = served.findIndex((a) => a.accelerator_id === "nvidia-a100-sxm-80gb");
+    expect(served[a100].min_accelerators_for_model).toBe(2);
+    expect(document.querySelectorAll('[data-testid="workload-fit"]')[a100].textContent).toBe("2 cards");
+  });
+
+  it("result cards say whether the model fits each option's cards and what a million tokens cost", async () => {
+    const s = setup();
+    const ev = recordedAnswer("evaluate", "evaluate llm-inference-70b.toml").evaluation;
+    wrappers.push(s.mount(SummaryCards, { ev }));
+    for (const o of ev.options) {
+      const fit = q(`[data-testid="fit-${o.id}"]`)!;
+      expect(fit.dataset.fits).toBe(String(o.memory_fit!.fits));
+      expect(fit.textContent).toContain(`${o.memory_fit!.min_accelerators} of its ${o.memory_fit!.available}`);
+      expect(q(`[data-testid="per-million-${o.id}"]`)!.textContent).toMatch(/^Per million tokens: USD \d+\.\d{2}/);
+    }
   });
 
   it("my prices: client checks, then saved; the backend's refusal shown at its field", async () => {

@@ -50,11 +50,23 @@ pub struct AcceleratorForWorkload {
     pub rental_offers: u32,
     /// The rental offer with the lowest effective price (or cost per
     /// million tokens, when the filter states a served model).
-    pub best_offer_id: Option<String>,
+    pub best_offer: Option<BestOffer>,
     pub effective_price_per_ref_gpu_hour: Option<f64>,
     pub cost_per_million_tokens: Option<f64>,
     /// Server purchase offers: the lowest hardware price per reference GPU.
     pub best_capex_per_ref_gpu: Option<f64>,
+    /// Fewest of these accelerators that hold the filter's served model.
+    pub min_accelerators_for_model: Option<u32>,
+}
+
+/// Who sells an accelerator's best offer, and how it is billed.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct BestOffer {
+    pub id: String,
+    pub provider_name: Option<String>,
+    pub billing_mode: suanli_catalog::BillingMode,
+    pub region: Option<String>,
 }
 
 /// Every accelerator of the catalogue for the filter's workload class,
@@ -99,10 +111,20 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
             };
             AcceleratorForWorkload {
                 rental_offers: rentals().count() as u32,
-                best_offer_id: best.map(|o| o.offer.id.clone()),
+                best_offer: best.map(|o| BestOffer {
+                    id: o.offer.id.clone(),
+                    provider_name: o.provider_name.clone(),
+                    billing_mode: o.offer.billing_mode,
+                    region: o.offer.region.clone(),
+                }),
                 effective_price_per_ref_gpu_hour: best.and_then(|o| o.effective_price_per_ref_gpu_hour),
                 cost_per_million_tokens: best.and_then(|o| o.cost_per_million_tokens),
                 best_capex_per_ref_gpu: mine().filter_map(|o| o.effective_capex_per_ref_gpu).min_by(f64::total_cmp),
+                min_accelerators_for_model: filter
+                    .inference
+                    .as_ref()
+                    .zip(a.memory_gb)
+                    .and_then(|(m, gb)| m.min_accelerators(gb)),
                 accelerator_id: a.id,
                 name: a.name,
                 name_zh: a.name_zh,

@@ -164,6 +164,7 @@ const EXAMPLES: &[(&str, &str)] = examples![
     "portfolio-priorities.toml",
     "scaling-200-cards.toml",
     "storage-and-edge.toml",
+    "llm-inference-70b.toml",
 ];
 
 pub fn examples() -> Result<Vec<Example>, Error> {

@@ -147,6 +147,16 @@ pub struct InferenceModel {
 }
 
 impl InferenceModel {
+    /// Fewest accelerators of `memory_gb` each that hold the weights and
+    /// one full context's KV cache.
+    pub fn min_accelerators(&self, memory_gb: f64) -> Option<u32> {
+        let kv = self
+            .kv_bytes_per_token
+            .unwrap_or_else(|| suanli_model::fit::default_kv_bytes_per_token(self.parameters, self.precision))
+            * self.context_tokens;
+        suanli_model::fit::inference_min_accelerators(self.parameters, self.precision, kv, memory_gb)
+    }
+
     fn demand(&self) -> suanli_model::Inference {
         suanli_model::Inference {
             tokens_per_second: Some(1.0),
@@ -396,13 +406,7 @@ impl Catalog {
                 _ => None,
             };
             let min_accelerators = match (&f.inference, accelerator.and_then(|a| a.memory_gb)) {
-                (Some(m), Some(gb)) => {
-                    let kv = m
-                        .kv_bytes_per_token
-                        .unwrap_or_else(|| suanli_model::fit::default_kv_bytes_per_token(m.parameters, m.precision))
-                        * m.context_tokens;
-                    suanli_model::fit::inference_min_accelerators(m.parameters, m.precision, kv, gb)
-                }
+                (Some(m), Some(gb)) => m.min_accelerators(gb),
                 _ => None,
             };
             let instance_holds_model = f.inference.as_ref().and(accelerator.and_then(|a| a.memory_gb)).map(|_| {

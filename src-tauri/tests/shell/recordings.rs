@@ -365,6 +365,25 @@ fn script(r: &mut Recorder) {
         source_ids(&rows, &mut sources);
         catalogue_offers = rows;
     }
+    // The comparison of accelerators for a workload, as its tab asks first,
+    // for domestic parts only, and for a served model (the tab's example).
+    let by_class = json!({ "workload_class": "llm_pretraining", "currency": settings["currency"], "fx": fx });
+    let mut domestic = by_class.clone();
+    domestic["domestic"] = json!(true);
+    let served = json!({ "parameters": 70e9, "precision": "bf16", "context_tokens": 4096.0, "latency": "standard", "kv_bytes_per_token": null });
+    let inference =
+        json!({ "workload_class": "llm_inference", "currency": settings["currency"], "fx": fx, "inference": served });
+    for (name, fields) in [
+        ("for my workload: llm_pretraining", by_class),
+        ("for my workload: llm_pretraining, domestic", domestic),
+        ("for my workload: llm_inference of 70B in BF16", inference),
+    ] {
+        let rows = r.ok(name, "accelerators_for_workload", offer_filter(fields));
+        source_ids(
+            &json!(rows.as_array().unwrap().iter().map(|a| json!({ "efficiency": a["ratio"] })).collect::<Vec<_>>()),
+            &mut sources,
+        );
+    }
     for id in &sources {
         r.ok(&format!("source {id}"), "get_source", json!({ "id": id }));
     }

@@ -6,7 +6,7 @@
 import type * as B from "../bindings";
 
 export type {
-  Basis, BillingMode, Confidence, NoRatio, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
+  Basis, BillingMode, LatencyClass, Precision, Confidence, NoRatio, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
   RangeJson, SavedScenario, ScenarioDoc,
   ScenarioMeta, Settings, SourceLine, SupplyJson,
 } from "../bindings";
@@ -21,6 +21,8 @@ export type Source = B.Source_Serialize;
 export type OfferFilter = B.OfferFilter_Deserialize;
 export type Offer = B.Offer_Serialize;
 export type OfferView = B.OfferView_Serialize;
+export type AcceleratorForWorkload = B.AcceleratorForWorkload_Serialize;
+export type InferenceModel = B.InferenceModel_Deserialize;
 export type Discount = B.Discount_Serialize;
 export type PriceBook = B.PriceBook_Serialize;
 export type Evaluated = B.Evaluated_Serialize;

@@ -42,13 +42,22 @@ export default {
   },
   priceUnit: { instance_hour: "per instance-hour", accelerator_hour: "per accelerator-hour", instance_month: "per instance-month", server: "per server" },
   catalogue: {
-    accelerators: "Accelerators", offers: "Offers", myPrices: "My prices",
+    forWorkload: "For my workload", accelerators: "Accelerators", offers: "Offers", myPrices: "My prices",
     vendor: "Vendor", allVendors: "All vendors", domesticOnly: "Domestic only (国产)", minMemory: "Min. memory (GB)",
     obtainableCn: "Obtainable in China", name: "Name", memory: "Memory (GB)", bf16: "BF16 TFLOPS", tdp: "TDP (W)",
     exportStatus: "Export status (China)", domestic: "Domestic", compare: "Compare selected", compareHint: "Select 2–4 rows to compare",
     compareTitle: "Side by side", field: "Figure", bandwidth: "Memory bandwidth (GB/s)", fp16: "FP16 TFLOPS", fp32: "FP32 TFLOPS",
     int8: "INT8 TOPS", interconnect: "Interconnect", software: "Software stack", adapter: "Framework adapter", release: "Released",
     listPrice: "List price", notes: "Notes", count: "{n} accelerators",
+  },
+  workload: {
+    served: "Model served", billions: "B parameters", context: "Context tokens",
+    latency: { interactive: "Interactive (≤ 50 ms/token)", standard: "Standard (≤ 100 ms/token)", batch: "Batch (no bound)" },
+    hint: "Accelerators ranked by their cheapest rental offer per reference-GPU-hour of useful work (price ÷ efficiency ratio). Estimated ratios are marked; hover for how each was made.",
+    hintTokens: "Accelerators ranked by compute cost per million output tokens of their cheapest rental offer, for the model above. Estimated ratios are marked; hover for how each was made.",
+    ratio: "Efficiency ratio", perMillion: "Per million tokens", bestEffective: "Best per reference-GPU-hour", bestOffer: "Best offer",
+    noComparable: "No price in this currency", noRental: "No rental offer in the catalogue", rentals: "Rental offers",
+    capex: "Server per reference GPU", fit: "Cards to hold it", cards: "{n} cards",
   },
   offers: {
     accelerator: "Accelerator", anyAccelerator: "Any accelerator", billing: "Billing", anyBilling: "Any billing",
@@ -96,6 +105,7 @@ export default {
     notInCatalogue: "{v} (no efficiency data in the catalogue)", providerCountry: "Where the compute runs (ISO country code)", optionFromOffer: "{offer}",
   },
   results: {
+    perMillion: "Per million tokens", fits: "Model fits: {n} of its {have} × {gb} GB cards hold it", doesNotFit: "Does not fit: needs {n} × {gb} GB cards, has {have}", fitNever: "Does not fit on {gb} GB cards with this sharding",
     title: "Results", cheapestNominal: "Cheapest (nominal)", cheapestNpv: "Cheapest (NPV)", breakEven: "Break-even",
     breakEvenMonth: "{label} beats {against} from month {m}", noBreakEven: "{label} never catches up with {against}",
     total: "Total", nominal: "Nominal", npv: "NPV", effective: "Per reference-GPU-hour", utilisation: "Owned utilisation",

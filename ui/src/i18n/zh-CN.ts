@@ -42,13 +42,22 @@ export default {
   },
   priceUnit: { instance_hour: "每实例小时", accelerator_hour: "每卡小时", instance_month: "每实例月", server: "每台服务器" },
   catalogue: {
-    accelerators: "加速卡", offers: "报价", myPrices: "我的价格",
+    forWorkload: "按工作负载比较", accelerators: "加速卡", offers: "报价", myPrices: "我的价格",
     vendor: "厂商", allVendors: "全部厂商", domesticOnly: "仅国产", minMemory: "最小显存 (GB)",
     obtainableCn: "在中国可获得", name: "名称", memory: "显存 (GB)", bf16: "BF16 TFLOPS", tdp: "功耗 (W)",
     exportStatus: "对华出口状态", domestic: "国产", compare: "对比所选", compareHint: "选择 2–4 行进行对比",
     compareTitle: "并排对比", field: "指标", bandwidth: "显存带宽 (GB/s)", fp16: "FP16 TFLOPS", fp32: "FP32 TFLOPS",
     int8: "INT8 TOPS", interconnect: "互联", software: "软件栈", adapter: "框架适配", release: "发布",
     listPrice: "标价", notes: "备注", count: "{n} 款加速卡",
+  },
+  workload: {
+    served: "服务的模型", billions: "B 参数", context: "上下文 token 数",
+    latency: { interactive: "交互式（每 token ≤ 50 毫秒）", standard: "标准（每 token ≤ 100 毫秒）", batch: "批处理（不限）" },
+    hint: "按最低租用报价的每参考 GPU 小时有效价格（价格 ÷ 效率比）排序。估算的效率比已标明；悬停可查看推算方法。",
+    hintTokens: "按上方模型、以最低租用报价计的每百万输出 token 算力成本排序。估算的效率比已标明；悬停可查看推算方法。",
+    ratio: "效率比", perMillion: "每百万 token", bestEffective: "每参考 GPU 小时最低", bestOffer: "最低报价",
+    noComparable: "无此币种的价格", noRental: "目录中没有租用报价", rentals: "租用报价数",
+    capex: "服务器每参考 GPU", fit: "装下所需卡数", cards: "{n} 张卡",
   },
   offers: {
     accelerator: "加速卡", anyAccelerator: "任意加速卡", billing: "计费方式", anyBilling: "任意计费",
@@ -97,6 +106,7 @@ export default {
     notInCatalogue: "{v}（目录中无效率数据）", providerCountry: "算力所在国家/地区（ISO 代码）", optionFromOffer: "{offer}",
   },
   results: {
+    perMillion: "每百万 token", fits: "模型可装下：{have} 张 {gb} GB 卡中需 {n} 张", doesNotFit: "装不下：需 {n} 张 {gb} GB 卡，仅有 {have} 张", fitNever: "按此切分方式，{gb} GB 卡装不下该模型",
     title: "结果", cheapestNominal: "名义总成本最低", cheapestNpv: "净现值最低", breakEven: "盈亏平衡",
     breakEvenMonth: "{label} 自第 {m} 个月起低于 {against}", noBreakEven: "{label} 始终未低于 {against}",
     total: "合计", nominal: "名义总成本", npv: "净现值", effective: "每参考 GPU 小时", utilisation: "自有资源利用率",

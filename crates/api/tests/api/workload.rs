@@ -3,8 +3,8 @@
 
 use suanli_api::catalog::{self, AcceleratorForWorkload};
 use suanli_api::catalog_store::Catalog;
-use suanli_api::catalog_store::query::OfferFilter;
-use suanli_api::model::{Currency, WorkloadClass};
+use suanli_api::catalog_store::query::{InferenceModel, OfferFilter};
+use suanli_api::model::{Currency, LatencyClass, Precision, WorkloadClass};
 
 fn ranked(domestic: Option<bool>) -> Vec<AcceleratorForWorkload> {
     let (c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
@@ -28,7 +28,7 @@ fn accelerators_are_ranked_by_their_best_offer_per_unit_of_work_with_the_ratio_b
     assert_eq!(first_unpriced, priced.len(), "the unpriced follow the priced");
     for a in &all {
         assert!(a.ratio.is_some() != a.no_ratio.is_some(), "{}: a ratio or its reason", a.accelerator_id);
-        if let (Some(best), Some(price)) = (&a.best_offer_id, a.effective_price_per_ref_gpu_hour) {
+        if let (Some(best), Some(price)) = (a.best_offer.as_ref().map(|b| &b.id), a.effective_price_per_ref_gpu_hour) {
             let r = a.ratio.as_ref().unwrap();
             assert!(price > 0.0 && r.ratio > 0.0, "{best}");
         }
@@ -47,7 +47,7 @@ fn domestic_accelerators_are_compared_too_and_say_how_sure_their_ratio_is() {
     // The bundled catalogue has no sourced rental offer for a domestic part: a
     // ratio is shown, a price never made up.
     for a in domestic.iter().filter(|a| a.rental_offers == 0) {
-        assert!(a.effective_price_per_ref_gpu_hour.is_none() && a.best_offer_id.is_none(), "{}", a.accelerator_id);
+        assert!(a.effective_price_per_ref_gpu_hour.is_none() && a.best_offer.is_none(), "{}", a.accelerator_id);
     }
     assert!(domestic.iter().filter(|a| a.ratio.is_some()).count() >= 15, "domestic parts with a ratio");
 }
@@ -61,4 +61,33 @@ fn a_comparison_without_a_class_or_a_currency_is_refused_by_field() {
     let no_currency = OfferFilter { workload_class: Some(WorkloadClass::LlmInference), ..OfferFilter::default() };
     let err = catalog::accelerators_for_workload(&c, &no_currency).unwrap_err();
     assert!(err.to_string().contains("currency"), "{err}");
+}
+
+#[test]
+fn a_served_model_ranks_by_cost_per_million_tokens_and_says_how_many_cards_hold_it() {
+    let (c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
+    // 70 B in BF16 is 140 GB of weights; no KV cache so the count is by hand:
+    // ⌈140e9 B / (80 GiB × 0.9)⌉ = ⌈1.81⌉ = 2 cards of 80 GB; of 64 GB ⌈2.26⌉ = 3.
+    let model = InferenceModel {
+        parameters: 70e9,
+        precision: Precision::Bf16,
+        context_tokens: 4096.0,
+        latency: LatencyClass::Standard,
+        kv_bytes_per_token: Some(0.0),
+    };
+    let filter = OfferFilter {
+        workload_class: Some(WorkloadClass::LlmInference),
+        currency: Some(Currency::USD),
+        inference: Some(model),
+        ..OfferFilter::default()
+    };
+    let all = catalog::accelerators_for_workload(&c, &filter).unwrap();
+    let by_id = |id: &str| all.iter().find(|a| a.accelerator_id == id).unwrap();
+    assert_eq!(by_id("nvidia-a100-sxm-80gb").min_accelerators_for_model, Some(2));
+    assert_eq!(by_id("huawei-ascend-910b").min_accelerators_for_model, Some(3));
+    let priced: Vec<f64> = all.iter().filter_map(|a| a.cost_per_million_tokens).collect();
+    assert!(priced.len() >= 10, "{} accelerators priced per million tokens", priced.len());
+    assert!(priced.windows(2).all(|w| w[0] <= w[1]), "ranked cheapest per million tokens first");
+    let best = all[0].best_offer.as_ref().unwrap();
+    assert!(best.provider_name.is_some(), "{}: the best offer names its provider", best.id);
 }
