@@ -93,6 +93,11 @@ export type AcceleratorForWorkload_Deserialize = {
 	/**  Rental offers (purchase offers are not priced per hour) that pass the filter. */
 	rental_offers: number,
 	/**
+	 *  Of those, the ones whose instance holds the served model (when the
+	 *  filter states one): only these are priced per million tokens.
+	 */
+	rentals_holding_model?: number | null,
+	/**
 	 *  The rental offer with the lowest effective price (or cost per
 	 *  million tokens, when the filter states a served model).
 	 */
@@ -119,6 +124,11 @@ export type AcceleratorForWorkload_Serialize = {
 	no_ratio: NoRatio | null,
 	/**  Rental offers (purchase offers are not priced per hour) that pass the filter. */
 	rental_offers: number,
+	/**
+	 *  Of those, the ones whose instance holds the served model (when the
+	 *  filter states one): only these are priced per million tokens.
+	 */
+	rentals_holding_model: number | null,
 	/**
 	 *  The rental offer with the lowest effective price (or cost per
 	 *  million tokens, when the filter states a served model).

@@ -48,6 +48,9 @@ pub struct AcceleratorForWorkload {
     pub no_ratio: Option<NoRatio>,
     /// Rental offers (purchase offers are not priced per hour) that pass the filter.
     pub rental_offers: u32,
+    /// Of those, the ones whose instance holds the served model (when the
+    /// filter states one): only these are priced per million tokens.
+    pub rentals_holding_model: Option<u32>,
     /// The rental offer with the lowest effective price (or cost per
     /// million tokens, when the filter states a served model).
     pub best_offer: Option<BestOffer>,
@@ -99,7 +102,9 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
             let rentals = || mine().filter(|o| o.offer.billing_mode != suanli_catalog::BillingMode::Purchase);
             let key =
                 |o: &&OfferView| if by_tokens { o.cost_per_million_tokens } else { o.effective_price_per_ref_gpu_hour };
-            let best = rentals().filter(|o| key(o).is_some()).min_by(|x, y| {
+            // A served model is priced only on instances that hold it.
+            let holds = |o: &&OfferView| o.instance_holds_model != Some(false);
+            let best = rentals().filter(|o| key(o).is_some() && holds(o)).min_by(|x, y| {
                 key(x)
                     .unwrap_or(f64::INFINITY)
                     .total_cmp(&key(y).unwrap_or(f64::INFINITY))
@@ -111,6 +116,7 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
             };
             AcceleratorForWorkload {
                 rental_offers: rentals().count() as u32,
+                rentals_holding_model: by_tokens.then(|| rentals().filter(holds).count() as u32),
                 best_offer: best.map(|o| BestOffer {
                     id: o.offer.id.clone(),
                     provider_name: o.provider_name.clone(),

@@ -90,4 +90,18 @@ fn a_served_model_ranks_by_cost_per_million_tokens_and_says_how_many_cards_hold_
     assert!(priced.windows(2).all(|w| w[0] <= w[1]), "ranked cheapest per million tokens first");
     let best = all[0].best_offer.as_ref().unwrap();
     assert!(best.provider_name.is_some(), "{}: the best offer names its provider", best.id);
+    // A 24 GB card needs 7 to hold the model: its one-card instances are not
+    // priced per million tokens.
+    let rtx = by_id("nvidia-rtx-3090");
+    assert_eq!(rtx.min_accelerators_for_model, Some(7));
+    assert!(rtx.rental_offers > 0 && rtx.rentals_holding_model == Some(0), "{rtx:?}");
+    assert!(rtx.best_offer.is_none() && rtx.cost_per_million_tokens.is_none());
+    let offers = catalog::list_offers(&c, &OfferFilter::default()).unwrap();
+    // (An accelerator of unknown memory is priced, its fit left unsaid.)
+    for a in all.iter().filter(|a| a.best_offer.is_some()) {
+        let Some(needs) = a.min_accelerators_for_model else { continue };
+        let id = &a.best_offer.as_ref().unwrap().id;
+        let offer = offers.iter().find(|o| &o.offer.id == id).unwrap();
+        assert!(offer.offer.accelerators_per_instance.unwrap_or(1.0) >= f64::from(needs), "{id} holds {needs} cards");
+    }
 }
