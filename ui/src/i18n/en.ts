@@ -56,7 +56,7 @@ export default {
     hint: "Accelerators ranked by their cheapest rental offer per reference-GPU-hour of useful work (price ÷ efficiency ratio). Estimated ratios are marked; hover for how each was made.",
     hintTokens: "Accelerators ranked by compute cost per million output tokens of their cheapest rental offer, for the model above. Estimated ratios are marked; hover for how each was made.",
     ratio: "Efficiency ratio", perMillion: "Per million tokens", bestEffective: "Best per reference-GPU-hour", bestOffer: "Best offer",
-    noneHolds: "No instance holds the model ({n} cards needed)", noComparable: "No price in this currency", noRental: "No rental offer in the catalogue", rentals: "Rental offers",
+    noneHolds: "No instance holds the model ({n} cards needed)", noComparable: "No price in this currency", noRental: "No rental offer in the catalogue: add your quote under My prices", rentals: "Rental offers",
     capex: "Server per reference GPU", fit: "Cards to hold it", cards: "{n} cards",
   },
   offers: {

@@ -56,7 +56,7 @@ export default {
     hint: "按最低租用报价的每参考 GPU 小时有效价格（价格 ÷ 效率比）排序。估算的效率比已标明；悬停可查看推算方法。",
     hintTokens: "按上方模型、以最低租用报价计的每百万输出 token 算力成本排序。估算的效率比已标明；悬停可查看推算方法。",
     ratio: "效率比", perMillion: "每百万 token", bestEffective: "每参考 GPU 小时最低", bestOffer: "最低报价",
-    noneHolds: "没有实例装得下该模型（需 {n} 张卡）", noComparable: "无此币种的价格", noRental: "目录中没有租用报价", rentals: "租用报价数",
+    noneHolds: "没有实例装得下该模型（需 {n} 张卡）", noComparable: "无此币种的价格", noRental: "目录中没有租用报价：可在“我的价格”中添加您的报价", rentals: "租用报价数",
     capex: "服务器每参考 GPU", fit: "装下所需卡数", cards: "{n} 张卡",
   },
   offers: {
