@@ -314,11 +314,19 @@ export type BreakEvenJson = BreakEvenJson_Serialize | BreakEvenJson_Deserialize;
 
 export type BreakEvenJson_Deserialize = {
 	against: string,
+	/**
+	 *  First month (1-based) from which the option's cumulative cost stays
+	 *  at or below `against`'s; `null`: not within the horizon.
+	 */
 	month?: number | null,
 };
 
 export type BreakEvenJson_Serialize = {
 	against: string,
+	/**
+	 *  First month (1-based) from which the option's cumulative cost stays
+	 *  at or below `against`'s; `null`: not within the horizon.
+	 */
 	month: number | null,
 };
 

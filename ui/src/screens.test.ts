@@ -143,6 +143,14 @@ describe("screens", () => {
     }
   });
 
+  it("the break-even month on a result card is the one the engine (and the proposal) gives", async () => {
+    const s = setup();
+    const ev = recordedAnswer("evaluate", "evaluate a100-8x-buy-vs-rent.toml").evaluation;
+    wrappers.push(s.mount(SummaryCards, { ev }));
+    const owned = ev.options.find((o) => o.break_even && o.break_even.against !== o.id && o.break_even.month !== null)!;
+    expect(q(`[data-testid="break-even-${owned.id}"]`)!.textContent).toMatch(new RegExp(`from month ${owned.break_even!.month}$`));
+  });
+
   it("my prices: client checks, then saved; the backend's refusal shown at its field", async () => {
     // The forms date an entry today: the recordings' today.
     vi.setSystemTime(new Date("2026-11-30T09:00:00Z"));

@@ -66,6 +66,8 @@ pub struct MemoryFitJson {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BreakEvenJson {
     pub against: String,
+    /// First month (1-based) from which the option's cumulative cost stays
+    /// at or below `against`'s; `null`: not within the horizon.
     pub month: Option<u32>,
 }
 
