@@ -15,6 +15,7 @@
 //! rule, applied where figures are reported.
 
 pub mod bounds;
+pub mod business;
 mod checked;
 pub mod decision;
 pub mod demand;

@@ -155,16 +155,10 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
     // ---- contents (filled in once the sections are placed)
     cv.new_page();
     let contents_page = cv.pages.len() - 1;
-    let mut sections: Vec<(String, usize)> = Vec::new();
-    let mut section = |cv: &mut Canvas, title: String| {
-        cv.new_page();
-        cv.y = 60.0;
-        cv.heading(&title);
-        sections.push((title, cv.pages.len()));
-    };
+    let mut sections = Sections::default();
 
     // ---- executive summary
-    section(&mut cv, lang.pick("1. Executive summary", "1. 摘要").to_owned());
+    sections.numbered(&mut cv, lang.pick("Executive summary", "摘要"));
     let runner_up = ranked.iter().copied().find(|o| o.id != best.id && !o.ranked_apart());
     let worst = ranked.last().copied().unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
@@ -337,7 +331,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
     }
 
     // ---- comparison table
-    section(&mut cv, lang.pick("2. Options compared", "2. 方案比较").to_owned());
+    sections.numbered(&mut cv, lang.pick("Options compared", "方案比较"));
     let header = vec![
         lang.pick("Option", "方案").to_owned(),
         lang.pick("Total (nominal)", "总成本（名义）").to_owned(),
@@ -378,14 +372,18 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         MUTED,
     );
 
+    // ---- cash flow by year, payback and IRR
+    sections.numbered(&mut cv, lang.pick("Cash flow by year", "逐年现金流"));
+    cash_flow_by_year(&mut cv, s, e, &ranked, best, lang);
+
     // ---- charts
-    section(&mut cv, lang.pick("3. Cost over time and where it goes", "3. 成本随时间的变化与构成").to_owned());
+    sections.numbered(&mut cv, lang.pick("Cost over time and where it goes", "成本随时间的变化与构成"));
     cumulative_chart(&mut cv, e, lang);
     breakdown_chart(&mut cv, e, lang);
 
     // ---- ranges and sensitivity
     if input.simulation.is_some() || input.sensitivity.is_some() {
-        section(&mut cv, lang.pick("4. How sure the numbers are", "4. 数字的确定性").to_owned());
+        sections.numbered(&mut cv, lang.pick("How sure the numbers are", "数字的确定性"));
         if let Some(sim) = input.simulation {
             range_chart(&mut cv, e, sim, lang);
         }
@@ -396,7 +394,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
 
     // ---- porting and supply
     if e.options.iter().any(|o| o.porting.is_some() || o.supply.is_some()) {
-        section(&mut cv, lang.pick("5. Porting and supply risk", "5. 迁移成本与供应风险").to_owned());
+        sections.numbered(&mut cv, lang.pick("Porting and supply risk", "迁移成本与供应风险"));
         let header = vec![
             lang.pick("Option", "方案").to_owned(),
             lang.pick("Porting cost", "迁移成本").to_owned(),
@@ -441,7 +439,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
     }
 
     // ---- assumptions appendix
-    section(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源").to_owned());
+    sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
     let rows = crate::assumptions::rows(s, lang);
     let header = vec![
         lang.pick("Input", "输入").to_owned(),
@@ -454,7 +452,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
     cv.draw_on(contents_page, |cv| {
         cv.y = 60.0;
         cv.heading(lang.pick("Contents", "目录"));
-        for (title, page) in &sections {
+        for (title, page) in &sections.placed {
             cv.y += 22.0;
             cv.text_at(MARGIN_X, cv.y, 11.0, false, INK, title);
             cv.text_right(PAGE_W - MARGIN_X, cv.y, 11.0, false, INK, &page.to_string());
@@ -572,6 +570,196 @@ fn disagreements(
 
 /// The text wrapped at the first size that needs at most `max_lines`
 /// lines (or the last size, at any number of lines).
+/// Options shown side by side in the yearly table (the best ranked first).
+const YEARLY_OPTIONS: usize = 4;
+
+/// The business case in cash: what each option pays each year, the
+/// recommended option's year split by kind, and, for every option that
+/// buys more equipment than its rival, when it pays back and its IRR.
+fn cash_flow_by_year(
+    cv: &mut Canvas,
+    s: &Scenario,
+    e: &Evaluation,
+    ranked: &[&OptionResult],
+    best: &OptionResult,
+    lang: Lang,
+) {
+    use suanli_model::business::{NoIrr, by_year, investment};
+    let c = e.currency;
+    let money = |x: f64| format_amount(x, c, lang);
+    // A kind of flow the option does not have reads as a dash, not "0".
+    let amount = |x: f64| if x == 0.0 { "—".to_owned() } else { money(x) };
+    let label = |o: &OptionResult| for_lang(&o.label, lang);
+    let year_name = |y: &suanli_model::business::YearFlows| match (lang, y.months) {
+        (Lang::Zh, 12) => format!("第 {} 年", y.year),
+        (Lang::Zh, m) => format!("第 {} 年（{m} 个月）", y.year),
+        (Lang::En, 12) => format!("Year {}", y.year),
+        (Lang::En, m) => format!("Year {} ({m} months)", y.year),
+    };
+    let shown: Vec<&OptionResult> = ranked.iter().copied().take(YEARLY_OPTIONS).collect();
+    let years: Vec<_> = shown.iter().map(|o| by_year(o)).collect();
+    let header: Vec<String> =
+        std::iter::once(lang.pick("Year", "年度").to_owned()).chain(shown.iter().map(|o| label(o))).collect();
+    let mut rows: Vec<Vec<String>> = (0..years[0].len())
+        .map(|i| std::iter::once(year_name(&years[0][i])).chain(years.iter().map(|y| money(y[i].total()))).collect())
+        .collect();
+    rows.push(
+        std::iter::once(lang.pick("Total (nominal)", "合计（名义）").to_owned())
+            .chain(shown.iter().map(|o| money(o.total_nominal)))
+            .collect(),
+    );
+    let first = CONTENT_W * 0.22;
+    let rest = (CONTENT_W - first) / shown.len() as f32;
+    let widths: Vec<f32> = std::iter::once(first).chain(std::iter::repeat_n(rest, shown.len())).collect();
+    cv.paragraph(
+        lang.pick(
+            "What each option pays each year (nominal; money back at the horizon is subtracted in the last year).",
+            "各方案每年支付的金额（名义值；评估期末收回的残值计入最后一年并扣减）。",
+        ),
+        9.0,
+        false,
+        MUTED,
+    );
+    cv.space(6.0);
+    cv.table(&widths, &header, &rows, 1);
+    if e.options.len() > shown.len() {
+        cv.paragraph(
+            &if lang == Lang::Zh {
+                format!("表中列出排名前 {} 的方案；全部方案见表格文件。", shown.len())
+            } else {
+                format!("The {} best-ranked options are shown; the workbook has all of them.", shown.len())
+            },
+            8.5,
+            false,
+            MUTED,
+        );
+    }
+    cv.space(10.0);
+
+    cv.paragraph(
+        &if lang == Lang::Zh {
+            format!("建议方案（{}）按类别的逐年现金流", label(best))
+        } else {
+            format!("The recommended option ({}) by kind of cash flow", label(best))
+        },
+        10.0,
+        true,
+        ACCENT,
+    );
+    cv.space(6.0);
+    let header: Vec<String> = [
+        lang.pick("Year", "年度"),
+        lang.pick("Capital", "资本支出"),
+        lang.pick("One-off", "一次性支出"),
+        lang.pick("Recurring", "经常性支出"),
+        lang.pick("Money back", "残值收回"),
+        lang.pick("Total", "合计"),
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let best_years = by_year(best);
+    let mut rows: Vec<Vec<String>> = best_years
+        .iter()
+        .map(|y| {
+            vec![
+                year_name(y),
+                amount(y.capital),
+                amount(y.one_off),
+                amount(y.recurring),
+                amount(y.residual),
+                money(y.total()),
+            ]
+        })
+        .collect();
+    let sum = |f: fn(&suanli_model::business::YearFlows) -> f64| best_years.iter().map(f).sum::<f64>();
+    rows.push(vec![
+        lang.pick("Total", "合计").to_owned(),
+        amount(sum(|y| y.capital)),
+        amount(sum(|y| y.one_off)),
+        amount(sum(|y| y.recurring)),
+        amount(sum(|y| y.residual)),
+        money(best.total_nominal),
+    ]);
+    cv.table(
+        &[CONTENT_W * 0.2, CONTENT_W * 0.16, CONTENT_W * 0.16, CONTENT_W * 0.16, CONTENT_W * 0.16, CONTENT_W * 0.16],
+        &header,
+        &rows,
+        1,
+    );
+    cv.paragraph(lang.pick("Capital: equipment bought and installed. One-off: porting the workload. Recurring: rent, power, hosting, staff, maintenance, storage and the like. Money back: the equipment's book or resale value at the horizon.", "资本支出：购置并安装的设备。一次性支出：工作负载迁移。经常性支出：租金、电力、托管、人员、维护、存储等。残值收回：评估期末设备的账面或转售价值。"), 8.5, false, MUTED);
+    cv.space(10.0);
+
+    let rate = format_percent(s.discount_rate_annual, 1);
+    let cases: Vec<String> = e
+        .options
+        .iter()
+        .filter(|o| !o.ranked_apart())
+        .filter_map(|o| {
+            let rival = e.option(&o.break_even.as_ref()?.against)?;
+            let case = investment(o, rival)?;
+            let payback = match (case.payback_month, lang) {
+                (Some(m), Lang::Zh) => format!("第 {m} 个月收回多付的投入"),
+                (Some(m), Lang::En) => format!("pays back in month {m}"),
+                (None, Lang::Zh) => "评估期内收不回多付的投入".to_owned(),
+                (None, Lang::En) => "does not pay back within the horizon".to_owned(),
+            };
+            let irr = match (case.irr_annual, lang) {
+                (Ok(r), Lang::Zh) => format!("内部收益率每年 {}（资金成本 {rate}）", format_percent(r, 1)),
+                (Ok(r), Lang::En) => {
+                    format!("an IRR of {} a year (against a {rate} cost of capital)", format_percent(r, 1))
+                }
+                (Err(NoIrr::NeverPaysBack | NoIrr::NoOutlay), Lang::Zh) => {
+                    "内部收益率无定义（节省的金额不足以收回多付的投入）".to_owned()
+                }
+                (Err(NoIrr::NeverPaysBack | NoIrr::NoOutlay), Lang::En) => {
+                    "no IRR (it never saves back what it costs more)".to_owned()
+                }
+                (Err(NoIrr::NotOneTurn), Lang::Zh) => {
+                    "内部收益率无定义（逐月节省额多次正负交替，没有单一的收益率）".to_owned()
+                }
+                (Err(NoIrr::NotOneTurn), Lang::En) => {
+                    "no single IRR (its monthly savings turn between negative and positive more than once)".to_owned()
+                }
+            };
+            Some(if lang == Lang::Zh {
+                format!("以{}代替{}：{payback}，{irr}。", label(o), label(rival))
+            } else {
+                format!("{} instead of {}: {payback}, {irr}.", label(o), label(rival))
+            })
+        })
+        .collect();
+    if !cases.is_empty() {
+        cv.paragraph(lang.pick("Payback and return", "投资回收与收益"), 10.0, true, ACCENT);
+        for line in cases {
+            cv.paragraph(&format!("· {line}"), 10.0, false, INK);
+        }
+        cv.paragraph(lang.pick("Each option that buys more equipment is set against the cheapest other option: the payback month is the first from which its cumulative cost stays at or below the other's; the IRR is the yearly rate at which the monthly savings' present value is nil, defined where the savings turn from negative to positive once.", "对购置设备更多的方案，以其余方案中最便宜者为比较对象：回收月份为其累计成本此后一直不高于对方的第一个月；内部收益率为使逐月节省额现值为零的年利率，仅在节省额由负转正且只转变一次时有定义。"), 8.5, false, MUTED);
+    }
+}
+
+/// The report's sections as placed: each starts a page, the numbered ones
+/// count up (a section left out leaves no gap), and the contents page lists
+/// them all with their page.
+#[derive(Default)]
+struct Sections {
+    placed: Vec<(String, usize)>,
+    numbered: u32,
+}
+
+impl Sections {
+    fn numbered(&mut self, cv: &mut Canvas, title: &str) {
+        self.numbered += 1;
+        self.unnumbered(cv, &format!("{}. {title}", self.numbered));
+    }
+
+    fn unnumbered(&mut self, cv: &mut Canvas, title: &str) {
+        cv.new_page();
+        cv.y = 60.0;
+        cv.heading(title);
+        self.placed.push((title.to_owned(), cv.pages.len()));
+    }
+}
+
 /// One line per option on whether its accelerators hold the model and, for
 /// serving, what a million output tokens cost: the comparison table's
 /// footnotes, when the scenario states a model.

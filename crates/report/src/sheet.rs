@@ -1,5 +1,5 @@
 //! The spreadsheet a purchasing team works in: the comparison, the
-//! breakdown by category, the monthly cash flows and every input with its
+//! breakdown by category, the monthly and yearly cash flows and every input with its
 //! source — as XLSX (formatted, frozen headers) and as CSV files.
 
 use rust_xlsxwriter::{Format, Workbook, XlsxError};
@@ -17,7 +17,23 @@ pub struct Tables {
     pub comparison: Vec<Vec<Cell>>,
     pub breakdown: Vec<Vec<Cell>>,
     pub monthly: Vec<Vec<Cell>>,
+    /// Each option's cash flow by year and kind (capital, one-off,
+    /// recurring, money back), as the proposal's business case gives it.
+    pub yearly: Vec<Vec<Cell>>,
     pub assumptions: Vec<Vec<Cell>>,
+}
+
+impl Tables {
+    /// Every table in workbook order, with its sheet name and CSV file name.
+    fn sheets(&self, lang: Lang) -> [(&'static str, &'static str, &Vec<Vec<Cell>>); 5] {
+        [
+            (lang.pick("Comparison", "方案比较"), "comparison.csv", &self.comparison),
+            (lang.pick("Breakdown", "成本构成"), "breakdown.csv", &self.breakdown),
+            (lang.pick("Monthly", "月度现金流"), "monthly.csv", &self.monthly),
+            (lang.pick("By year", "逐年现金流"), "yearly.csv", &self.yearly),
+            (lang.pick("Assumptions", "输入与来源"), "assumptions.csv", &self.assumptions),
+        ]
+    }
 }
 
 impl std::fmt::Debug for Tables {
@@ -95,12 +111,37 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Result<Tables, String
         text(lang.pick("Source", "来源")),
     ]];
     assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
-    let tables = Tables { comparison, breakdown, monthly, assumptions };
-    for (sheet, rows) in [
-        (lang.pick("Comparison", "方案比较"), &tables.comparison),
-        (lang.pick("Breakdown", "成本构成"), &tables.breakdown),
-        (lang.pick("Monthly", "月度现金流"), &tables.monthly),
-    ] {
+    let mut yearly = vec![
+        [
+            lang.pick("Option", "方案").to_owned(),
+            lang.pick("Year", "年度").to_owned(),
+            lang.pick("Months", "月数").to_owned(),
+            format!("{} ({c})", lang.pick("Capital", "资本支出")),
+            format!("{} ({c})", lang.pick("One-off", "一次性支出")),
+            format!("{} ({c})", lang.pick("Recurring", "经常性支出")),
+            format!("{} ({c})", lang.pick("Money back", "残值收回")),
+            format!("{} ({c})", lang.pick("Total", "合计")),
+        ]
+        .into_iter()
+        .map(Cell::Text)
+        .collect::<Vec<_>>(),
+    ];
+    for o in &e.options {
+        for y in suanli_model::business::by_year(o) {
+            yearly.push(vec![
+                text(&o.label),
+                Cell::Number(f64::from(y.year)),
+                Cell::Number(f64::from(y.months)),
+                money(y.capital),
+                money(y.one_off),
+                money(y.recurring),
+                money(y.residual),
+                money(y.total()),
+            ]);
+        }
+    }
+    let tables = Tables { comparison, breakdown, monthly, yearly, assumptions };
+    for (sheet, _, rows) in tables.sheets(lang) {
         for (r, row) in rows.iter().enumerate() {
             for (c, cell) in row.iter().enumerate() {
                 if let Cell::Number(x) = cell
@@ -127,15 +168,9 @@ pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
     let mut wb = Workbook::new();
     let header = Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap();
     let number = Format::new().set_num_format("#,##0.00");
-    let sheets = [
-        (lang.pick("Comparison", "方案比较").to_owned(), &tables.comparison),
-        (lang.pick("Breakdown", "成本构成").to_owned(), &tables.breakdown),
-        (lang.pick("Monthly", "月度现金流").to_owned(), &tables.monthly),
-        (lang.pick("Assumptions", "输入与来源").to_owned(), &tables.assumptions),
-    ];
-    for (name, rows) in sheets {
+    for (name, _, rows) in tables.sheets(lang) {
         let ws = wb.add_worksheet();
-        ws.set_name(&name)?;
+        ws.set_name(name)?;
         for (r, row) in rows.iter().enumerate() {
             for (col, cell) in row.iter().enumerate() {
                 let (r, col) = (r as u32, col as u16);
@@ -174,18 +209,14 @@ fn csv_field(c: &Cell) -> String {
 
 /// CSV files (UTF-8 with BOM, so spreadsheet programs read Chinese right).
 pub fn csv(tables: &Tables) -> Vec<(String, String)> {
-    let render = |rows: &Vec<Vec<Cell>>| {
-        let mut out = String::from("\u{FEFF}");
-        for row in rows {
-            out.push_str(&row.iter().map(csv_field).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        out
-    };
-    vec![
-        ("comparison.csv".into(), render(&tables.comparison)),
-        ("breakdown.csv".into(), render(&tables.breakdown)),
-        ("monthly.csv".into(), render(&tables.monthly)),
-        ("assumptions.csv".into(), render(&tables.assumptions)),
-    ]
+    tables.sheets(Lang::En).into_iter().map(|(_, file, rows)| (file.to_owned(), render_csv(rows))).collect()
+}
+
+fn render_csv(rows: &[Vec<Cell>]) -> String {
+    let mut out = String::from("\u{FEFF}");
+    for row in rows {
+        out.push_str(&row.iter().map(csv_field).collect::<Vec<_>>().join(","));
+        out.push_str("\r\n");
+    }
+    out
 }

@@ -64,7 +64,7 @@ fn the_spreadsheet_holds_the_engines_figures() {
     let tables = sheet::tables(&s, &e, Lang::En).unwrap();
     let bytes = sheet::xlsx(&tables, Lang::En).unwrap();
     let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
-    assert_eq!(book.sheet_names(), vec!["Comparison", "Breakdown", "Monthly", "Assumptions"]);
+    assert_eq!(book.sheet_names(), vec!["Comparison", "Breakdown", "Monthly", "By year", "Assumptions"]);
     let comparison = book.worksheet_range("Comparison").unwrap();
     // Row 1: buy, 3,000,000 nominal; row 2: rent, 1,799,654.40.
     assert_eq!(comparison.get_value((1, 2)), Some(&Data::Float(3_000_000.0)));
@@ -74,6 +74,22 @@ fn the_spreadsheet_holds_the_engines_figures() {
     assert_eq!(monthly.height(), 37, "header and 36 months");
     // Renting: 8 × 730 × 8.56 = 49,990.40 every month.
     assert_eq!(monthly.get_value((1, 2)), Some(&Data::Float(49_990.4)));
+    // By year: each option's three years, capital in the first, adding up
+    // to the comparison's total.
+    let yearly = book.worksheet_range("By year").unwrap();
+    assert_eq!(yearly.height(), 1 + 2 * 3, "header and 3 years of 2 options");
+    let buy = &e.options[0];
+    let capital = buy.breakdown(suanli_model::Category::Hardware) + buy.breakdown(suanli_model::Category::Installation);
+    assert!(capital > 0.0);
+    assert_eq!(yearly.get_value((1, 3)), Some(&Data::Float(capital)), "the server, bought in year 1");
+    assert_eq!(yearly.get_value((2, 3)), Some(&Data::Float(0.0)));
+    let rent_total: f64 = (4..=6)
+        .map(|r| match yearly.get_value((r, 7)) {
+            Some(Data::Float(x)) => *x,
+            other => panic!("year total {other:?}"),
+        })
+        .sum();
+    assert!((rent_total - 1_799_654.4).abs() < 0.01, "{rent_total}");
     let zh = sheet::tables(&s, &e, Lang::Zh).unwrap();
     let csv = sheet::csv(&zh);
     assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));

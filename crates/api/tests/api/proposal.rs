@@ -123,3 +123,28 @@ fn the_proposal_says_whether_the_model_fits_and_what_a_million_tokens_cost() {
     assert!(zh.contains("模型可装下（8 张 141 GB 卡中需 2 张）"), "{zh}");
     assert!(zh.contains("每百万输出 token 算力成本"), "{zh}");
 }
+
+/// The business case's cash flow by year, in both languages: each year's
+/// total as the engine gives it, and the purchase's payback and return.
+#[test]
+fn the_proposal_gives_the_cash_flow_by_year_and_the_purchase_case() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/a100-8x-buy-vs-rent.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    let text = |lang, wrap| -> String {
+        proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap().concat().join(wrap)
+    };
+    let en = text(Lang::En, " ");
+    assert!(en.contains("3. Cash flow by year"), "{en}");
+    // Renting: 8 × 730 h × CNY 8.56 × 12 = CNY 599,885 a year: three years in
+    // the table of options, and in the recommended option's (recurring and total).
+    assert_eq!(en.matches("CNY 599,885").count(), 3 + 3 * 2, "{en}");
+    assert!(
+        en.contains("Buy one 8×A100 server instead of Rent 8×A100 on demand: does not pay back within the horizon"),
+        "{en}"
+    );
+    let zh = text(Lang::Zh, "");
+    assert!(zh.contains("3. 逐年现金流"), "{zh}");
+    assert!(zh.contains("以自购 8卡A100 服务器代替"), "{zh}");
+    assert!(zh.contains("8卡A100：评估期内收不回多付的投入"), "{zh}");
+}

@@ -5,6 +5,7 @@
 
 mod analytics;
 mod bad_input;
+mod business;
 mod decision;
 mod finite;
 mod fit;
