@@ -1,11 +1,13 @@
-//! What leaves Suanli, built from computed results: today the deployment
-//! and cost-monitoring artefacts of a chosen option (Kubernetes Job,
-//! Prometheus alerting rules with their unit tests, a Grafana dashboard).
+//! What leaves Suanli, built from computed results: the proposal (PDF), the
+//! workbook (XLSX and CSV), and the deployment and cost-monitoring artefacts
+//! of a chosen option (Kubernetes Job, Prometheus alerting rules with their
+//! unit tests, a Grafana dashboard).
 //!
 //! Pure: every function takes the scenario, its evaluation and settings,
 //! and returns file contents; the API crate writes them.
 
 mod assumptions;
+mod case;
 pub mod deploy;
 mod labels;
 mod pdf;

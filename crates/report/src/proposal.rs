@@ -438,6 +438,13 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         );
     }
 
+    // ---- risks, next steps and approval
+    sections.numbered(&mut cv, lang.pick("Risks", "风险"));
+    crate::case::risk_register(&mut cv, s, best, input.simulation, lang);
+    sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
+    crate::case::next_steps(&mut cv, s, best, lang);
+    crate::case::approval(&mut cv, input.meta, lang);
+
     // ---- assumptions appendix
     sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
     let rows = crate::assumptions::rows(s, lang);
@@ -447,6 +454,9 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         lang.pick("Source", "来源").to_owned(),
     ];
     cv.table(&[CONTENT_W * 0.34, CONTENT_W * 0.2, CONTENT_W * 0.46], &header, &rows, 3);
+
+    sections.unnumbered(&mut cv, lang.pick("Notices", "声明"));
+    crate::case::notices(&mut cv, input.meta, lang);
 
     // ---- contents page
     cv.draw_on(contents_page, |cv| {
@@ -752,6 +762,17 @@ impl Sections {
         self.unnumbered(cv, &format!("{}. {title}", self.numbered));
     }
 
+    /// A numbered section below the one before, on a new page only when
+    /// too little of this one is left.
+    fn numbered_below(&mut self, cv: &mut Canvas, title: &str) {
+        self.numbered += 1;
+        let title = format!("{}. {title}", self.numbered);
+        cv.space(24.0);
+        cv.ensure(200.0);
+        cv.heading(&title);
+        self.placed.push((title, cv.pages.len()));
+    }
+
     fn unnumbered(&mut self, cv: &mut Canvas, title: &str) {
         cv.new_page();
         cv.y = 60.0;
@@ -822,7 +843,7 @@ fn fit_lines(cv: &Canvas, text: &str, sizes: &[f32], width: f32, max_lines: usiz
 }
 
 /// The text cut, with an ellipsis, to one line of `width` points.
-fn one_line(cv: &Canvas, text: &str, size: f32, width: f32) -> String {
+pub(crate) fn one_line(cv: &Canvas, text: &str, size: f32, width: f32) -> String {
     let text = cv.printable(text);
     if cv.width(&text, size, false) <= width {
         return text;

@@ -148,3 +148,24 @@ fn the_proposal_gives_the_cash_flow_by_year_and_the_purchase_case() {
     assert!(zh.contains("以自购 8卡A100 服务器代替"), "{zh}");
     assert!(zh.contains("8卡A100：评估期内收不回多付的投入"), "{zh}");
 }
+
+/// The risk register takes its figures from the evaluation (the porting
+/// cost and delay as the porting table gives them), and the proposal closes
+/// with next steps, an approval block and notices naming the client.
+#[test]
+fn the_proposal_closes_with_risks_next_steps_approval_and_notices() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/domestic-card-full.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), client: "Example AI".into(), ..ProposalMeta::default() };
+    let en =
+        proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), Lang::En, &meta).unwrap().concat().join(" ");
+    for heading in ["7. Risks", "8. Next steps and approval", "Approved by", "Notices"] {
+        assert!(en.contains(heading), "{heading}: {en}");
+    }
+    assert!(en.contains("Porting off CUDA not quantified CNY 900,000, 4.5 months later"), "{en}");
+    assert!(en.contains("CNY 900,000 4.5 months"), "the porting table gives the same figures: {en}");
+    assert!(en.contains("Confidential: prepared for the internal decision of Example AI"), "{en}");
+    let zh =
+        proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), Lang::Zh, &meta).unwrap().concat().join("");
+    assert!(zh.contains("7. 风险") && zh.contains("脱离 CUDA 的迁移") && zh.contains("声明"), "{zh}");
+}

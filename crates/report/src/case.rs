@@ -1,0 +1,285 @@
+//! The closing parts of a board's business case: the risks of the
+//! recommended option (from its own figures: supply score, export facts,
+//! porting, lead time, the simulated range), the next steps, an approval
+//! block and the notices. A likelihood is given only where a figure states
+//! it; otherwise the register says it is not quantified.
+
+use suanli_model::scenario::ExportStatus;
+use suanli_model::uncertainty::Simulation;
+use suanli_model::{Lang, OptionResult, Scenario, format_amount, format_percent};
+
+use crate::labels::for_lang;
+use crate::pdf::{CONTENT_W, Canvas, INK, MARGIN_X, MUTED, RULE};
+use crate::proposal::ProposalMeta;
+
+/// One row of the risk register.
+struct Risk {
+    risk: String,
+    likelihood: String,
+    impact: String,
+    mitigation: String,
+}
+
+/// Supply-risk scores (of 100) from which the likelihood reads as medium, then high.
+const SUPPLY_MEDIUM: f64 = 30.0;
+const SUPPLY_HIGH: f64 = 60.0;
+/// The share of trials above the P90, by definition.
+const P90_EXCEEDED: f64 = 0.10;
+
+/// The recommended option's risks, each from a figure of the scenario or
+/// its evaluation; a risk with nothing behind it is left out.
+fn risks(s: &Scenario, best: &OptionResult, sim: Option<&Simulation>, lang: Lang) -> Vec<Risk> {
+    let c = s.currency;
+    let money = |x: f64| format_amount(x, c, lang);
+    let zh = lang == Lang::Zh;
+    let pick = |en: &str, zh_text: &str| if zh { zh_text.to_owned() } else { en.to_owned() };
+    let unquantified = || pick("not quantified", "未量化");
+    let spec = s.options.iter().find(|o| o.id == best.id);
+    let mut out = Vec::new();
+    if let Some(score) = &best.supply {
+        let level = match score.score {
+            x if x >= SUPPLY_HIGH => pick("high", "高"),
+            x if x >= SUPPLY_MEDIUM => pick("medium", "中"),
+            _ => pick("low", "低"),
+        };
+        let drivers: Vec<&str> =
+            score.drivers.iter().filter(|d| d.points > 0.0).take(3).map(|d| d.label(lang)).collect();
+        out.push(Risk {
+            risk: pick("Supply of the accelerators", "加速卡供应"),
+            likelihood: if zh {
+                format!("{level}（{:.0} / 100）", score.score)
+            } else {
+                format!("{level} ({:.0} / 100)", score.score)
+            },
+            impact: if drivers.is_empty() { unquantified() } else { drivers.join(if zh { "、" } else { ", " }) },
+            mitigation: pick(
+                "A second source or a rental fallback; delivery dates in the contract.",
+                "保留第二货源或租用备选；合同中约定交付日期。",
+            ),
+        });
+    }
+    if let Some(sup) = spec.and_then(|o| o.supply.as_ref())
+        && (sup.export_change_probability > 0.0
+            || matches!(sup.export_status, Some(ExportStatus::LicenceRequired | ExportStatus::Banned)))
+    {
+        let likelihood = if sup.export_change_probability > 0.0 {
+            format!(
+                "{} {}",
+                format_percent(sup.export_change_probability, 0),
+                pick("within the horizon", "（评估期内）")
+            )
+        } else {
+            unquantified()
+        };
+        out.push(Risk {
+            risk: pick("Export-control change", "出口管制变化"),
+            likelihood,
+            impact: if zh {
+                format!(
+                    "切换供应需 {:.1} 个月，额外成本为总成本的 {}",
+                    sup.export_change_delay_months,
+                    format_percent(sup.export_change_extra_cost_share, 0)
+                )
+            } else {
+                format!(
+                    "{:.1} months to switch supply, extra cost {} of the total",
+                    sup.export_change_delay_months,
+                    format_percent(sup.export_change_extra_cost_share, 0)
+                )
+            },
+            mitigation: pick(
+                "Keep a domestic or licence-free alternative qualified.",
+                "保持一款国产或无需许可的备选加速卡处于可用状态。",
+            ),
+        });
+    }
+    if let Some(p) = &best.porting
+        && (p.cost > 0.0 || p.delay_months > 0.0)
+    {
+        out.push(Risk {
+            risk: pick("Porting off CUDA", "脱离 CUDA 的迁移"),
+            likelihood: unquantified(),
+            impact: if zh {
+                format!("{}，推迟 {:.1} 个月", money(p.cost), p.delay_months)
+            } else {
+                format!("{}, {:.1} months later", money(p.cost), p.delay_months)
+            },
+            mitigation: pick(
+                "Port a pilot model before committing; keep the incumbent until it runs.",
+                "先迁移一个试点模型再做决定；迁移完成前保留现有方案。",
+            ),
+        });
+    }
+    if let Some(lead) = spec.and_then(|o| o.owned.as_ref()).map(|p| p.lead_time_months).filter(|m| *m > 0) {
+        out.push(Risk {
+            risk: pick("Delivery lead time", "交付周期"),
+            likelihood: unquantified(),
+            impact: if zh {
+                format!("{lead} 个月内无自有算力")
+            } else {
+                format!("no owned compute for {lead} months")
+            },
+            mitigation: pick("Bridge with rented capacity until delivery.", "交付前以租用算力过渡。"),
+        });
+    }
+    if let Some(r) = sim.and_then(|sim| sim.options.iter().find(|r| r.id == best.id))
+        && r.npv.p90 > r.npv.p50
+    {
+        out.push(Risk {
+            risk: pick("Prices and inputs above the median", "价格与输入高于中位数"),
+            likelihood: if zh {
+                format!("{}（超过 P90）", format_percent(P90_EXCEEDED, 0))
+            } else {
+                format!("{} (P90 exceeded)", format_percent(P90_EXCEEDED, 0))
+            },
+            impact: if zh {
+                format!("净现值高出中位数 {} 以上", money(r.npv.p90 - r.npv.p50))
+            } else {
+                format!("net present cost over {} above the median", money(r.npv.p90 - r.npv.p50))
+            },
+            mitigation: pick(
+                "Fix prices by contract (reserved terms) and review them each quarter.",
+                "以合同锁定价格（预留条款），并每季度复核。",
+            ),
+        });
+    }
+    out
+}
+
+/// The risk register as a table, or a sentence when nothing stands behind one.
+pub(crate) fn risk_register(cv: &mut Canvas, s: &Scenario, best: &OptionResult, sim: Option<&Simulation>, lang: Lang) {
+    let rows: Vec<Vec<String>> =
+        risks(s, best, sim, lang).into_iter().map(|r| vec![r.risk, r.likelihood, r.impact, r.mitigation]).collect();
+    cv.paragraph(
+        &if lang == Lang::Zh {
+            format!("建议方案（{}）的风险：每项均来自场景或计算结果中的数字。", for_lang(&best.label, lang))
+        } else {
+            format!(
+                "The risks of the recommended option ({}), each from a figure of the scenario or its results.",
+                for_lang(&best.label, lang)
+            )
+        },
+        9.0,
+        false,
+        MUTED,
+    );
+    cv.space(6.0);
+    if rows.is_empty() {
+        cv.paragraph(
+            lang.pick(
+                "The scenario states no supply, export, porting, lead-time or price-range facts for it, so no risk is quantified here.",
+                "场景未给出该方案的供应、出口、迁移、交付周期或价格区间信息，因此此处未量化任何风险。",
+            ),
+            10.0,
+            false,
+            INK,
+        );
+        return;
+    }
+    let header = [
+        lang.pick("Risk", "风险"),
+        lang.pick("Likelihood", "可能性"),
+        lang.pick("Impact", "影响"),
+        lang.pick("Mitigation", "应对措施"),
+    ]
+    .map(str::to_owned);
+    cv.table(&[CONTENT_W * 0.2, CONTENT_W * 0.17, CONTENT_W * 0.28, CONTENT_W * 0.35], &header, &rows, 4);
+}
+
+/// What to do next, from the recommendation's own figures.
+pub(crate) fn next_steps(cv: &mut Canvas, s: &Scenario, best: &OptionResult, lang: Lang) {
+    let label = for_lang(&best.label, lang);
+    let money = |x: f64| format_amount(x, s.currency, lang);
+    let zh = lang == Lang::Zh;
+    let mut steps = vec![if zh {
+        format!("核实报价：向服务商确认{label}所用价格（附录列出每项价格的来源与日期）。")
+    } else {
+        format!(
+            "Confirm the prices behind {label} with the provider (the appendix gives each price's source and date)."
+        )
+    }];
+    if best.porting.as_ref().is_some_and(|p| p.cost > 0.0) {
+        steps.push(if zh {
+            "迁移试点：先在目标加速卡上运行一个代表性模型，核实迁移工作量与效率比。".to_owned()
+        } else {
+            "Pilot the port: run one representative model on the target accelerator to check the porting effort and the efficiency ratio.".to_owned()
+        });
+    }
+    steps.push(if zh {
+        format!(
+            "批准预算：净现值 {}（名义 {}），评估期 {} 个月。",
+            money(best.total_npv),
+            money(best.total_nominal),
+            s.horizon_months
+        )
+    } else {
+        format!(
+            "Approve the budget: {} net present cost ({} nominal) over {} months.",
+            money(best.total_npv),
+            money(best.total_nominal),
+            s.horizon_months
+        )
+    });
+    steps.push(if zh {
+        "复核：价格或需求变化时，用同一场景重新计算本建议书。".to_owned()
+    } else {
+        "Review: when prices or demand change, recompute this proposal from the same scenario.".to_owned()
+    });
+    for (i, step) in steps.iter().enumerate() {
+        cv.paragraph(&format!("{}. {step}", i + 1), 10.0, false, INK);
+    }
+}
+
+/// Signature lines for who prepared, reviewed and approved the decision.
+pub(crate) fn approval(cv: &mut Canvas, meta: &ProposalMeta, lang: Lang) {
+    cv.space(16.0);
+    cv.paragraph(lang.pick("Approval", "审批"), 10.5, true, INK);
+    cv.space(6.0);
+    let roles = [
+        (lang.pick("Prepared by", "编制"), meta.author.as_str()),
+        (lang.pick("Reviewed by", "审核"), ""),
+        (lang.pick("Approved by", "批准"), ""),
+    ];
+    cv.ensure(roles.len() as f32 * 34.0 + 10.0);
+    for (role, name) in roles {
+        let y = cv.y + 24.0;
+        cv.text_at(MARGIN_X, y, 10.0, false, INK, role);
+        // One line: a long name is cut with an ellipsis (the cover gives it whole).
+        let name = crate::proposal::one_line(cv, name, 9.0, 200.0);
+        cv.text_at(MARGIN_X + 90.0, y - 2.0, 9.0, false, MUTED, &name);
+        cv.line(&[(MARGIN_X + 90.0, y + 3.0), (MARGIN_X + 300.0, y + 3.0)], RULE, 0.6);
+        cv.text_at(MARGIN_X + 320.0, y, 10.0, false, INK, lang.pick("Date", "日期"));
+        cv.line(&[(MARGIN_X + 360.0, y + 3.0), (MARGIN_X + CONTENT_W, y + 3.0)], RULE, 0.6);
+        cv.y += 34.0;
+    }
+}
+
+/// The notices: what the figures are and are not.
+pub(crate) fn notices(cv: &mut Canvas, meta: &ProposalMeta, lang: Lang) {
+    let for_whom = if meta.client.trim().is_empty() {
+        lang.pick("the recipient", "收件方").to_owned()
+    } else {
+        meta.client.trim().to_owned()
+    };
+    let items = if lang == Lang::Zh {
+        vec![
+            format!("保密：本建议书仅供{for_whom}内部决策使用，未经许可不得外传。"),
+            "数字的性质：所有金额均由所列输入按文中规则计算得出，不是报价或承诺。价格以附录所列来源及日期为准，之后可能变化。".to_owned(),
+            "估算的标明：效率比、迁移工作量与供应风险权重若为估算或假设，附录均注明其方法或标为“假设”；实测数据与估算从不混同。".to_owned(),
+            "不构成财务、法律或出口合规意见；出口管制状态请以主管部门的最新规定为准。".to_owned(),
+            "由 Suanli 离线生成：输入与计算未离开编制者的计算机。".to_owned(),
+        ]
+    } else {
+        vec![
+            format!("Confidential: prepared for the internal decision of {for_whom}; not to be passed on without permission."),
+            "What the figures are: every amount is computed from the stated inputs by the rules given here; none is a quote or a commitment. Prices are as of the sources and dates in the appendix and may change.".to_owned(),
+            "Estimates are marked: where an efficiency ratio, a porting effort or a supply-risk weight is estimated or assumed, the appendix gives its method or marks it as an assumption; measured and estimated figures are never mixed.".to_owned(),
+            "Not financial, legal or export-compliance advice; for export-control status, the authorities' current rules prevail.".to_owned(),
+            "Made offline by Suanli: the inputs and the computation did not leave the author's computer.".to_owned(),
+        ]
+    };
+    for item in items {
+        cv.paragraph(&format!("· {item}"), 9.5, false, INK);
+        cv.space(4.0);
+    }
+}
