@@ -68,7 +68,7 @@ fn reference_error(path: String, value: &str, problem: impl Into<String>) -> Err
     Error::Reference { path, value: format!("{value:?}"), problem: problem.into() }
 }
 
-fn provenance(v: &OfferView) -> String {
+pub(crate) fn provenance(v: &OfferView) -> String {
     let o = &v.offer;
     let origin = match v.origin.as_str() {
         "pricebook" => "your price book",
