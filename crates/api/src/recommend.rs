@@ -431,7 +431,9 @@ pub fn recommend(
     lang: Lang,
 ) -> Result<Recommendation, Error> {
     let limits = limits(constraints, scenario)?;
-    let base = base_scenario(scenario)?;
+    let mut scenario = scenario.clone();
+    let mut notes: Vec<String> = crate::resolve::estimate_throughput(&mut scenario, catalog)?.into_iter().collect();
+    let base = base_scenario(&scenario)?;
     let (offered, mut search) = offers(catalog, &base)?;
     let site = base.options.iter().find(|o| o.kind == OptionKind::Buy).and_then(|o| o.owned.clone());
     let mut candidates = Vec::new();
@@ -442,7 +444,6 @@ pub fn recommend(
             (false, None) => search.purchases_without_site += 1,
         }
     }
-    let mut notes = Vec::new();
     let (mut priced, dropped) = price(&base, candidates, lang)?;
     notes.extend(dropped);
     if !base.demand_is_job() {
