@@ -218,7 +218,8 @@ fn print(r: &Recommendation, top: usize, lang: Lang) {
             outln!("  {} ({done}): {}", x.id, x.why);
         }
         if r.apart.len() > 5 {
-            outln!("  … {} {}", r.apart.len() - 5, lang.pick("more", "个"));
+            let more = r.apart.len() - 5;
+            outln!("  … {}", if lang == Lang::Zh { format!("另有 {more} 个") } else { format!("{more} more") });
         }
     }
     for n in &r.notes {
