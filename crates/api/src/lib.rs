@@ -16,6 +16,7 @@ pub mod freshness;
 pub mod json;
 pub mod library;
 pub mod proposal;
+pub mod recommend;
 mod resolve;
 mod scenario_file;
 
@@ -36,6 +37,12 @@ pub fn load_scenario(path: &Path) -> Result<Checked<Scenario>, Error> {
     let text =
         std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
     parse_scenario(&text)
+}
+
+/// Parses scenario text without checking its rules: what `recommend`
+/// starts from (it needs no options, and checks the rest itself).
+pub fn parse_scenario_text(text: &str) -> Result<Scenario, Error> {
+    scenario_file::parse_scenario_unvalidated(text)
 }
 
 /// Evaluates every option of a checked scenario.

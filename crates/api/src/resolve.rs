@@ -33,7 +33,7 @@ pub fn needs_catalog(s: &Scenario) -> bool {
 
 /// An inference demand without a stated throughput: the roofline estimate
 /// on the reference accelerator's catalogue specs, with where it came from.
-fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Option<String>, Error> {
+pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Option<String>, Error> {
     let Demand::Inference(d) = &mut s.demand else { return Ok(None) };
     if d.tokens_per_second_per_ref_gpu.is_some() {
         return Ok(None);
@@ -68,7 +68,7 @@ fn reference_error(path: String, value: &str, problem: impl Into<String>) -> Err
     Error::Reference { path, value: format!("{value:?}"), problem: problem.into() }
 }
 
-fn provenance(v: &OfferView) -> String {
+pub(crate) fn provenance(v: &OfferView) -> String {
     let o = &v.offer;
     let origin = match v.origin.as_str() {
         "pricebook" => "your price book",

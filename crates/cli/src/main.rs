@@ -5,6 +5,7 @@
 
 mod analytics_cmd;
 mod catalog_cmd;
+mod recommend_cmd;
 mod table;
 mod terminal;
 
@@ -93,6 +94,18 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Search the catalogue for the scenario's demand: ranked candidates, the cost–time–risk frontier. 按需求搜索目录并推荐方案。
+    #[command(
+        long_about = "Search every catalogue offer (price book and imports included) and purchasable server for \
+                            the scenario's demand — its options are not needed — price each candidate through the engine \
+                            (efficiency ratio and its basis, porting off CUDA, supply risk, memory fit), and print the \
+                            ranked list, the Pareto frontier over NPV, time to result and supply risk, what each \
+                            constraint excluded and which constraints bind. docs/recommend.md says how it searches.\n\
+                            按场景的需求搜索目录中的全部报价与可购服务器（含价格簿与导入报价，无需填写方案），逐一经成本引擎计价\
+                            （效率比及其依据、CUDA 迁移、供应风险、显存容量），输出排名、净现值-完成时间-供应风险的帕累托前沿、\
+                            各约束排除的方案以及起作用的约束。搜索方法见 docs/recommend.md。"
+    )]
+    Recommend(recommend_cmd::RecommendArgs),
     /// Kubernetes Job, Prometheus rules (with tests) and a Grafana dashboard for one option. 生成部署与成本监控文件。
     #[command(
         long_about = "Writes into DIR the chosen option's Kubernetes Job (the device plugin's resource, a pinned \
@@ -234,6 +247,10 @@ fn main() -> ExitCode {
                 Err(e) => fail(e),
             }
         }
+        Command::Recommend(args) => match recommend_cmd::run(&args, cli.db.as_deref(), lang) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
         Command::Deploy { scenario, option, out, namespace, image, resource_name, budget_per_month, project } => {
             let settings = suanli_api::deploy::Settings { namespace, image, resource_name, budget_per_month, project };
             match suanli_api::deploy::deploy(&scenario, cli.db.as_deref(), &option, &settings, &out) {

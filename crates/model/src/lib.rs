@@ -28,6 +28,7 @@ pub mod money;
 pub mod optimise;
 pub mod porting;
 pub mod random;
+pub mod recommend;
 pub mod result;
 pub mod scenario;
 pub mod sensitivity;

@@ -10,8 +10,9 @@ use crate::uncertainty::{Param, RentalPool, SimulationConfig};
 use crate::validate::{InputError, Rule};
 use crate::{Checked, Lang, evaluate};
 
-/// A constraint by name (for "which constraint binds").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A constraint by name (for "which constraint binds"). The optimiser
+/// uses the first six; a recommendation all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConstraintKey {
     Deadline,
     P90,
@@ -19,9 +20,43 @@ pub enum ConstraintKey {
     DomesticOnly,
     ProviderCountry,
     Security,
+    /// Nominal total over the horizon.
+    BudgetTotal,
+    /// The dearest month.
+    BudgetPerMonth,
+    /// Accelerators the buyer's jurisdiction lets it obtain.
+    Jurisdiction,
+    /// How an efficiency ratio was established (measured, estimated …).
+    RatioBasis,
+    /// Engineer-months of porting off CUDA.
+    PortingEffort,
+    ClusterMin,
+    ClusterMax,
+    /// Billing kinds allowed.
+    Billing,
 }
 
 impl ConstraintKey {
+    /// The name in JSON.
+    pub fn key(self) -> &'static str {
+        match self {
+            ConstraintKey::Deadline => "deadline",
+            ConstraintKey::P90 => "p90",
+            ConstraintKey::SupplyScore => "supply_score",
+            ConstraintKey::DomesticOnly => "domestic_only",
+            ConstraintKey::ProviderCountry => "provider_country",
+            ConstraintKey::Security => "security",
+            ConstraintKey::BudgetTotal => "budget_total",
+            ConstraintKey::BudgetPerMonth => "budget_per_month",
+            ConstraintKey::Jurisdiction => "jurisdiction",
+            ConstraintKey::RatioBasis => "ratio_basis",
+            ConstraintKey::PortingEffort => "porting_effort",
+            ConstraintKey::ClusterMin => "cluster_min",
+            ConstraintKey::ClusterMax => "cluster_max",
+            ConstraintKey::Billing => "billing",
+        }
+    }
+
     pub fn label(self, lang: Lang) -> &'static str {
         let zh = lang == Lang::Zh;
         match (self, zh) {
@@ -37,6 +72,22 @@ impl ConstraintKey {
             (ConstraintKey::ProviderCountry, true) => "数据主权（供应商所在国家）",
             (ConstraintKey::Security, false) => "required security features",
             (ConstraintKey::Security, true) => "必需的安全特性",
+            (ConstraintKey::BudgetTotal, false) => "total budget",
+            (ConstraintKey::BudgetTotal, true) => "总预算",
+            (ConstraintKey::BudgetPerMonth, false) => "monthly budget",
+            (ConstraintKey::BudgetPerMonth, true) => "月度预算",
+            (ConstraintKey::Jurisdiction, false) => "export rules of the buyer's jurisdiction",
+            (ConstraintKey::Jurisdiction, true) => "买方所在辖区的出口规则",
+            (ConstraintKey::RatioBasis, false) => "minimum evidence for efficiency ratios",
+            (ConstraintKey::RatioBasis, true) => "效率比的最低依据",
+            (ConstraintKey::PortingEffort, false) => "porting-effort cap",
+            (ConstraintKey::PortingEffort, true) => "迁移工作量上限",
+            (ConstraintKey::ClusterMin, false) => "minimum cluster size",
+            (ConstraintKey::ClusterMin, true) => "最小集群规模",
+            (ConstraintKey::ClusterMax, false) => "maximum cluster size",
+            (ConstraintKey::ClusterMax, true) => "最大集群规模",
+            (ConstraintKey::Billing, false) => "allowed billing kinds",
+            (ConstraintKey::Billing, true) => "允许的计费方式",
         }
     }
 
@@ -72,6 +123,15 @@ impl ConstraintKey {
             ConstraintKey::DomesticOnly => c.domestic_only = false,
             ConstraintKey::ProviderCountry => c.provider_country = None,
             ConstraintKey::Security => c.required_security.clear(),
+            // Not constraints of the optimiser (never active here).
+            ConstraintKey::BudgetTotal
+            | ConstraintKey::BudgetPerMonth
+            | ConstraintKey::Jurisdiction
+            | ConstraintKey::RatioBasis
+            | ConstraintKey::PortingEffort
+            | ConstraintKey::ClusterMin
+            | ConstraintKey::ClusterMax
+            | ConstraintKey::Billing => {}
         }
         c
     }

@@ -179,6 +179,14 @@ pub enum Rule {
     },
     /// A computed figure that is not finite or beyond [`MAX_FIGURE`]; the
     /// error's path is where it arose, `inputs` what it is computed from.
+    /// A jurisdiction whose rules the catalogue does not hold.
+    UnknownJurisdiction {
+        known: Vec<String>,
+    },
+    /// A currency outside Suanli's closed list.
+    UnknownCurrency,
+    /// Not an ISO 3166 alpha-2 country code (`CN`, `US`).
+    CountryCode,
     FigureBeyondBound {
         /// The option's id, when the figure is an option's.
         option: Option<String>,
@@ -337,6 +345,28 @@ impl Rule {
                     )
                 }
             }
+            Rule::UnknownJurisdiction { known } => {
+                let known = known.join(", ");
+                if zh {
+                    format!("目录只掌握以下司法辖区的出口规则：{known}")
+                } else {
+                    format!("the catalogue holds export rules for {known} only")
+                }
+            }
+            Rule::UnknownCurrency => {
+                let all: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+                if zh {
+                    format!("不是已知货币；可用：{}", all.join("、"))
+                } else {
+                    format!("is not a currency Suanli knows; use one of {}", all.join(", "))
+                }
+            }
+            Rule::CountryCode => lang
+                .pick(
+                    "must be an ISO 3166 two-letter country code, such as CN or US",
+                    "必须是 ISO 3166 两位国家代码，例如 CN 或 US",
+                )
+                .to_owned(),
             Rule::FigureBeyondBound { option, figure, found, inputs } => {
                 let what = figure.label(lang);
                 let found = if found.is_finite() {

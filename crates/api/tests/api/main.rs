@@ -7,6 +7,7 @@ mod deploy;
 mod files;
 mod finite;
 mod proposal;
+mod recommend;
 mod refresh;
 mod update;
 mod workload;

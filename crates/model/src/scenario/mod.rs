@@ -77,6 +77,9 @@ pub struct Scenario {
     /// What `optimise` may combine, and the constraints it must meet.
     #[serde(default)]
     pub optimise: Option<OptimiseSpec>,
+    /// At least one for `evaluate` (a rule, so a missing list is named like
+    /// any other); `recommend` needs none.
+    #[serde(default)]
     pub options: Vec<OptionSpec>,
 }
 

@@ -1,0 +1,301 @@
+//! `recommend`: the catalogue searched for a scenario's demand, on the
+//! bundled catalogue (in memory, or a temporary database file).
+
+use suanli_api::catalog_store::import::{Format, Provenance};
+use suanli_api::catalog_store::{BillingMode, Catalog, Confidence};
+use suanli_api::model::recommend::RankBy;
+use suanli_api::recommend::{self, Constraints, Recommendation};
+use suanli_api::{Error, Lang, Scenario};
+
+const NOW: &str = "2026-12-01T00:00:00Z";
+
+/// A training job on a 64-accelerator cluster: about four months on A100s.
+const JOB: &str = r#"name = "train"
+horizon_months = 12
+currency = "USD"
+discount_rate_annual = 0.08
+workload_class = "llm_pretraining"
+
+[fx]
+CNY = 0.1406
+
+[demand]
+kind = "job"
+ref_gpu_hours = 200000
+cluster_accelerators = 64
+"#;
+
+/// Steady demand with priorities, and a buy option standing for the site.
+const PROFILE: &str = r#"name = "steady"
+horizon_months = 24
+currency = "USD"
+discount_rate_annual = 0.08
+workload_class = "llm_pretraining"
+
+[fx]
+CNY = 0.1406
+
+[demand]
+kind = "profile"
+monthly_ref_gpus = [64, 64, 96, 128, 96, 64]
+normal_share = 0.3
+low_priority_share = 0.2
+
+[[options]]
+id = "site"
+kind = "buy"
+[options.owned]
+servers = 1
+accelerators_per_server = 8
+capex_per_server = 1
+lead_time_months = 2
+server_kw = 10
+colocation_per_kw_month = 150
+pue = 1.3
+electricity_per_kwh = 0.1
+staff_per_year = 100000
+maintenance_share_per_year = 0.05
+"#;
+
+const PORTING: &str = r#"
+[porting]
+code_kloc = 40
+custom_kernels = 10
+engineer_month_cost = 15000
+engineers = 4
+"#;
+
+fn scenario(text: &str) -> Scenario {
+    suanli_api::parse_scenario_text(text).unwrap()
+}
+
+fn catalog() -> Catalog {
+    Catalog::open_in_memory(NOW).unwrap().0
+}
+
+fn run(c: &Catalog, text: &str, k: &Constraints) -> Recommendation {
+    recommend::recommend(c, &scenario(text), k, RankBy::Npv, Lang::En).unwrap()
+}
+
+fn best_npv(r: &Recommendation) -> Option<f64> {
+    r.ranked.iter().map(|c| c.total_npv).min_by(f64::total_cmp)
+}
+
+/// Adds rental offers of a domestic accelerator, as an imported feed would.
+fn with_domestic_offers(c: &mut Catalog) {
+    let feed = "id,provider_id,accelerator_id,instance,region,billing_mode,accelerators_per_instance,price,price_unit,currency,upfront,interconnect,as_of,source,confidence,notes\n\
+                test-910b-od,aliyun,huawei-ascend-910b,ascend-8x,cn-beijing,on_demand,8,96,instance_hour,CNY,,,2026-11-30,test feed,A,\n\
+                test-910b-1y,aliyun,huawei-ascend-910b,ascend-8x,cn-beijing,reserved_1y,8,70,instance_hour,CNY,,,2026-11-30,test feed,A,\n";
+    let p = Provenance { source: "test feed".into(), as_of: Some("2026-11-30".into()), confidence: Confidence::A };
+    c.import(&Format::Csv, feed.as_bytes(), &p, NOW).unwrap();
+}
+
+#[test]
+fn a_scenario_without_options_gets_a_ranked_list_and_a_frontier_with_reasons() {
+    let r = run(&catalog(), JOB, &Constraints::default());
+    assert!(r.ranked.len() >= 20, "{} ranked", r.ranked.len());
+    assert!(r.ranked.windows(2).all(|w| w[0].total_npv <= w[1].total_npv), "ranked by NPV");
+    assert!(r.ranked[0].on_frontier && r.ranked[0].why.starts_with("First by NPV"), "{}", r.ranked[0].why);
+    assert!(r.frontier().count() >= 2, "a trade-off between cost, time and risk");
+    assert!(r.ranked.iter().all(|c| !c.why.is_empty() && c.fails.is_empty()));
+    for c in r.ranked.iter().filter(|c| !c.on_frontier) {
+        assert!(c.why.starts_with("Dominated by "), "{}", c.why);
+    }
+    assert!(r.search.offers >= 250 && r.search.candidates > 0, "{:?}", r.search);
+    assert!(r.search.purchases_without_site > 0, "no buy option, so no site for purchases");
+    let zh = recommend::recommend(&catalog(), &scenario(JOB), &Constraints::default(), RankBy::Npv, Lang::Zh).unwrap();
+    assert!(zh.ranked[0].why.contains("净现值"), "{}", zh.ranked[0].why);
+}
+
+#[test]
+fn candidates_that_do_not_finish_are_listed_apart_never_ranked() {
+    let r = run(&catalog(), JOB, &Constraints::default());
+    assert!(!r.apart.is_empty(), "slow accelerators cannot finish in 12 months");
+    for c in &r.apart {
+        let apart = c.apart.as_ref().unwrap();
+        assert!(apart.done_share < 1.0 && apart.ref_gpu_hours_short > 0.0, "{}", c.id);
+        assert!(c.why.contains("of the work"), "{}", c.why);
+    }
+    assert!(r.ranked.iter().all(|c| c.apart.is_none()));
+    // Even a budget only the short ones meet ranks none of them.
+    let cheapest_apart = r.apart.iter().map(|c| c.total_nominal).fold(f64::INFINITY, f64::min);
+    let tight = Constraints { budget_total: Some(cheapest_apart), ..Constraints::default() };
+    let r = run(&catalog(), JOB, &tight);
+    assert!(r.ranked.iter().all(|c| c.apart.is_none() && c.total_nominal <= cheapest_apart));
+}
+
+#[test]
+fn a_tighter_constraint_never_lowers_the_best_cost() {
+    let c = catalog();
+    let steps = [
+        Constraints::default(),
+        Constraints { max_supply_score: Some(40.0), ..Constraints::default() },
+        Constraints { max_supply_score: Some(40.0), provider_country: Some("US".into()), ..Constraints::default() },
+        Constraints {
+            max_supply_score: Some(40.0),
+            provider_country: Some("US".into()),
+            billing: vec![BillingMode::OnDemand, BillingMode::Reserved1y],
+            ..Constraints::default()
+        },
+        Constraints {
+            max_supply_score: Some(40.0),
+            provider_country: Some("US".into()),
+            billing: vec![BillingMode::OnDemand],
+            deadline_months: Some(5.0),
+            ..Constraints::default()
+        },
+    ];
+    let mut last = f64::NEG_INFINITY;
+    for k in &steps {
+        let best = best_npv(&run(&c, JOB, k)).unwrap_or(f64::INFINITY);
+        assert!(best >= last, "{k:?}: {best} < {last}");
+        last = best;
+    }
+    assert!(last.is_finite(), "the tightest step still has a candidate");
+}
+
+#[test]
+fn a_binding_constraint_is_named_with_the_cost_without_it() {
+    let c = catalog();
+    let free = run(&c, JOB, &Constraints::default());
+    let best = &free.ranked[0];
+    let mode = best.pools[0].billing_mode;
+    let others: Vec<BillingMode> = BillingMode::ALL.into_iter().filter(|m| *m != mode).collect();
+    let k = Constraints { billing: others, ..Constraints::default() };
+    let r = run(&c, JOB, &k);
+    let billing = r.constraints.iter().find(|x| x.constraint == "billing").unwrap();
+    assert!(billing.binds, "{billing:?}");
+    assert_eq!(billing.best_npv_without, Some(best.total_npv));
+    assert!(billing.candidates.contains(&best.id) && billing.count as usize == billing.candidates.len());
+    assert!(r.excluded.iter().any(|x| x.id == best.id && x.why.contains("allowed billing kinds")));
+    // A constraint nothing fails does not bind.
+    let loose = run(&c, JOB, &Constraints { budget_total: Some(1e12), ..Constraints::default() });
+    let budget = &loose.constraints[0];
+    assert_eq!((budget.constraint.as_str(), budget.binds, budget.count), ("budget_total", false, 0));
+}
+
+#[test]
+fn an_infeasible_search_says_why() {
+    let k = Constraints { budget_total: Some(1000.0), deadline_months: Some(2.0), ..Constraints::default() };
+    let r = run(&catalog(), JOB, &k);
+    assert!(r.ranked.is_empty());
+    let budget = r.constraints.iter().find(|x| x.constraint == "budget_total").unwrap();
+    assert!(budget.count > 0);
+    let text = r.infeasible.join("\n");
+    assert!(text.contains("total budget excludes") && text.contains("deadline excludes"), "{text}");
+    let zh = recommend::recommend(&catalog(), &scenario(JOB), &k, RankBy::Npv, Lang::Zh).unwrap();
+    assert!(zh.infeasible.join("\n").contains("总预算"), "{:?}", zh.infeasible);
+}
+
+#[test]
+fn ties_and_every_ranking_resolve_the_same_way_every_time() {
+    let c = catalog();
+    for by in RankBy::ALL {
+        let ids = |r: Recommendation| r.ranked.into_iter().map(|c| c.id).collect::<Vec<_>>();
+        let s = scenario(JOB);
+        let a = ids(recommend::recommend(&c, &s, &Constraints::default(), by, Lang::En).unwrap());
+        let b = ids(recommend::recommend(&c, &s, &Constraints::default(), by, Lang::En).unwrap());
+        assert_eq!(a, b, "{by:?}");
+    }
+    let by_risk = recommend::recommend(&c, &scenario(JOB), &Constraints::default(), RankBy::Risk, Lang::En).unwrap();
+    assert!(by_risk.ranked.windows(2).all(|w| w[0].supply_score <= w[1].supply_score));
+}
+
+#[test]
+fn domestic_only_on_a_cuda_workload_pays_for_porting_and_waits_for_it() {
+    let mut c = catalog();
+    with_domestic_offers(&mut c);
+    let text = format!("{JOB}{PORTING}");
+    let free = run(&c, &text, &Constraints::default());
+    let domestic = run(&c, &text, &Constraints { domestic_only: true, ..Constraints::default() });
+    assert!(!domestic.ranked.is_empty(), "{:?}", domestic.infeasible);
+    for cand in &domestic.ranked {
+        assert!(cand.pools.iter().all(|p| p.accelerator_id.starts_with("huawei-")), "{}", cand.id);
+        let cost = cand.porting_cost.unwrap();
+        let delay = cand.porting_delay_months.unwrap();
+        assert!(cost > 0.0 && delay > 0.0, "{}", cand.id);
+        assert!(cand.time_to_result_months >= delay, "the port comes first: {}", cand.id);
+    }
+    assert!(free.ranked.iter().any(|x| x.porting_cost.is_none()), "CUDA candidates need no port");
+    let key = domestic.constraints.iter().find(|x| x.constraint == "domestic_only").unwrap();
+    assert!(key.binds, "NVIDIA rentals are cheaper here: {key:?}");
+}
+
+#[test]
+fn a_recommended_candidate_written_out_and_evaluated_gives_the_same_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.db");
+    let (c, _) = Catalog::open(&db, NOW).unwrap();
+    let base = scenario(PROFILE);
+    let r = recommend::recommend(&c, &base, &Constraints::default(), RankBy::Npv, Lang::En).unwrap();
+    let kinds: std::collections::BTreeSet<&str> = r.ranked.iter().map(|x| x.kind.as_str()).collect();
+    assert!(kinds.contains("buy") && kinds.contains("mix") && kinds.contains("rent"), "{kinds:?}");
+    let mut ids = recommend::picks(&r, &[]).unwrap();
+    for kind in ["buy", "mix"] {
+        ids.push(r.ranked.iter().find(|x| x.kind == kind).unwrap().id.clone());
+    }
+    ids.dedup();
+    let file = dir.path().join("chosen.toml");
+    recommend::write_scenario(&file, &base, &r, &ids).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("offer = "), "catalogue references kept:\n{text}");
+    let (_, e, _) = suanli_api::evaluate_file_with(&file, Some(&db)).unwrap();
+    assert_eq!(e.options.len(), ids.len());
+    for id in &ids {
+        let want = r.ranked.iter().find(|x| &x.id == id).unwrap();
+        let got = e.option(id).unwrap();
+        for (a, b) in [(got.total_npv, want.total_npv), (got.total_nominal, want.total_nominal)] {
+            assert!((a - b).abs() <= 1e-9 * b.abs(), "{id}: {a} vs {b}");
+        }
+        assert!(!got.label.is_empty());
+    }
+    // A pick outside the list is refused by rank.
+    assert!(matches!(recommend::picks(&r, &[0]), Err(Error::Invalid(_))));
+}
+
+#[test]
+fn bad_constraints_are_refused_naming_the_field_and_value() {
+    let c = catalog();
+    let bad = Constraints {
+        budget_total: Some(-5.0),
+        buyer_jurisdiction: Some("us".into()),
+        budget_currency: Some("XYZ".into()),
+        provider_country: Some("China".into()),
+        max_supply_score: Some(120.0),
+        ..Constraints::default()
+    };
+    let err = recommend::recommend(&c, &scenario(JOB), &bad, RankBy::Npv, Lang::En).unwrap_err();
+    let Error::Invalid(errors) = &err else { panic!("{err:?}") };
+    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    for want in [
+        "constraints.budget_total",
+        "constraints.buyer_jurisdiction",
+        "constraints.budget_currency",
+        "constraints.provider_country",
+        "constraints.max_supply_score",
+    ] {
+        assert!(paths.contains(&want), "{want} in {paths:?}");
+    }
+    let en = err.message(Lang::En);
+    assert!(en.contains("-5") && en.contains("\"us\"") && en.contains("\"XYZ\""), "{en}");
+    assert!(en.contains("export rules for cn only"), "{en}");
+    let zh = err.message(Lang::Zh);
+    assert!(zh.contains("不能为负数") && zh.contains("不是已知货币"), "{zh}");
+    // A known currency without a rate in the scenario is named too.
+    let eur = Constraints { budget_total: Some(1.0), budget_currency: Some("EUR".into()), ..Constraints::default() };
+    let err = recommend::recommend(&c, &scenario(JOB), &eur, RankBy::Npv, Lang::En).unwrap_err();
+    assert!(err.to_string().contains("constraints.budget_currency = EUR"), "{err}");
+}
+
+#[test]
+fn a_scenario_without_a_workload_class_is_refused_by_field() {
+    let err = recommend::recommend(
+        &catalog(),
+        &scenario(&JOB.replace("workload_class = \"llm_pretraining\"\n", "")),
+        &Constraints::default(),
+        RankBy::Npv,
+        Lang::En,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("workload_class"), "{err}");
+}

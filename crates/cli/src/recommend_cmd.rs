@@ -1,0 +1,228 @@
+//! `suanli recommend`: flags into constraints, the recommendation printed.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use suanli_api::catalog_store::BillingMode;
+use suanli_api::catalog_store::ratios::Basis;
+use suanli_api::model::recommend::RankBy;
+use suanli_api::model::{format_amount, format_percent};
+use suanli_api::recommend::{self, CandidateJson, Constraints, Recommendation};
+use suanli_api::{Error, Lang};
+
+use crate::Format;
+use crate::table::Table;
+use crate::terminal::{erroutln, json, out, outln};
+
+#[derive(Args, Debug)]
+pub struct RecommendArgs {
+    /// Scenario file (TOML): demand, horizon, currency, finance; options optional. 场景文件。
+    scenario: PathBuf,
+    /// Total budget (nominal, over the horizon). 总预算（名义值）。
+    #[arg(long, allow_negative_numbers = true)]
+    budget: Option<f64>,
+    /// Budget for the dearest month. 月度预算。
+    #[arg(long, allow_negative_numbers = true)]
+    budget_per_month: Option<f64>,
+    /// Currency of the budgets (default: the scenario's). 预算货币。
+    #[arg(long)]
+    budget_currency: Option<String>,
+    /// Result (a job) or capacity (steady demand) within this many months. 期限（月）。
+    #[arg(long, allow_negative_numbers = true)]
+    deadline_months: Option<f64>,
+    /// Chinese domestic accelerators only. 仅限国产加速卡。
+    #[arg(long)]
+    domestic: bool,
+    /// The buyer is in China: only accelerators it can obtain (same as --jurisdiction cn). 买方在中国。
+    #[arg(long)]
+    in_china: bool,
+    /// The buyer's jurisdiction for export rules (the catalogue knows cn). 买方辖区。
+    #[arg(long)]
+    jurisdiction: Option<String>,
+    /// Every rental's provider in this country (ISO 3166, e.g. CN). 供应商所在国家。
+    #[arg(long)]
+    provider_country: Option<String>,
+    /// Security requirements: dedicated_gpu, bare_metal, encryption_in_transit or a certification (comma-separated). 安全要求。
+    #[arg(long, value_delimiter = ',')]
+    require: Vec<String>,
+    /// Supply-risk score at most this (0–100). 供应风险上限。
+    #[arg(long, allow_negative_numbers = true)]
+    max_supply_risk: Option<f64>,
+    /// Weakest ratio basis allowed: reference, pinned, measured, derived, claimed, estimated. 效率比最低依据。
+    #[arg(long, value_parser = parse_basis)]
+    min_basis: Option<Basis>,
+    /// Porting off CUDA at most this many engineer-months. 迁移工作量上限（人月）。
+    #[arg(long, allow_negative_numbers = true)]
+    max_porting_months: Option<f64>,
+    /// Accelerators at the busiest time, at least. 最小集群规模。
+    #[arg(long)]
+    min_cluster: Option<u32>,
+    /// Accelerators at the busiest time, at most. 最大集群规模。
+    #[arg(long)]
+    max_cluster: Option<u32>,
+    /// Billing kinds allowed: on_demand, reserved_1y, reserved_3y, spot, monthly, savings_plan, purchase. 允许的计费方式。
+    #[arg(long, value_delimiter = ',', value_parser = parse_billing)]
+    billing: Vec<BillingMode>,
+    /// Order of the ranked list. 排序依据。
+    #[arg(long, value_enum, default_value_t = RankArg::Npv)]
+    rank_by: RankArg,
+    /// Ranked candidates shown (the frontier is always shown). 显示的候选数。
+    #[arg(long, default_value_t = 15)]
+    top: usize,
+    /// Write a scenario with the chosen candidates as options. 写出含所选方案的场景文件。
+    #[arg(long)]
+    write_scenario: Option<PathBuf>,
+    /// Ranks to write (comma-separated, 1 = first; default: the first 3 of the frontier). 要写出的排名。
+    #[arg(long, value_delimiter = ',', requires = "write_scenario")]
+    pick: Vec<u32>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum RankArg {
+    Npv,
+    Total,
+    Time,
+    Risk,
+}
+
+fn parse_basis(s: &str) -> Result<Basis, String> {
+    let all = [Basis::Reference, Basis::Pinned, Basis::Measured, Basis::Derived, Basis::Claimed, Basis::Estimated];
+    all.into_iter().find(|b| b.key() == s.trim()).ok_or_else(|| {
+        let keys: Vec<&str> = all.iter().map(|b| b.key()).collect();
+        format!("expected one of {}", keys.join(", "))
+    })
+}
+
+fn parse_billing(s: &str) -> Result<BillingMode, String> {
+    BillingMode::parse(s).ok_or_else(|| {
+        let keys: Vec<&str> = BillingMode::ALL.iter().map(|m| m.key()).collect();
+        format!("expected one of {}", keys.join(", "))
+    })
+}
+
+impl RecommendArgs {
+    fn constraints(&self) -> Constraints {
+        let jurisdiction = self.jurisdiction.clone().or(self.in_china.then(|| "cn".to_owned()));
+        Constraints {
+            budget_total: self.budget,
+            budget_per_month: self.budget_per_month,
+            budget_currency: self.budget_currency.clone(),
+            deadline_months: self.deadline_months,
+            domestic_only: self.domestic,
+            buyer_jurisdiction: jurisdiction,
+            provider_country: self.provider_country.clone(),
+            security: self.require.clone(),
+            max_supply_score: self.max_supply_risk,
+            min_ratio_basis: self.min_basis,
+            max_porting_engineer_months: self.max_porting_months,
+            min_cluster_accelerators: self.min_cluster,
+            max_cluster_accelerators: self.max_cluster,
+            billing: self.billing.clone(),
+        }
+    }
+
+    fn rank_by(&self) -> RankBy {
+        match self.rank_by {
+            RankArg::Npv => RankBy::Npv,
+            RankArg::Total => RankBy::Total,
+            RankArg::Time => RankBy::Time,
+            RankArg::Risk => RankBy::Risk,
+        }
+    }
+}
+
+pub fn run(args: &RecommendArgs, db: Option<&Path>, lang: Lang) -> Result<(), Error> {
+    let (scenario, r) = recommend::recommend_file(&args.scenario, db, &args.constraints(), args.rank_by(), lang)?;
+    if let Some(file) = &args.write_scenario {
+        let ids = recommend::picks(&r, &args.pick)?;
+        recommend::write_scenario(file, &scenario, &r, &ids)?;
+        erroutln!("{} {} ({})", lang.pick("wrote", "已写出"), file.display(), ids.join(", "));
+    }
+    match args.format {
+        Format::Json => json(&r),
+        Format::Table => {
+            print(&r, args.top, lang);
+            Ok(())
+        }
+    }
+}
+
+fn print(r: &Recommendation, top: usize, lang: Lang) {
+    let c = r.currency;
+    outln!("{}", r.scenario_name);
+    outln!(
+        "{} {} · {} {} · {} {}",
+        r.search.offers,
+        lang.pick("offers", "条报价"),
+        r.search.candidates,
+        lang.pick("candidates priced", "个候选方案已计价"),
+        lang.pick("ranked by", "排序："),
+        r.rank_by.label(lang)
+    );
+    outln!();
+    let shown: Vec<(usize, &CandidateJson)> =
+        r.ranked.iter().enumerate().filter(|(i, x)| *i < top || x.on_frontier).collect();
+    let mut t = Table::new([
+        "#",
+        lang.pick("Candidate", "候选方案"),
+        lang.pick("Total (NPV)", "总成本（净现值）"),
+        lang.pick("Total (nominal)", "总成本（名义）"),
+        lang.pick("Time", "时间"),
+        lang.pick("Risk", "风险"),
+        lang.pick("Porting", "迁移"),
+        lang.pick("Frontier", "前沿"),
+    ])
+    .right_from(2);
+    let months = lang.pick("mo", "个月");
+    for (i, x) in &shown {
+        t.row([
+            (i + 1).to_string(),
+            format!("{} ({})", x.label, x.id),
+            format_amount(x.total_npv, c, lang),
+            format_amount(x.total_nominal, c, lang),
+            format!("{:.1} {months}", x.time_to_result_months),
+            format!("{:.0}", x.supply_score),
+            x.porting_cost.map_or("—".into(), |p| format_amount(p, c, lang)),
+            if x.on_frontier { "★".into() } else { String::new() },
+        ]);
+    }
+    out!("{}", t.render());
+    outln!();
+    for (i, x) in shown.iter().filter(|(_, x)| x.on_frontier) {
+        outln!("{}. {}: {}", i + 1, x.id, x.why);
+    }
+    if !r.infeasible.is_empty() {
+        outln!("{}", lang.pick("Nothing meets every constraint:", "没有候选方案满足全部约束："));
+        for line in &r.infeasible {
+            outln!("  {line}");
+        }
+    }
+    let active: Vec<_> = r.constraints.iter().collect();
+    if !active.is_empty() {
+        outln!();
+        for k in active {
+            let binds = if k.binds { lang.pick(" — binds", " — 起作用") } else { "" };
+            let without = k.best_npv_without.map_or(String::new(), |x| {
+                format!(" ({} {})", lang.pick("best without it:", "去掉后最低："), format_amount(x, c, lang))
+            });
+            outln!("{}: {} {}{binds}{without}", k.label, k.count, lang.pick("excluded", "个被排除"));
+        }
+    }
+    if !r.apart.is_empty() {
+        outln!();
+        outln!("{}", lang.pick("Listed apart (do not finish or do not fit):", "单独列出（无法完成或放不下模型）："));
+        for x in r.apart.iter().take(5) {
+            let done = x.apart.as_ref().map_or(String::new(), |a| format_percent(a.done_share, 0));
+            outln!("  {} ({done}): {}", x.id, x.why);
+        }
+        if r.apart.len() > 5 {
+            let more = r.apart.len() - 5;
+            outln!("  … {}", if lang == Lang::Zh { format!("另有 {more} 个") } else { format!("{more} more") });
+        }
+    }
+    for n in &r.notes {
+        erroutln!("{n}");
+    }
+}
