@@ -194,6 +194,33 @@ pub async fn evaluate(state: State<'_, AppState>, scenario: ScenarioDoc) -> Repl
     state.with_optional(|c, lang| suanli_api::document::evaluate_doc(&scenario.0, c, lang))
 }
 
+/// The catalogue searched for the document's demand under the constraints.
+#[tauri::command]
+#[specta::specta]
+pub async fn recommend(
+    state: State<'_, AppState>,
+    scenario: ScenarioDoc,
+    constraints: suanli_api::recommend::Constraints,
+    rank_by: suanli_api::model::recommend::RankBy,
+) -> Reply<suanli_api::recommend::Recommendation> {
+    state.with(|c, lang| suanli_api::recommend::recommend_doc(c, &scenario.0, &constraints, rank_by, lang))
+}
+
+/// The document with the picked candidates as its options.
+#[tauri::command]
+#[specta::specta]
+pub async fn recommend_pick(
+    state: State<'_, AppState>,
+    scenario: ScenarioDoc,
+    constraints: suanli_api::recommend::Constraints,
+    rank_by: suanli_api::model::recommend::RankBy,
+    ids: Vec<String>,
+) -> Reply<ScenarioDoc> {
+    state.with(|c, lang| {
+        suanli_api::recommend::doc_with_picks(c, &scenario.0, &constraints, rank_by, &ids, lang).map(ScenarioDoc)
+    })
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn simulate(

@@ -29,6 +29,8 @@ pub fn specta_builder<R: tauri::Runtime>() -> tauri_specta::Builder<R> {
         scenario_from_toml,
         scenario_to_toml,
         evaluate,
+        recommend,
+        recommend_pick,
         simulate,
         sensitivity,
         library_list,

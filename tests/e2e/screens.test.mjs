@@ -127,6 +127,38 @@ test("serving example: each result card says whether the model fits and what a m
   }
 });
 
+test("plan: a constraint, the frontier, two candidates picked, the editor with live results", async () => {
+  const app = await launch(freshDb());
+  try {
+    const first = await waitResults(app);
+    await clickNav(app, "plan");
+    const rows = () => app.execute(() => [...document.querySelectorAll('[data-testid="plan-row"]')].map((r) => r.getAttribute("data-id")));
+    await app.waitUntil(async () => (await rows()).length >= 2, { timeout: 30000, timeoutMsg: "the plan ranked no candidates" });
+    const before = await rows();
+    await typeInto(app, '[data-testid="plan-max-risk"]', "40");
+    await app.waitUntil(async () => (await app.$$('[data-testid="plan-constraint"]')).length > 0, { timeoutMsg: "the constraint is not reported" });
+    await app.$('[data-testid="plan-chart"] canvas').waitForExist({ timeoutMsg: "no frontier chart" });
+    const after = await rows();
+    assert.ok(after.length >= 2 && after.length <= before.length, `a tighter constraint: ${before.length} → ${after.length}`);
+    await shot(app, "31-plan-en");
+    const picks = await app.$$('[data-testid="plan-pick"]');
+    await picks[0].click();
+    await picks[1].click();
+    await app.$('[data-testid="plan-use"]').click();
+    await waitResults(app, first);
+    await app.waitUntil(async () => (await app.$$('[data-testid^="total-"]')).length === 2, { timeoutMsg: "the editor does not show two options' results" });
+    const ids = await app.execute(() => [...document.querySelectorAll('[data-testid^="total-"]')].map((e) => e.getAttribute("data-testid").slice(6)));
+    assert.deepEqual(ids, after.slice(0, 2));
+    await shot(app, "32-plan-picked-results-en");
+    await clickNav(app, "plan");
+    await app.$('[data-testid="lang-toggle"]').click();
+    await app.waitUntil(async () => (await app.$('[data-testid="plan"] h2').getText()).includes("规划"), { timeoutMsg: "not in Chinese" });
+    await shot(app, "33-plan-zh");
+  } finally {
+    await app.deleteSession();
+  }
+});
+
 test("my prices: a bad price is refused at its field; the saved offer is tagged in Offers", async () => {
   const app = await launch(freshDb());
   const id = "e2e-my-a100";

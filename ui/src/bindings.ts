@@ -24,6 +24,10 @@ export const commands = {
 	scenarioFromToml: (text: string) => typedError<ScenarioDoc, ErrorJson>(__TAURI_INVOKE("scenario_from_toml", { text })),
 	scenarioToToml: (scenario: ScenarioDoc) => typedError<string, ErrorJson>(__TAURI_INVOKE("scenario_to_toml", { scenario })),
 	evaluate: (scenario: ScenarioDoc) => typedError<Evaluated_Serialize, ErrorJson>(__TAURI_INVOKE("evaluate", { scenario })),
+	/**  The catalogue searched for the document's demand under the constraints. */
+	recommend: (scenario: ScenarioDoc, constraints: Constraints_Deserialize, rankBy: RankBy) => typedError<Recommendation_Serialize, ErrorJson>(__TAURI_INVOKE("recommend", { scenario, constraints, rankBy })),
+	/**  The document with the picked candidates as its options. */
+	recommendPick: (scenario: ScenarioDoc, constraints: Constraints_Deserialize, rankBy: RankBy, ids: string[]) => typedError<ScenarioDoc, ErrorJson>(__TAURI_INVOKE("recommend_pick", { scenario, constraints, rankBy, ids })),
 	simulate: (scenario: ScenarioDoc, trials: number, seed: number) => typedError<SimulationJson_Serialize, ErrorJson>(__TAURI_INVOKE("simulate", { scenario, trials, seed })),
 	sensitivity: (scenario: ScenarioDoc) => typedError<SensitivityJson_Serialize, ErrorJson>(__TAURI_INVOKE("sensitivity", { scenario })),
 	libraryList: () => typedError<ScenarioMeta[], ErrorJson>(__TAURI_INVOKE("library_list")),
@@ -232,6 +236,15 @@ export type Accelerator_Serialize = {
 	notes: string | null,
 };
 
+/**  Work a candidate leaves undone, or a model it cannot hold. */
+export type ApartJson = {
+	/**  Share of the work done within the horizon. */
+	done_share: number | null,
+	ref_gpu_hours_short: number | null,
+	fits: boolean,
+	why: string,
+};
+
 export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
 
 export type AppInfo_Deserialize = {
@@ -330,6 +343,65 @@ export type BreakEvenJson_Serialize = {
 	month: number | null,
 };
 
+/**  One priced candidate. */
+export type CandidateJson = CandidateJson_Serialize | CandidateJson_Deserialize;
+
+/**  One priced candidate. */
+export type CandidateJson_Deserialize = {
+	id: string,
+	label: string,
+	kind: string,
+	pools: PoolJson_Deserialize[],
+	total_npv: number | null,
+	total_nominal: number | null,
+	/**  The dearest month's spend. */
+	peak_month: number | null,
+	/**  Months until a job's result, or until the capacity serves. */
+	time_to_result_months: number | null,
+	supply_score: number | null,
+	porting_engineer_months?: number | null,
+	porting_cost?: number | null,
+	porting_delay_months?: number | null,
+	/**  Accelerators at the busiest time. */
+	cluster_accelerators: number,
+	/**  The weakest basis of its pools' ratios. */
+	ratio_basis: Basis,
+	on_frontier: boolean,
+	/**  The constraints it fails (empty for a ranked candidate). */
+	fails: string[],
+	apart?: ApartJson | null,
+	/**  Why it sits where it does. */
+	why: string,
+};
+
+/**  One priced candidate. */
+export type CandidateJson_Serialize = {
+	id: string,
+	label: string,
+	kind: string,
+	pools: PoolJson_Serialize[],
+	total_npv: number | null,
+	total_nominal: number | null,
+	/**  The dearest month's spend. */
+	peak_month: number | null,
+	/**  Months until a job's result, or until the capacity serves. */
+	time_to_result_months: number | null,
+	supply_score: number | null,
+	porting_engineer_months: number | null,
+	porting_cost: number | null,
+	porting_delay_months: number | null,
+	/**  Accelerators at the busiest time. */
+	cluster_accelerators: number,
+	/**  The weakest basis of its pools' ratios. */
+	ratio_basis: Basis,
+	on_frontier: boolean,
+	/**  The constraints it fails (empty for a ranked candidate). */
+	fails: string[],
+	apart: ApartJson | null,
+	/**  Why it sits where it does. */
+	why: string,
+};
+
 /**  One field that differs between two scenarios. */
 export type Change = Change_Serialize | Change_Deserialize;
 
@@ -396,6 +468,104 @@ export type Confidence =
 "X" | 
 /**  Entered by the user (price book). */
 "user";
+
+/**
+ *  What the recommendation must respect. Amounts are in `budget_currency`
+ *  (default: the scenario's); every field left empty constrains nothing.
+ */
+export type Constraints = Constraints_Serialize | Constraints_Deserialize;
+
+/**
+ *  What the recommendation must respect. Amounts are in `budget_currency`
+ *  (default: the scenario's); every field left empty constrains nothing.
+ */
+export type Constraints_Deserialize = {
+	/**  Nominal total over the horizon. */
+	budget_total?: number | null,
+	/**  The dearest month. */
+	budget_per_month?: number | null,
+	budget_currency?: string | null,
+	/**
+	 *  Months from today: a job's result, or the capacity serving (lead
+	 *  time, porting). Default: the job's own `deadline_months`.
+	 */
+	deadline_months?: number | null,
+	domestic_only?: boolean,
+	/**
+	 *  The buyer's jurisdiction (`cn`): only accelerators it can obtain,
+	 *  and its export status in the supply-risk score.
+	 */
+	buyer_jurisdiction?: string | null,
+	/**
+	 *  Every rental's provider in this country (ISO 3166 alpha-2); owned
+	 *  servers are on the buyer's own site.
+	 */
+	provider_country?: string | null,
+	/**
+	 *  `dedicated_gpu`, `bare_metal`, `encryption_in_transit`, or a
+	 *  certification the provider lists. Owned servers meet all of them.
+	 */
+	security?: string[],
+	/**  Supply-risk score at most this (0–100). */
+	max_supply_score?: number | null,
+	/**
+	 *  Every ratio at least this well founded (`measured` admits the
+	 *  reference, pinned and measured ratios).
+	 */
+	min_ratio_basis?: Basis | null,
+	/**  Engineer-months of porting off CUDA at most this. */
+	max_porting_engineer_months?: number | null,
+	min_cluster_accelerators?: number | null,
+	max_cluster_accelerators?: number | null,
+	/**  Billing kinds allowed (empty: all); a mix needs each of its pools'. */
+	billing?: BillingMode[],
+};
+
+/**
+ *  What the recommendation must respect. Amounts are in `budget_currency`
+ *  (default: the scenario's); every field left empty constrains nothing.
+ */
+export type Constraints_Serialize = {
+	/**  Nominal total over the horizon. */
+	budget_total: number | null,
+	/**  The dearest month. */
+	budget_per_month: number | null,
+	budget_currency: string | null,
+	/**
+	 *  Months from today: a job's result, or the capacity serving (lead
+	 *  time, porting). Default: the job's own `deadline_months`.
+	 */
+	deadline_months: number | null,
+	domestic_only: boolean,
+	/**
+	 *  The buyer's jurisdiction (`cn`): only accelerators it can obtain,
+	 *  and its export status in the supply-risk score.
+	 */
+	buyer_jurisdiction: string | null,
+	/**
+	 *  Every rental's provider in this country (ISO 3166 alpha-2); owned
+	 *  servers are on the buyer's own site.
+	 */
+	provider_country: string | null,
+	/**
+	 *  `dedicated_gpu`, `bare_metal`, `encryption_in_transit`, or a
+	 *  certification the provider lists. Owned servers meet all of them.
+	 */
+	security: string[],
+	/**  Supply-risk score at most this (0–100). */
+	max_supply_score: number | null,
+	/**
+	 *  Every ratio at least this well founded (`measured` admits the
+	 *  reference, pinned and measured ratios).
+	 */
+	min_ratio_basis: Basis | null,
+	/**  Engineer-months of porting off CUDA at most this. */
+	max_porting_engineer_months: number | null,
+	min_cluster_accelerators: number | null,
+	max_cluster_accelerators: number | null,
+	/**  Billing kinds allowed (empty: all); a mix needs each of its pools'. */
+	billing: BillingMode[],
+};
 
 /**  Row counts of the catalogue tables. */
 export type Counts = {
@@ -543,6 +713,31 @@ export type Example = {
 	file: string,
 	name: string,
 	toml: string,
+};
+
+/**  A constraint and the candidates it removed. */
+export type ExclusionJson = ExclusionJson_Serialize | ExclusionJson_Deserialize;
+
+/**  A constraint and the candidates it removed. */
+export type ExclusionJson_Deserialize = {
+	constraint: string,
+	label: string,
+	count: number,
+	candidates: string[],
+	/**  Without it: whether the best NPV would be lower (it binds), and that NPV. */
+	binds: boolean,
+	best_npv_without?: number | null,
+};
+
+/**  A constraint and the candidates it removed. */
+export type ExclusionJson_Serialize = {
+	constraint: string,
+	label: string,
+	count: number,
+	candidates: string[],
+	/**  Without it: whether the best NPV would be lower (it binds), and that NPV. */
+	binds: boolean,
+	best_npv_without: number | null,
 };
 
 /**  Export-control status for the buyer (the catalogue's field). */
@@ -937,6 +1132,35 @@ export type PackSummary_Serialize = {
 	offers: number | null,
 };
 
+/**  A candidate's pool as the reader sees it. */
+export type PoolJson = PoolJson_Serialize | PoolJson_Deserialize;
+
+/**  A candidate's pool as the reader sees it. */
+export type PoolJson_Deserialize = {
+	/**  `owned`, `reserved`, `on_demand` or `spot`. */
+	pool: string,
+	billing_mode: BillingMode,
+	offer_id: string,
+	accelerator_id: string,
+	provider_id?: string | null,
+	ratio_basis: Basis,
+	/**  Servers (owned) or committed accelerators (reserved). */
+	size?: number | null,
+};
+
+/**  A candidate's pool as the reader sees it. */
+export type PoolJson_Serialize = {
+	/**  `owned`, `reserved`, `on_demand` or `spot`. */
+	pool: string,
+	billing_mode: BillingMode,
+	offer_id: string,
+	accelerator_id: string,
+	provider_id: string | null,
+	ratio_basis: Basis,
+	/**  Servers (owned) or committed accelerators (reserved). */
+	size: number | null,
+};
+
 export type PortingJson = PortingJson_Serialize | PortingJson_Deserialize;
 
 export type PortingJson_Deserialize = {
@@ -1056,6 +1280,17 @@ export type RangeJson = {
 	mean: number | null,
 };
 
+/**  What the ranked list is ordered by. */
+export type RankBy = 
+/**  Discounted total cost. */
+"npv" | 
+/**  Nominal total cost. */
+"total" | 
+/**  Months until the result (a job) or until the capacity serves (steady demand). */
+"time" | 
+/**  Supply-risk score. */
+"risk";
+
 /**  A like-for-like comparison as a step shows it. */
 export type RatioComparison = RatioComparison_Serialize | RatioComparison_Deserialize;
 
@@ -1126,6 +1361,55 @@ export type RatioUsed_Serialize = {
 	method_zh: string,
 };
 
+/**  The answer of [`recommend`]. */
+export type Recommendation = Recommendation_Serialize | Recommendation_Deserialize;
+
+/**  The answer of [`recommend`]. */
+export type Recommendation_Deserialize = {
+	scenario_name: string,
+	currency: Currency,
+	rank_by: RankBy,
+	/**  Candidates that meet every constraint and do all the work, best first. */
+	ranked: CandidateJson_Deserialize[],
+	/**
+	 *  Candidates that leave work undone or cannot hold the model (whatever
+	 *  the constraints), with their shortfall; never ranked.
+	 */
+	apart: CandidateJson_Deserialize[],
+	/**  Candidates that do the work but fail a constraint. */
+	excluded: CandidateJson_Deserialize[],
+	/**  Per active constraint: what it removed and whether it binds. */
+	constraints: ExclusionJson_Deserialize[],
+	/**  When nothing is ranked: why, one reason a line. */
+	infeasible: string[],
+	search: SearchStats,
+	/**  Assumptions and what was left out, for the reader. */
+	notes: string[],
+};
+
+/**  The answer of [`recommend`]. */
+export type Recommendation_Serialize = {
+	scenario_name: string,
+	currency: Currency,
+	rank_by: RankBy,
+	/**  Candidates that meet every constraint and do all the work, best first. */
+	ranked: CandidateJson_Serialize[],
+	/**
+	 *  Candidates that leave work undone or cannot hold the model (whatever
+	 *  the constraints), with their shortfall; never ranked.
+	 */
+	apart: CandidateJson_Serialize[],
+	/**  Candidates that do the work but fail a constraint. */
+	excluded: CandidateJson_Serialize[],
+	/**  Per active constraint: what it removed and whether it binds. */
+	constraints: ExclusionJson_Serialize[],
+	/**  When nothing is ranked: why, one reason a line. */
+	infeasible: string[],
+	search: SearchStats,
+	/**  Assumptions and what was left out, for the reader. */
+	notes: string[],
+};
+
 /**  A saved scenario, opened. */
 export type SavedScenario = {
 	meta: ScenarioMeta,
@@ -1144,6 +1428,28 @@ export type ScenarioMeta = {
 	name: string,
 	created_at: string,
 	updated_at: string,
+};
+
+/**  How the catalogue's offers fed the search. */
+export type SearchStats = {
+	/**  Every offer of the catalogue, price book and imports included. */
+	offers: number,
+	/**  Offers whose accelerator has no ratio for the workload class. */
+	without_ratio: number,
+	/**
+	 *  Offers without a price in the scenario currency (no FX rate, no
+	 *  accelerators per instance).
+	 */
+	without_price: number,
+	/**  Dearer than the cheapest of their accelerator, billing mode and provider. */
+	not_searched: number,
+	/**
+	 *  Purchase offers left out: the scenario has no buy option whose
+	 *  running costs stand for the on-premises site.
+	 */
+	purchases_without_site: number,
+	/**  Candidates priced through the engine. */
+	candidates: number,
 };
 
 export type SensitivityJson = SensitivityJson_Serialize | SensitivityJson_Deserialize;

@@ -6,6 +6,7 @@ import MyPrices from "./catalogue/MyPrices.vue";
 import AcceleratorsTable from "./catalogue/AcceleratorsTable.vue";
 import OffersTable from "./catalogue/OffersTable.vue";
 import WorkloadRanking from "./catalogue/WorkloadRanking.vue";
+import PlanView from "./plan/PlanView.vue";
 import BasisTag from "./common/BasisTag.vue";
 import SettingsView from "./settings/SettingsView.vue";
 import ExportDialog from "./scenario/ExportDialog.vue";
@@ -149,6 +150,35 @@ describe("screens", () => {
     wrappers.push(s.mount(SummaryCards, { ev }));
     const owned = ev.options.find((o) => o.break_even && o.break_even.against !== o.id && o.break_even.month !== null)!;
     expect(q(`[data-testid="break-even-${owned.id}"]`)!.textContent).toMatch(new RegExp(`from month ${owned.break_even!.month}$`));
+  });
+
+  it("plan: the search's ranked candidates and constraints, then two picked become the scenario's options", async () => {
+    const s = setup();
+    await s.state.loadSettings();
+    await s.state.loadCatalogue();
+    await s.editor.init();
+    wrappers.push(s.mount(PlanView));
+    const found = recordedAnswer("recommend", "plan: seed");
+    const ids = () => [...document.querySelectorAll('[data-testid="plan-row"]')].map((e) => (e as HTMLElement).dataset.id);
+    await until(() => ids().length === found.ranked.length);
+    expect(ids()).toEqual(found.ranked.map((c) => c.id));
+    expect(found.ranked.some((c) => c.on_frontier)).toBe(true);
+    // Domestic only: the backend's answer, whatever it is, replaces the list.
+    q('[data-testid="plan-domestic"]')!.click();
+    const domestic = recordedAnswer("recommend", "plan: seed, domestic only");
+    await until(() => ids().length === domestic.ranked.length && (domestic.infeasible.length === 0 || !!q('[data-testid="plan-infeasible"]')));
+    q('[data-testid="plan-domestic"]')!.click();
+    await until(() => ids().length === found.ranked.length);
+    const boxes = [...document.querySelectorAll('[data-testid="plan-pick"]')] as HTMLElement[];
+    boxes[1].querySelector("input")!.click();
+    boxes[0].querySelector("input")!.click();
+    const use = q('[data-testid="plan-use"]') as HTMLButtonElement;
+    await until(() => !use.disabled);
+    use.click();
+    const picked = found.ranked.slice(0, 2).map((c) => c.id);
+    await until(() => s.editor.options.value.length === 2 && s.editor.result.value !== null && s.editor.result.value.evaluation.options.length === 2);
+    expect(s.editor.options.value.map((o) => o.id)).toEqual(picked);
+    expect(s.editor.dirty.value).toBe(true);
   });
 
   it("my prices: client checks, then saved; the backend's refusal shown at its field", async () => {

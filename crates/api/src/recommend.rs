@@ -223,6 +223,7 @@ struct PoolFacts {
 #[derive(Debug, Clone)]
 struct ProviderFacts {
     id: String,
+    name_zh: Option<String>,
     country: Option<String>,
     /// `bare_metal`, `dedicated_gpu`, `encryption_in_transit` where the catalogue says so.
     security: Vec<String>,
@@ -234,6 +235,7 @@ impl ProviderFacts {
         let flag = |on: Option<bool>, name: &str| on.unwrap_or(false).then(|| name.to_owned());
         ProviderFacts {
             id: id.to_owned(),
+            name_zh: p.and_then(|p| p.name_zh.clone()),
             country: p.and_then(|p| p.country.clone()),
             security: p.map_or(Vec::new(), |p| {
                 [
@@ -723,16 +725,41 @@ fn offer_pool_name(mode: BillingMode) -> &'static str {
     }
 }
 
+/// A candidate's label in the scenario format's "English / 中文" form:
+/// provider, accelerator, instance, region and billing in each language.
 fn label(x: &Offered) -> String {
     let o = &x.view.offer;
-    let who = x.view.provider_name.as_deref().unwrap_or(&o.provider_id);
-    let what = x.view.accelerator_name.as_deref().unwrap_or(&x.accelerator.id);
-    [who, what, o.instance.as_deref().unwrap_or(""), o.region.as_deref().unwrap_or(""), o.billing_mode.key()]
-        .iter()
-        .filter(|t| !t.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" · ")
+    let name = |lang: Lang| {
+        let who = match lang {
+            Lang::Zh => x.provider.name_zh.as_deref(),
+            Lang::En => None,
+        }
+        .or(x.view.provider_name.as_deref())
+        .unwrap_or(&o.provider_id);
+        let what = match lang {
+            Lang::Zh => x.accelerator.name_zh.as_deref(),
+            Lang::En => None,
+        }
+        .unwrap_or(&x.accelerator.name);
+        [who, what, o.instance.as_deref().unwrap_or(""), o.region.as_deref().unwrap_or(""), o.billing_mode.label(lang)]
+            .iter()
+            .filter(|t| !t.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let (en, zh) = (name(Lang::En), name(Lang::Zh));
+    if en == zh { en } else { format!("{en} / {zh}") }
+}
+
+/// A mix's added pool as its label names it: provider and billing.
+fn pool_label(x: &Offered, lang: Lang) -> String {
+    let zh = match lang {
+        Lang::Zh => x.provider.name_zh.as_deref(),
+        Lang::En => None,
+    };
+    let who = zh.or(x.view.provider_name.as_deref()).unwrap_or(&x.view.offer.provider_id);
+    format!("{who} {}", x.view.offer.billing_mode.label(lang))
 }
 
 /// Peak reference GPUs of a steady demand (0 for a job).
@@ -929,14 +956,16 @@ fn mix_candidate(base: &Priced, chosen: OptionSpec, od: Option<&Offered>, spot: 
         w.accelerators = p.accelerators;
     }
     let mut pools = vec![b.pools[0].clone()];
-    let mut labels = vec![b.priced.label.clone()];
+    // The base's label in each language, and each added pool's after it.
+    let (base_en, base_zh) = b.priced.label.split_once(" / ").unwrap_or((&b.priced.label, &b.priced.label));
+    let mut labels = vec![(base_en.to_owned(), base_zh.to_owned())];
     if let (Some(x), true) = (od, chosen.on_demand.is_some()) {
         let (w, p) = overflow(x);
         written.on_demand = Some(w);
         priced.on_demand = Some(p);
         priced.sources.insert("on_demand.price_per_accel_hour".into(), provenance(&x.view));
         pools.push(x.facts(false));
-        labels.push(format!("{} {}", x.view.offer.provider_id, x.view.offer.billing_mode.key()));
+        labels.push((pool_label(x, Lang::En), pool_label(x, Lang::Zh)));
     }
     if let (Some(x), true) = (spot, chosen.spot.is_some()) {
         let (w, p) = spot_pool(x);
@@ -944,7 +973,7 @@ fn mix_candidate(base: &Priced, chosen: OptionSpec, od: Option<&Offered>, spot: 
         priced.spot = Some(p);
         priced.sources.insert("spot.price_per_accel_hour".into(), provenance(&x.view));
         pools.push(x.facts(false));
-        labels.push(format!("{} {}", x.view.offer.provider_id, x.view.offer.billing_mode.key()));
+        labels.push((pool_label(x, Lang::En), pool_label(x, Lang::Zh)));
     }
     for (pool, x) in [("on_demand", od), ("spot", spot)] {
         if let Some(x) = x.filter(|_| priced.sources.contains_key(&format!("{pool}.price_per_accel_hour"))) {
@@ -954,7 +983,9 @@ fn mix_candidate(base: &Priced, chosen: OptionSpec, od: Option<&Offered>, spot: 
     // The option-level facts (supply, porting, memory) are the base's; a
     // spot pool adds its own supply driver. Resolving the written offers
     // writes the same price sources again.
-    priced.label = labels.join(" + ");
+    let en: Vec<&str> = labels.iter().map(|(en, _)| en.as_str()).collect();
+    let zh: Vec<&str> = labels.iter().map(|(_, zh)| zh.as_str()).collect();
+    priced.label = if en == zh { en.join(" + ") } else { format!("{} / {}", en.join(" + "), zh.join(" + ")) };
     written.label = priced.label.clone();
     written.sources = priced.sources.clone();
     Candidate { priced, written, pools }
@@ -1212,9 +1243,10 @@ fn assemble(
 fn ranked(ok: Vec<Judged>, by: RankBy, currency: Currency, lang: Lang) -> Vec<CandidateJson> {
     use suanli_model::recommend as r;
     let points: Vec<Point> = ok.iter().map(|j| j.point).collect();
-    let ids: Vec<String> = ok.iter().map(|j| j.json.id.clone()).collect();
+    // A candidate is named in the why line by its label, never its id.
+    let names: Vec<String> = ok.iter().map(|j| suanli_model::lang::for_lang(&j.json.label, lang)).collect();
     let order = r::rank(&points, by);
-    let standings = r::standings(&points, &order, by, &ids);
+    let standings = r::standings(&points, &order, by, &names);
     let mut slots: Vec<Option<Judged>> = ok.into_iter().map(Some).collect();
     order
         .into_iter()

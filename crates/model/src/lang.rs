@@ -43,3 +43,31 @@ impl Lang {
         if locale.trim().to_ascii_lowercase().starts_with("zh") { Lang::Zh } else { Lang::En }
     }
 }
+
+/// True when `s` holds a CJK ideograph or CJK punctuation.
+pub fn has_cjk(s: &str) -> bool {
+    s.chars().any(|c| matches!(c as u32, 0x3000..=0x303F | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xFF00..=0xFFEF))
+}
+
+/// True when a text reads as `lang`: Chinese has Chinese characters,
+/// English has none.
+pub fn is_in(text: &str, lang: Lang) -> bool {
+    has_cjk(text) == (lang == Lang::Zh)
+}
+
+/// The part of a bilingual text in `lang`: the example scenarios and many
+/// users write names as "English / 中文" (or "中文 / English"). When one
+/// side of a " / " has Chinese and the other has none, the report prints
+/// only its own language's side; any other text is printed as written.
+pub fn for_lang(text: &str, lang: Lang) -> String {
+    let parts: Vec<&str> = text.split(" / ").collect();
+    if parts.len() == 2 {
+        let (a, b) = (parts[0].trim(), parts[1].trim());
+        match (has_cjk(a), has_cjk(b)) {
+            (false, true) if !a.is_empty() => return lang.pick(a, b).to_owned(),
+            (true, false) if !b.is_empty() => return lang.pick(b, a).to_owned(),
+            _ => {}
+        }
+    }
+    text.to_owned()
+}

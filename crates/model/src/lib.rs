@@ -23,7 +23,7 @@ pub mod evaluate;
 pub mod finance;
 pub mod fit;
 pub mod inference;
-mod lang;
+pub mod lang;
 pub mod money;
 pub mod optimise;
 pub mod porting;

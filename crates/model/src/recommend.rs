@@ -109,7 +109,7 @@ pub enum Standing {
     Best { by: RankBy },
     /// On the frontier: dearer than the cheapest by NPV, but faster or less risky.
     Frontier { npv_above_best: f64, months_sooner: f64, risk_lower: f64 },
-    /// Another candidate is no dearer, no slower and no riskier.
+    /// Another candidate (named by its label) is no dearer, no slower and no riskier.
     Dominated { by: String },
 }
 
@@ -178,13 +178,13 @@ pub fn why(p: &Point, standing: &Standing, currency: Currency, lang: Lang) -> St
 
 /// The standing of every point of a ranked list (`order` from [`rank`]),
 /// against the cheapest by NPV.
-pub fn standings(points: &[Point], order: &[usize], by: RankBy, ids: &[String]) -> Vec<Standing> {
+pub fn standings(points: &[Point], order: &[usize], by: RankBy, names: &[String]) -> Vec<Standing> {
     let dominated = frontier(points);
     let cheapest = rank(points, RankBy::Npv).first().copied();
     (0..points.len())
         .map(|i| match (order.first() == Some(&i), dominated[i], cheapest) {
             (true, _, _) => Standing::Best { by },
-            (false, Some(j), _) => Standing::Dominated { by: ids[j].clone() },
+            (false, Some(j), _) => Standing::Dominated { by: names[j].clone() },
             (false, None, Some(c)) => Standing::Frontier {
                 npv_above_best: points[i].npv - points[c].npv,
                 months_sooner: points[c].time_months - points[i].time_months,

@@ -408,6 +408,7 @@ fn script(r: &mut Recorder) {
         }
     }
     seed_edits(r, &seed);
+    plan(r, &seed);
     library(r, &seed);
     price_book(r, &catalogue_offers);
 
@@ -426,6 +427,29 @@ fn script(r: &mut Recorder) {
     r.ok("proposal", "export_proposal", json!({ "scenario": seed, "path": path, "fields": fields }));
     let nowhere = json!({ "scenario": seed, "path": "/nonexistent-dir/proposal.pdf", "fields": fields });
     r.refused("proposal where it cannot be written", "export_proposal", nowhere);
+}
+
+/// The Plan screen on the seed case: the search as it opens, with domestic
+/// accelerators only, and the first two candidates taken into the editor
+/// (and evaluated there).
+fn plan(r: &mut Recorder, seed: &Value) {
+    let none = json!({
+        "budget_total": null, "budget_per_month": null, "budget_currency": null, "deadline_months": null,
+        "domestic_only": false, "buyer_jurisdiction": null, "provider_country": null, "security": [],
+        "max_supply_score": null, "min_ratio_basis": null, "max_porting_engineer_months": null,
+        "min_cluster_accelerators": null, "max_cluster_accelerators": null, "billing": []
+    });
+    let mut domestic = none.clone();
+    domestic["domestic_only"] = json!(true);
+    let args = |constraints: &Value| json!({ "scenario": seed, "constraints": constraints, "rankBy": "npv" });
+    let found = r.ok("plan: seed", "recommend", args(&none));
+    r.ok("plan: seed, domestic only", "recommend", args(&domestic));
+    let ids: Vec<Value> = found["ranked"].as_array().unwrap().iter().take(2).map(|c| c["id"].clone()).collect();
+    assert_eq!(ids.len(), 2, "the seed's plan ranks two candidates at least");
+    let mut pick = args(&none);
+    pick["ids"] = json!(ids);
+    let doc = without_nulls(r.ok("plan: seed, first two picked", "recommend_pick", pick));
+    r.ok("evaluate plan: seed, first two picked", "evaluate", json!({ "scenario": doc }));
 }
 
 /// The seed case as the UI's tests edit it: each edit is evaluated at once.

@@ -46,6 +46,8 @@ export interface Backend {
   scenarioFromToml(text: string): Promise<T.ScenarioDoc>;
   scenarioToToml(scenario: T.ScenarioDoc): Promise<string>;
   evaluate(scenario: T.ScenarioDoc): Promise<T.Evaluated>;
+  recommend(scenario: T.ScenarioDoc, constraints: T.Constraints, rankBy: T.RankBy): Promise<T.Recommendation>;
+  recommendPick(scenario: T.ScenarioDoc, constraints: T.Constraints, rankBy: T.RankBy, ids: string[]): Promise<T.ScenarioDoc>;
   simulate(scenario: T.ScenarioDoc, trials: number, seed: number): Promise<T.SimulationJson>;
   sensitivity(scenario: T.ScenarioDoc): Promise<T.SensitivityJson>;
   libraryList(): Promise<T.ScenarioMeta[]>;

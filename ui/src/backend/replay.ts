@@ -219,6 +219,8 @@ export class ReplayBackend implements Backend {
   async scenarioFromToml(text: string) { this.log("scenarioFromToml"); return withoutNulls(await this.call("scenarioFromToml", { text })); }
   scenarioToToml(scenario: T.ScenarioDoc) { this.log("scenarioToToml"); return this.call("scenarioToToml", { scenario }); }
   evaluate(scenario: T.ScenarioDoc) { this.log("evaluate"); return this.call("evaluate", { scenario }); }
+  recommend(scenario: T.ScenarioDoc, constraints: T.Constraints, rankBy: T.RankBy) { this.log("recommend"); return this.call("recommend", { scenario, constraints, rankBy }); }
+  recommendPick(scenario: T.ScenarioDoc, constraints: T.Constraints, rankBy: T.RankBy, ids: string[]) { this.log("recommendPick"); return this.call("recommendPick", { scenario, constraints, rankBy, ids }); }
   simulate(scenario: T.ScenarioDoc, trials: number, seed: number) { this.log("simulate"); return this.call("simulate", { scenario, trials, seed }); }
   sensitivity(scenario: T.ScenarioDoc) { this.log("sensitivity"); return this.call("sensitivity", { scenario }); }
 

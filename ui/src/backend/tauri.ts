@@ -40,6 +40,8 @@ export class TauriBackend implements Backend {
   async scenarioFromToml(text: string) { return withoutNulls(await unwrap(commands.scenarioFromToml(text))); }
   scenarioToToml(scenario: T.ScenarioDoc) { return unwrap(commands.scenarioToToml(scenario)); }
   evaluate(scenario: T.ScenarioDoc) { return unwrap(commands.evaluate(scenario)); }
+  recommend(scenario: T.ScenarioDoc, constraints: T.Constraints, rankBy: T.RankBy) { return unwrap(commands.recommend(scenario, constraints, rankBy)); }
+  recommendPick(scenario: T.ScenarioDoc, constraints: T.Constraints, rankBy: T.RankBy, ids: string[]) { return unwrap(commands.recommendPick(scenario, constraints, rankBy, ids)); }
   simulate(scenario: T.ScenarioDoc, trials: number, seed: number) { return unwrap(commands.simulate(scenario, trials, seed)); }
   sensitivity(scenario: T.ScenarioDoc) { return unwrap(commands.sensitivity(scenario)); }
   libraryList() { return unwrap(commands.libraryList()); }

@@ -68,3 +68,27 @@ const truncate = (s: string, n: number) => {
   const first = s.split(" / ")[0];
   return first.length > n ? `${first.slice(0, n - 1)}…` : first;
 };
+
+/** A candidate of a recommendation as the frontier chart draws it. */
+export type FrontierPoint = { id: string; label: string; npv: number; months: number; risk: number; onFrontier: boolean };
+
+/** Cost against time to result, supply risk as colour; the frontier's points drawn larger and ringed. */
+export function frontierOption(points: FrontierPoint[], currency: string, lang: Lang, names: { months: string; npv: string; risk: string }) {
+  const data = (frontier: boolean) => points.filter((p) => p.onFrontier === frontier).map((p) => ({ value: [p.months, p.npv, p.risk], name: p.label }));
+  return {
+    textStyle: { fontFamily: FONT },
+    grid: { left: 72, right: 90, top: 20, bottom: 44 },
+    tooltip: {
+      trigger: "item",
+      formatter: (p: { name: string; value: number[] }) =>
+        `${p.name}<br/>${names.npv}: ${formatMoney(p.value[1], currency, lang)}<br/>${names.months}: ${p.value[0].toFixed(1)}<br/>${names.risk}: ${p.value[2].toFixed(0)}`,
+    },
+    visualMap: { dimension: 2, min: 0, max: 100, right: 0, top: 20, itemHeight: 120, text: [names.risk, ""], calculable: false, inRange: { color: [COLORS[2] ?? "#3a3", "#e6a23c", "#d54"] } },
+    xAxis: { type: "value", name: names.months, nameLocation: "middle", nameGap: 28, scale: true },
+    yAxis: { type: "value", name: names.npv, scale: true, axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
+    series: [
+      { type: "scatter", name: "others", symbolSize: 7, data: data(false) },
+      { type: "scatter", name: "frontier", symbolSize: 14, itemStyle: { borderColor: "#222", borderWidth: 1.5 }, data: data(true) },
+    ],
+  };
+}

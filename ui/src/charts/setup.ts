@@ -4,11 +4,11 @@
 // shared palette registered as the "suanli" theme.
 import { use, registerTheme } from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
-import { BarChart, LineChart } from "echarts/charts";
-import { GridComponent, LegendComponent, TooltipComponent, MarkLineComponent } from "echarts/components";
+import { BarChart, LineChart, ScatterChart } from "echarts/charts";
+import { GridComponent, LegendComponent, TooltipComponent, MarkLineComponent, VisualMapComponent } from "echarts/components";
 import palette from "./palette.json";
 
-use([CanvasRenderer, BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent]);
+use([CanvasRenderer, BarChart, LineChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent, VisualMapComponent]);
 
 export const THEME = "suanli";
 export const COLORS: string[] = palette.colors;

@@ -1,7 +1,7 @@
 // English messages. Every key here exists in zh-CN.ts (checked by i18n.test.ts).
 export default {
   app: { name: "Suanli 算力", untitled: "Untitled scenario", loading: "Loading…", langToggle: "中文" },
-  nav: { catalogue: "Catalogue", scenario: "Scenario", library: "Library", settings: "Settings" },
+  nav: { plan: "Plan", catalogue: "Catalogue", scenario: "Scenario", library: "Library", settings: "Settings" },
   save: { saved: "Saved", unsaved: "Unsaved changes", draft: "Draft (autosaved)", invalid: "Has errors", notInLibrary: "Not in the library" },
   common: {
     yes: "Yes", no: "No", cancel: "Cancel", ok: "OK", save: "Save", saveAs: "Save as new", delete: "Delete", edit: "Edit",
@@ -58,6 +58,18 @@ export default {
     ratio: "Efficiency ratio", perMillion: "Per million tokens", bestEffective: "Best per reference-GPU-hour", bestOffer: "Best offer",
     noneHolds: "No instance holds the model ({n} cards needed)", noComparable: "No price in this currency", noRental: "No rental offer in the catalogue: add your quote under My prices", rentals: "Rental offers",
     capex: "Server per reference GPU", fit: "Cards to hold it", cards: "{n} cards",
+  },
+  plan: {
+    title: "Plan from the workload", hint: "The demand, horizon, currency and finance of “{name}”, searched over every offer and purchasable server of the catalogue. Its own options are left aside.",
+    budget: "Budget (total)", deadline: "Deadline (months)", maxRisk: "Max. supply risk", none: "none", inChina: "In China (buyer and providers)",
+    minBasis: "Efficiency ratios", anyBasis: "Any basis", derivedOrBetter: "From measurements or better", measuredOnly: "Measured only",
+    billing: "Billing", rankBy: "Rank by", by: { npv: "NPV", total: "Nominal total", time: "Time to result", risk: "Supply risk" },
+    infeasible: "Nothing meets every constraint", frontier: "Cost against time to result: {n} on the frontier", constraints: "What each constraint excludes",
+    excluded: "{n} excluded", binds: "binds: without it the best NPV would be {npv}", noConstraints: "No constraint set.",
+    searched: "{offers} offers searched, {candidates} candidates priced by the engine.",
+    use: "Use {n} in the scenario", pickHint: "Tick 2 to {max} candidates: they become the scenario's options, with their catalogue references and sources.",
+    candidate: "Candidate", npv: "NPV", total: "Nominal total", months: "Time to result (months)", risk: "Supply risk", basis: "Ratio basis",
+    onFrontier: "Frontier", apart: "Listed apart: {n} cannot do the work or hold the model", applied: "{n} candidates are now the scenario's options",
   },
   offers: {
     accelerator: "Accelerator", anyAccelerator: "Any accelerator", billing: "Billing", anyBilling: "Any billing",

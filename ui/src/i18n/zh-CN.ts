@@ -1,7 +1,7 @@
 // 简体中文。键与 en.ts 一一对应（i18n.test.ts 检查）。
 export default {
   app: { name: "Suanli 算力", untitled: "未命名方案", loading: "加载中…", langToggle: "English" },
-  nav: { catalogue: "目录", scenario: "方案", library: "方案库", settings: "设置" },
+  nav: { plan: "规划", catalogue: "目录", scenario: "方案", library: "方案库", settings: "设置" },
   save: { saved: "已保存", unsaved: "有未保存的修改", draft: "草稿（已自动保存）", invalid: "有错误", notInLibrary: "未保存到方案库" },
   common: {
     yes: "是", no: "否", cancel: "取消", ok: "确定", save: "保存", saveAs: "另存为新方案", delete: "删除", edit: "编辑",
@@ -58,6 +58,18 @@ export default {
     ratio: "效率比", perMillion: "每百万 token", bestEffective: "每参考 GPU 小时最低", bestOffer: "最低报价",
     noneHolds: "没有实例装得下该模型（需 {n} 张卡）", noComparable: "无此币种的价格", noRental: "目录中没有租用报价：可在“我的价格”中添加您的报价", rentals: "租用报价数",
     capex: "服务器每参考 GPU", fit: "装下所需卡数", cards: "{n} 张卡",
+  },
+  plan: {
+    title: "按工作负载规划", hint: "以“{name}”的需求、评估期、币种与财务假设，在目录的全部报价与可购服务器中搜索；场景原有的方案选项不参与。",
+    budget: "预算（总额）", deadline: "期限（月）", maxRisk: "供应风险上限", none: "不限", inChina: "在中国境内（买方与服务商）",
+    minBasis: "效率比依据", anyBasis: "不限依据", derivedOrBetter: "由实测推导或更好", measuredOnly: "仅实测",
+    billing: "计费方式", rankBy: "排序依据", by: { npv: "净现值", total: "名义总额", time: "出结果时间", risk: "供应风险" },
+    infeasible: "没有满足全部约束的方案", frontier: "成本与出结果时间：前沿上有 {n} 个", constraints: "各约束排除的候选",
+    excluded: "排除 {n} 个", binds: "起约束作用：若取消，最低净现值为 {npv}", noConstraints: "未设约束。",
+    searched: "已搜索 {offers} 条报价，由引擎计算了 {candidates} 个候选方案。",
+    use: "将 {n} 个用于方案", pickHint: "勾选 2 至 {max} 个候选：它们将成为场景的方案选项，并保留目录引用与来源。",
+    candidate: "候选方案", npv: "净现值", total: "名义总额", months: "出结果时间（月）", risk: "供应风险", basis: "效率比依据",
+    onFrontier: "前沿", apart: "单独列出：{n} 个无法完成工作或装不下模型", applied: "已将 {n} 个候选设为场景的方案选项",
   },
   offers: {
     accelerator: "加速卡", anyAccelerator: "任意加速卡", billing: "计费方式", anyBilling: "任意计费",

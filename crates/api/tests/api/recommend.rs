@@ -105,6 +105,16 @@ fn a_scenario_without_options_gets_a_ranked_list_and_a_frontier_with_reasons() {
     assert!(r.search.purchases_without_site > 0, "no buy option, so no site for purchases");
     let zh = recommend::recommend(&catalog(), &scenario(JOB), &Constraints::default(), RankBy::Npv, Lang::Zh).unwrap();
     assert!(zh.ranked[0].why.contains("净现值"), "{}", zh.ranked[0].why);
+    // A reader sees labels, in the language asked for; never an id or a raw key.
+    for (c, z) in r.ranked.iter().zip(&zh.ranked) {
+        for other in &r.ranked {
+            assert!(!c.why.contains(&other.id) && !z.why.contains(&other.id), "{}", c.why);
+        }
+        for key in ["on_demand", "reserved_1y", "reserved_3y"] {
+            assert!(!c.label.contains(key), "{}", c.label);
+        }
+    }
+    assert!(zh.ranked.iter().any(|c| c.why.contains("被") && c.why.contains("按需")), "zh labels in the why lines");
 }
 
 #[test]
