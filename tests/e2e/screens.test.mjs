@@ -150,9 +150,13 @@ test("plan: a constraint, the frontier, two candidates picked, the editor with l
     const ids = await app.execute(() => [...document.querySelectorAll('[data-testid^="total-"]')].map((e) => e.getAttribute("data-testid").slice(6)));
     assert.deepEqual(ids, after.slice(0, 2));
     await shot(app, "32-plan-picked-results-en");
+    // The scenario now names catalogue offers: planning it again still works.
     await clickNav(app, "plan");
+    await app.waitUntil(async () => (await rows()).length >= 2, { timeout: 30000, timeoutMsg: "the plan of the picked scenario ranked nothing" });
+    assert.equal(await app.$('[data-testid="plan-error"]').isExisting(), false, "an error planning the picked scenario");
     await app.$('[data-testid="lang-toggle"]').click();
     await app.waitUntil(async () => (await app.$('[data-testid="plan"] h2').getText()).includes("规划"), { timeoutMsg: "not in Chinese" });
+    await app.waitUntil(async () => /[净现值]/.test(await app.$('[data-testid="plan-table"] .muted').getText()), { timeoutMsg: "the why lines are not in Chinese" });
     await shot(app, "33-plan-zh");
   } finally {
     await app.deleteSession();

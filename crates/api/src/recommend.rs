@@ -434,7 +434,11 @@ pub fn recommend(
 ) -> Result<Recommendation, Error> {
     let limits = limits(constraints, scenario)?;
     let mut scenario = scenario.clone();
-    let mut notes: Vec<String> = crate::resolve::estimate_throughput(&mut scenario, catalog)?.into_iter().collect();
+    // Its own options may name catalogue offers (a buy option is the site of
+    // purchases): resolved first, as evaluating it would.
+    let mut notes =
+        if crate::needs_catalog(&scenario) { crate::resolve_offers(&mut scenario, catalog)? } else { Vec::new() };
+    notes.extend(crate::resolve::estimate_throughput(&mut scenario, catalog)?);
     let base = base_scenario(&scenario)?;
     let (offered, mut search) = offers(catalog, &base)?;
     let site = base.options.iter().find(|o| o.kind == OptionKind::Buy).and_then(|o| o.owned.clone());

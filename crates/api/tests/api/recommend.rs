@@ -309,3 +309,19 @@ fn a_scenario_without_a_workload_class_is_refused_by_field() {
     .unwrap_err();
     assert!(err.to_string().contains("workload_class"), "{err}");
 }
+
+/// A scenario whose own options name catalogue offers (as a plan's picks
+/// do) is searched again as it is: its references resolved first.
+#[test]
+fn a_scenario_whose_options_name_offers_can_be_planned_again() {
+    let c = catalog();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/scenarios/catalog-offers.toml"))
+            .unwrap();
+    let r = recommend::recommend(&c, &scenario(&text), &Constraints::default(), RankBy::Npv, Lang::En).unwrap();
+    assert!(!r.ranked.is_empty());
+    let ids: Vec<String> = r.ranked.iter().take(2).map(|c| c.id.clone()).collect();
+    let picked = recommend::scenario_with(&scenario(&text), &r, &ids).unwrap();
+    let again = recommend::recommend(&c, &picked, &Constraints::default(), RankBy::Npv, Lang::En).unwrap();
+    assert_eq!(again.ranked.first().map(|c| &c.id), r.ranked.first().map(|c| &c.id), "the same search, the same best");
+}
