@@ -60,6 +60,7 @@ export default {
     capex: "Server per reference GPU", fit: "Cards to hold it", cards: "{n} cards",
   },
   plan: {
+    budgetMonth: "Budget (dearest month)", maxPorting: "Max. porting (engineer-months)", cluster: "Cluster size", min: "min.", max: "max.", security: { dedicated_gpu: "Tenant-dedicated GPU", bare_metal: "Bare metal", encryption_in_transit: "Encryption in transit" },
     title: "Plan from the workload", hint: "The demand, horizon, currency and finance of “{name}”, searched over every offer and purchasable server of the catalogue. Its own options are left aside.",
     budget: "Budget (total)", deadline: "Deadline (months)", maxRisk: "Max. supply risk", none: "none", inChina: "In China (buyer and providers)",
     minBasis: "Efficiency ratios", anyBasis: "Any basis", derivedOrBetter: "From measurements or better", measuredOnly: "Measured only",

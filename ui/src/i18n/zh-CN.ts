@@ -60,6 +60,7 @@ export default {
     capex: "服务器每参考 GPU", fit: "装下所需卡数", cards: "{n} 张卡",
   },
   plan: {
+    budgetMonth: "预算（最高单月）", maxPorting: "迁移工作量上限（人月）", cluster: "集群规模", min: "最少", max: "最多", security: { dedicated_gpu: "租户独占物理 GPU", bare_metal: "裸金属", encryption_in_transit: "传输加密" },
     title: "按工作负载规划", hint: "以“{name}”的需求、评估期、币种与财务假设，在目录的全部报价与可购服务器中搜索；场景原有的方案选项不参与。",
     budget: "预算（总额）", deadline: "期限（月）", maxRisk: "供应风险上限", none: "不限", inChina: "在中国境内（买方与服务商）",
     minBasis: "效率比依据", anyBasis: "不限依据", derivedOrBetter: "由实测推导或更好", measuredOnly: "仅实测",
