@@ -3,12 +3,11 @@
 //! language. Long work (Monte Carlo, PDF, downloads) runs on a blocking
 //! thread, never on the window's main thread.
 
-use std::path::PathBuf;
-
 use serde::Serialize;
 use serde_json::Value;
 use specta::Type;
 use suanli_api::analytics::{SensitivityJson, SimulationJson};
+use suanli_api::catalog::{PriceBook, UpdateSummary};
 use suanli_api::catalog_store::pricebook::Discount;
 use suanli_api::catalog_store::query::{AcceleratorFilter, OfferFilter, OfferView};
 use suanli_api::catalog_store::{Accelerator, Counts, Offer, Provider, Source};
@@ -124,50 +123,28 @@ pub async fn workload_classes(state: State<'_, AppState>) -> Reply<Vec<suanli_ap
     state.with(|c, _| Ok(c.workload_classes()))
 }
 
-/// The user's own offers and negotiated discounts.
-#[derive(Debug, Clone, Serialize, Type)]
-pub struct PriceBook {
-    pub offers: Vec<Offer>,
-    pub discounts: Vec<Discount>,
-}
-
-fn price_book(c: &suanli_api::catalog_store::Catalog) -> Result<PriceBook, Error> {
-    Ok(PriceBook { offers: c.pricebook_offers()?, discounts: c.discounts()? })
-}
-
 #[tauri::command]
 #[specta::specta]
 pub async fn pricebook(state: State<'_, AppState>) -> Reply<PriceBook> {
-    state.with(|c, _| price_book(c))
+    state.with(|c, _| suanli_api::catalog::pricebook(c))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn pricebook_put_offer(state: State<'_, AppState>, offer: Offer) -> Reply<PriceBook> {
-    state.with(|c, _| {
-        c.put_own_offer(&offer)?;
-        price_book(c)
-    })
+    state.with(|c, _| suanli_api::catalog::pricebook_put_offer(c, &offer))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn pricebook_put_discount(state: State<'_, AppState>, discount: Discount) -> Reply<PriceBook> {
-    state.with(|c, _| {
-        c.put_discount(&discount)?;
-        price_book(c)
-    })
+    state.with(|c, _| suanli_api::catalog::pricebook_put_discount(c, &discount))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn pricebook_remove(state: State<'_, AppState>, id: String) -> Reply<PriceBook> {
-    state.with(|c, _| {
-        if !c.remove_from_pricebook(&id)? {
-            return Err(Error::NotFound(id.clone()));
-        }
-        price_book(c)
-    })
+    state.with(|c, _| suanli_api::catalog::pricebook_remove(c, &id))
 }
 
 #[tauri::command]
@@ -313,15 +290,6 @@ pub async fn autosave_clear(state: State<'_, AppState>) -> Reply<()> {
     state.with(|c, _| suanli_api::library::clear_draft(c))
 }
 
-/// What a catalogue update did.
-#[derive(Debug, Clone, Serialize, Type)]
-pub struct UpdateSummary {
-    pub pack: suanli_api::catalog::PackSummary,
-    pub added: u32,
-    pub removed: u32,
-    pub repriced: u32,
-}
-
 /// Progress of a catalogue update, sent as an event while it runs.
 #[derive(Debug, Clone, Serialize, Type)]
 pub struct UpdateProgress {
@@ -331,19 +299,12 @@ pub struct UpdateProgress {
     pub total_bytes: Option<f64>,
 }
 
-fn summary(
-    (pack, change): (suanli_api::catalog::PackSummary, suanli_api::catalog_store::ChangeSummary),
-) -> UpdateSummary {
-    let n = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
-    UpdateSummary { pack, added: n(change.added), removed: n(change.removed), repriced: n(change.repriced) }
-}
-
 /// Applies a signed catalogue pack file (and `FILE.minisig` beside it).
 #[tauri::command]
 #[specta::specta]
 pub async fn catalog_update_file(state: State<'_, AppState>, path: String) -> Reply<UpdateSummary> {
     blocking(state, move |state| {
-        state.with(|c, _| suanli_api::catalog::pack_apply(c, std::path::Path::new(&path), false).map(summary))
+        state.with(|c, _| suanli_api::catalog::pack_apply(c, std::path::Path::new(&path), false).map(UpdateSummary::of))
     })
     .await
 }
@@ -375,7 +336,7 @@ pub async fn catalog_update_url(
             .and_then(|()| suanli_api::catalog::update_fetch(&url, &mut progress).map_err(|e| e.to_json(state.lang())))
             .and_then(|fetched| {
                 send("apply", 0, None);
-                state.with(|c, _| suanli_api::catalog::update_apply(c, &fetched, false).map(summary))
+                state.with(|c, _| suanli_api::catalog::update_apply(c, &fetched, false).map(UpdateSummary::of))
             });
         send("done", 0, None);
         result
@@ -388,20 +349,7 @@ pub async fn catalog_update_url(
 #[tauri::command]
 #[specta::specta]
 pub fn default_export_path(name: String, extension: String) -> String {
-    let dir = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .map(|h| if h.join("Documents").is_dir() { h.join("Documents") } else { h })
-        .unwrap_or_default();
-    let stem: String = name
-        .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-        .collect::<String>()
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let stem = if stem.is_empty() { "suanli".to_owned() } else { stem.chars().take(60).collect() };
-    dir.join(format!("{stem}.{extension}")).display().to_string()
+    suanli_api::default_export_path(&name, &extension).display().to_string()
 }
 
 /// Who the proposal is for and from.

@@ -673,3 +673,57 @@ pub fn refresh(
     let reports = c.import_all(&batch, &now_utc())?;
     Ok(downloaded.into_iter().map(|(name, ..)| name).zip(reports).collect())
 }
+
+/// The user's own offers and negotiated discounts.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PriceBook {
+    pub offers: Vec<suanli_catalog::Offer>,
+    pub discounts: Vec<suanli_catalog::pricebook::Discount>,
+}
+
+/// The price book as it stands.
+pub fn pricebook(c: &Catalog) -> Result<PriceBook, Error> {
+    Ok(PriceBook { offers: c.pricebook_offers()?, discounts: c.discounts()? })
+}
+
+/// Adds or replaces one of the user's own offers (checked field by field).
+pub fn pricebook_put_offer(c: &mut Catalog, offer: &suanli_catalog::Offer) -> Result<PriceBook, Error> {
+    c.put_own_offer(offer)?;
+    pricebook(c)
+}
+
+/// Adds or replaces a negotiated discount (on one offer or one provider).
+pub fn pricebook_put_discount(
+    c: &mut Catalog,
+    discount: &suanli_catalog::pricebook::Discount,
+) -> Result<PriceBook, Error> {
+    c.put_discount(discount)?;
+    pricebook(c)
+}
+
+/// Removes an own offer or a discount by id; an id in neither is not found.
+pub fn pricebook_remove(c: &mut Catalog, id: &str) -> Result<PriceBook, Error> {
+    if !c.remove_from_pricebook(id)? {
+        return Err(Error::NotFound(id.to_owned()));
+    }
+    pricebook(c)
+}
+
+/// What a catalogue update did.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct UpdateSummary {
+    pub pack: PackSummary,
+    pub added: u32,
+    pub removed: u32,
+    pub repriced: u32,
+}
+
+impl UpdateSummary {
+    /// A pack's summary and the change it made, counted as a reader counts.
+    pub fn of((pack, change): (PackSummary, ChangeSummary)) -> UpdateSummary {
+        let n = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+        UpdateSummary { pack, added: n(change.added), removed: n(change.removed), repriced: n(change.repriced) }
+    }
+}

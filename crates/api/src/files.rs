@@ -42,6 +42,26 @@ pub fn today() -> String {
     chrono::Utc::now().format("%Y-%m-%d").to_string()
 }
 
+/// Where an export goes unless the user picks another place: the
+/// Documents folder (or home), named after the scenario (letters, digits,
+/// `-` and `_`; at most 60 characters; `suanli` when nothing is left).
+pub fn default_export_path(name: &str, extension: &str) -> std::path::PathBuf {
+    let dir = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .map(|h| if h.join("Documents").is_dir() { h.join("Documents") } else { h })
+        .unwrap_or_default();
+    let stem: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let stem = if stem.is_empty() { "suanli".to_owned() } else { stem.chars().take(60).collect() };
+    dir.join(format!("{stem}.{extension}"))
+}
+
 /// Today's date, UTC, as a date (prices are aged against it).
 pub fn today_date() -> chrono::NaiveDate {
     chrono::Utc::now().date_naive()

@@ -23,7 +23,9 @@ mod scenario_file;
 use std::path::Path;
 
 pub use error::{Error, ErrorJson, FieldError, Refusal};
-pub use files::{DB_ENV, Output, default_db_path, now_utc, system_lang, today, write_all, write_atomic};
+pub use files::{
+    DB_ENV, Output, default_db_path, default_export_path, now_utc, system_lang, today, write_all, write_atomic,
+};
 pub use finite::ensure_finite;
 pub use json::EvaluationJson;
 pub use resolve::{needs_catalog, resolve_offers};

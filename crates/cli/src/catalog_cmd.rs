@@ -1137,15 +1137,17 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
         }
         PricebookCommand::Discount { id, offer, provider, share, note } => {
             let today = suanli_api::today();
-            c.put_discount(&Discount {
-                id: id.clone(),
-                offer_id: offer,
-                provider_id: provider,
-                discount_share: share,
-                note,
-                as_of: Some(today),
-            })
-            .map_err(Error::Catalog)?;
+            catalog::pricebook_put_discount(
+                c,
+                &Discount {
+                    id: id.clone(),
+                    offer_id: offer,
+                    provider_id: provider,
+                    discount_share: share,
+                    note,
+                    as_of: Some(today),
+                },
+            )?;
             outln!("{} {id}", lang.pick("saved discount", "已保存折扣"));
             Ok(())
         }
@@ -1160,13 +1162,9 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             Ok(())
         }
         PricebookCommand::Remove { id } => {
-            let removed = c.remove_from_pricebook(&id).map_err(Error::Catalog)?;
-            if removed {
-                outln!("{} {id}", lang.pick("removed", "已删除"));
-                Ok(())
-            } else {
-                Err(Error::Catalog(suanli_api::catalog_store::Error::NotFound(id)))
-            }
+            catalog::pricebook_remove(c, &id)?;
+            outln!("{} {id}", lang.pick("removed", "已删除"));
+            Ok(())
         }
     }
 }

@@ -105,3 +105,27 @@ fn a_served_model_ranks_by_cost_per_million_tokens_and_says_how_many_cards_hold_
         assert!(offer.offer.accelerators_per_instance.unwrap_or(1.0) >= f64::from(needs), "{id} holds {needs} cards");
     }
 }
+
+/// The price book's use cases (the shell's and the CLI's): a discount is
+/// checked and lands, an id in neither list is not found, nothing is lost.
+#[test]
+fn the_price_book_is_changed_through_the_api_and_refuses_what_is_not_there() {
+    use suanli_api::catalog_store::pricebook::Discount;
+    let (mut c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
+    let discount = Discount {
+        id: "my-deal".into(),
+        offer_id: None,
+        provider_id: Some("aws".into()),
+        discount_share: 0.15,
+        note: None,
+        as_of: Some("2026-12-01".into()),
+    };
+    let book = catalog::pricebook_put_discount(&mut c, &discount).unwrap();
+    assert_eq!(book.discounts.len(), 1);
+    let bad = Discount { id: "too-much".into(), discount_share: 1.5, ..discount.clone() };
+    assert!(catalog::pricebook_put_discount(&mut c, &bad).is_err());
+    let err = catalog::pricebook_remove(&mut c, "no-such-entry").unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    assert_eq!(catalog::pricebook(&c).unwrap().discounts.len(), 1, "the refusals lost nothing");
+    assert!(catalog::pricebook_remove(&mut c, "my-deal").unwrap().discounts.is_empty());
+}
