@@ -361,7 +361,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         &rows,
         1,
     );
-    for line in fit_and_tokens(e, lang) {
+    for line in fit_and_tokens(e, &ranked, lang) {
         cv.paragraph(&format!("· {line}"), 9.0, false, INK);
     }
     cv.space(10.0);
@@ -783,10 +783,10 @@ impl Sections {
 
 /// One line per option on whether its accelerators hold the model and, for
 /// serving, what a million output tokens cost: the comparison table's
-/// footnotes, when the scenario states a model.
-fn fit_and_tokens(e: &Evaluation, lang: Lang) -> Vec<String> {
+/// footnotes (in its order), when the scenario states a model.
+fn fit_and_tokens(e: &Evaluation, ranked: &[&OptionResult], lang: Lang) -> Vec<String> {
     let c = e.currency;
-    e.options
+    ranked
         .iter()
         .filter_map(|o| {
             let label = for_lang(&o.label, lang);

@@ -119,6 +119,9 @@ fn the_proposal_says_whether_the_model_fits_and_what_a_million_tokens_cost() {
     let en = text(Lang::En, " ");
     assert!(en.contains("the model fits (2 of its 8 × 141 GB cards hold it)"), "{en}");
     assert!(en.contains("of compute per million output tokens"), "{en}");
+    // In the comparison table's order: the cheapest (H100) before the H200.
+    let at = |label: &str| en.find(&format!("{label}: the model fits")).unwrap_or_else(|| panic!("{label}: {en}"));
+    assert!(at("Rent 8×H100 (AWS p5)") < at("Rent 8×H200 (OCI)"), "{en}");
     let zh = text(Lang::Zh, "");
     assert!(zh.contains("模型可装下（8 张 141 GB 卡中需 2 张）"), "{zh}");
     assert!(zh.contains("每百万输出 token 算力成本"), "{zh}");
