@@ -28,13 +28,19 @@ export function createAppState(backend: Backend, editorOpts: EditorOptions = {})
     if (!p) { p = backend.getSource(id).catch(() => null); sourceCache.set(id, p); }
     return p;
   }
+  /** The rates prices are compared at: the settings' USD→CNY, never an invented one
+   * (without it USD offers have no comparable CNY price). */
+  function fx(): Record<string, number> {
+    const r = settings.value?.usd_cny;
+    return r ? { USD: r } : {};
+  }
   function acceleratorName(id: string | null | undefined, lang: Lang): string {
     if (!id) return "—";
     const a = accelerators.value.find((x) => x.id === id);
     if (!a) return id;
     return (lang === "zh" && a.name_zh) || a.name;
   }
-  return { backend, info, settings, accelerators, workloadClasses, editor, loadInfo, loadCatalogue, loadSettings, saveSettings, setLang, source, acceleratorName };
+  return { backend, info, settings, accelerators, workloadClasses, editor, loadInfo, loadCatalogue, loadSettings, saveSettings, setLang, source, fx, acceleratorName };
 }
 
 export type AppState = ReturnType<typeof createAppState>;

@@ -18,9 +18,9 @@ use suanli_catalog::{Accelerator, BillingMode, Catalog, PriceUnit, Provider};
 use suanli_model::optimise::{ConstraintKey, Outcome};
 use suanli_model::recommend::{Point, RankBy, Standing};
 use suanli_model::{
-    Billing, Checked, Currency, Demand, EdgeMode, ExportStatus, InputError, Lang, Maturity, OnDemandPool, OptimiseSpec,
+    Billing, Checked, Currency, Demand, ExportStatus, InputError, Lang, Maturity, OnDemandPool, OptimiseSpec,
     OptionKind, OptionPorting, OptionResult, OptionSpec, OwnedPool, ReservedPool, Rule, Scenario, SpotPool, Stability,
-    StorageMode, Supply,
+    Supply,
 };
 
 use crate::Error;
@@ -569,35 +569,6 @@ fn per_server(v: &OfferView) -> Option<u32> {
     v.offer.accelerators_per_instance.filter(|n| *n >= 1.0).map(|n| n.round() as u32)
 }
 
-/// An option with nothing but its id and kind.
-fn empty_option(id: String, kind: OptionKind) -> OptionSpec {
-    OptionSpec {
-        id,
-        label: String::new(),
-        kind,
-        billing: None,
-        accelerator: None,
-        efficiency_ratio: None,
-        scaling_efficiency: None,
-        interconnect: None,
-        achieved_share: 1.0,
-        storage: StorageMode::None,
-        edge: EdgeMode::None,
-        offer_filter: None,
-        owned: None,
-        reserved: None,
-        on_demand: None,
-        spot: None,
-        sources: BTreeMap::new(),
-        porting: None,
-        supply: None,
-        domestic: None,
-        provider_country: None,
-        security: Vec::new(),
-        memory_gb_per_accelerator: None,
-    }
-}
-
 /// The option-level facts of an offer's accelerator: ratio, memory,
 /// porting (off CUDA), supply, domestic, provider.
 fn describe(o: &mut OptionSpec, s: &Scenario, x: &Offered, limits: &Limits, lead_months: Option<u32>) {
@@ -655,7 +626,7 @@ fn describe(o: &mut OptionSpec, s: &Scenario, x: &Offered, limits: &Limits, lead
 /// A rent option on one offer.
 fn rental(s: &Scenario, x: &Offered, limits: &Limits) -> Candidate {
     let offer = &x.view.offer;
-    let mut o = empty_option(format!("rent/{}", offer.id), OptionKind::Rent);
+    let mut o = OptionSpec::bare(format!("rent/{}", offer.id), OptionKind::Rent);
     o.label = label(x);
     describe(&mut o, s, x, limits, None);
     let price = x.view.price_per_accel_hour;
@@ -786,7 +757,7 @@ fn owned(s: &Scenario, x: &Offered, site: &OwnedPool, all: &[Offered], limits: &
         _ => peak_ref_gpus(s) / x.ratio.ratio,
     };
     let servers = ((accelerators_needed / f64::from(n)).ceil() as u32).max(1);
-    let mut o = empty_option(format!("buy/{}", offer.id), OptionKind::Buy);
+    let mut o = OptionSpec::bare(format!("buy/{}", offer.id), OptionKind::Buy);
     o.label = label(x);
     describe(&mut o, s, x, limits, Some(site.lead_time_months));
     let site_rate = rate(s, site.currency.unwrap_or(s.currency)).unwrap_or(1.0);
@@ -901,7 +872,7 @@ fn mix(s: &Scenario, base: &Priced, od: Option<&Offered>, spot: Option<&Offered>
     }
     let mut options = vec![template];
     let mut rental = |id: &str, x: &Offered| {
-        let mut o = empty_option(id.into(), OptionKind::Rent);
+        let mut o = OptionSpec::bare(id.into(), OptionKind::Rent);
         if id == "od" {
             o.billing = Some(Billing::OnDemand);
             o.on_demand = Some(overflow(x).1);

@@ -295,31 +295,7 @@ fn search(
         }
     }
     let build = |(size, with_od, with_spot): Shape, n: usize| -> Option<OptionSpec> {
-        let mut o = OptionSpec {
-            id: format!("candidate-{n}"),
-            label: String::new(),
-            kind: OptionKind::Mix,
-            billing: None,
-            accelerator: None,
-            efficiency_ratio: None,
-            scaling_efficiency: None,
-            interconnect: None,
-            achieved_share: 1.0,
-            storage: StorageMode::None,
-            edge: EdgeMode::None,
-            offer_filter: None,
-            owned: None,
-            reserved: None,
-            on_demand: None,
-            spot: None,
-            sources: Default::default(),
-            porting: None,
-            supply: None,
-            domestic: None,
-            provider_country: None,
-            security: Vec::new(),
-            memory_gb_per_accelerator: None,
-        };
+        let mut o = OptionSpec::bare(format!("candidate-{n}"), OptionKind::Mix);
         // Each pool keeps its template's efficiency.
         let eff = |i: usize| s.options[i].efficiency_ratio;
         if let (Some(size), Some(bi)) = (size, base) {

@@ -465,6 +465,38 @@ pub struct OptionSpec {
     pub memory_gb_per_accelerator: Option<f64>,
 }
 
+impl OptionSpec {
+    /// An option with nothing but its id and kind, every other field as a
+    /// scenario file that leaves it out reads it: what a search fills in.
+    pub fn bare(id: String, kind: OptionKind) -> OptionSpec {
+        OptionSpec {
+            id,
+            label: String::new(),
+            kind,
+            billing: None,
+            accelerator: None,
+            efficiency_ratio: None,
+            scaling_efficiency: None,
+            interconnect: None,
+            achieved_share: 1.0,
+            storage: StorageMode::None,
+            edge: EdgeMode::None,
+            offer_filter: None,
+            owned: None,
+            reserved: None,
+            on_demand: None,
+            spot: None,
+            sources: BTreeMap::new(),
+            porting: None,
+            supply: None,
+            domestic: None,
+            provider_country: None,
+            security: Vec::new(),
+            memory_gb_per_accelerator: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CapexPayment {
