@@ -95,8 +95,7 @@ pub fn export(
     csv_dir: Option<&Path>,
 ) -> Result<Vec<std::path::PathBuf>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    let e = crate::evaluate(&s);
-    let tables = suanli_report::sheet::tables(&s, &e, lang).map_err(Error::Report)?;
+    let tables = tables_for(&s, lang)?;
     let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
     if let Some(path) = xlsx {
         files.push((path.to_path_buf(), xlsx_bytes(&tables, lang)?));
@@ -113,8 +112,18 @@ pub fn export(
 
 /// The spreadsheet's bytes for a resolved, checked scenario.
 pub fn xlsx_for(s: &suanli_model::Checked<suanli_model::Scenario>, lang: Lang) -> Result<Vec<u8>, Error> {
+    xlsx_bytes(&tables_for(s, lang)?, lang)
+}
+
+/// The workbook's tables: the engine's figures, with each cost line as
+/// formulas of the money inputs, measured from the engine.
+fn tables_for(
+    s: &suanli_model::Checked<suanli_model::Scenario>,
+    lang: Lang,
+) -> Result<suanli_report::sheet::Tables, Error> {
     let e = crate::evaluate(s);
-    xlsx_bytes(&suanli_report::sheet::tables(s, &e, lang).map_err(Error::Report)?, lang)
+    let lines = suanli_model::cost_lines::cost_lines(s);
+    suanli_report::sheet::tables(s, &e, &lines, lang).map_err(Error::Report)
 }
 
 fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {

@@ -17,6 +17,7 @@
 pub mod bounds;
 pub mod business;
 mod checked;
+pub mod cost_lines;
 pub mod decision;
 pub mod demand;
 pub mod evaluate;

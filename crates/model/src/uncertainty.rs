@@ -183,6 +183,71 @@ impl Param {
         }
     }
 
+    /// The value a money input has in a scenario (`None` for an input the
+    /// scenario does not have, or one that is not a single figure).
+    pub fn money_value(&self, s: &Scenario) -> Option<f64> {
+        match *self {
+            Param::Fx(c) => s.fx.get(&c).copied(),
+            Param::Porting(field) => s.porting.as_ref().and_then(|p| match field {
+                PortingField::EngineerMonthCost => Some(p.engineer_month_cost),
+                PortingField::BridgePricePerRefGpuHour => p.bridge_price_per_ref_gpu_hour,
+                _ => None,
+            }),
+            Param::Owned { index, field } => s.options.get(index)?.owned.as_ref().and_then(|p| match field {
+                OwnedField::CapexPerServer => Some(p.capex_per_server),
+                OwnedField::NetworkStorageCapex => Some(p.network_storage_capex),
+                OwnedField::Installation => Some(p.installation),
+                OwnedField::ColocationPerKwMonth => Some(p.colocation_per_kw_month),
+                OwnedField::ElectricityPerKwh => Some(p.electricity_per_kwh),
+                OwnedField::StaffPerYear => Some(p.staff_per_year),
+                OwnedField::MaintenanceSharePerYear => Some(p.maintenance_share_per_year),
+                OwnedField::OtherOpexPerYear => Some(p.other_opex_per_year),
+                _ => None,
+            }),
+            Param::Rental { index, pool, field: RentalField::PricePerAccelHour } => {
+                let o = s.options.get(index)?;
+                match pool {
+                    RentalPool::OnDemand => o.on_demand.as_ref()?.price_per_accel_hour,
+                    RentalPool::Reserved => o.reserved.as_ref()?.price_per_accel_hour,
+                    RentalPool::Spot => o.spot.as_ref()?.price_per_accel_hour,
+                }
+            }
+            Param::DemandScale | Param::DiscountRate | Param::Option { .. } | Param::Rental { .. } => None,
+        }
+    }
+
+    /// The money inputs of a scenario (prices, yearly costs, exchange rates),
+    /// with their values: what a spreadsheet lets a user change.
+    pub fn money_inputs(s: &Scenario) -> Vec<(Param, f64)> {
+        let mut params: Vec<Param> = s.fx.keys().map(|c| Param::Fx(*c)).collect();
+        params.extend([PortingField::EngineerMonthCost, PortingField::BridgePricePerRefGpuHour].map(Param::Porting));
+        for index in 0..s.options.len() {
+            params.extend(OwnedField::ALL.iter().map(|&field| Param::Owned { index, field }));
+            params.extend(RentalPool::ALL.iter().map(|&pool| Param::Rental {
+                index,
+                pool,
+                field: RentalField::PricePerAccelHour,
+            }));
+        }
+        params.into_iter().filter_map(|p| Some((p, p.money_value(s)?))).collect()
+    }
+
+    /// The parameter's path, as `[[uncertainty]]` writes it.
+    pub fn path(&self, s: &Scenario) -> String {
+        let id = |index: usize| s.options.get(index).map_or("", |o| o.id.as_str());
+        match *self {
+            Param::DemandScale => "demand.scale".into(),
+            Param::DiscountRate => "discount_rate_annual".into(),
+            Param::Fx(c) => format!("fx.{c}"),
+            Param::Porting(field) => format!("porting.{}", field.name()),
+            Param::Option { index, field } => format!("options.{}.{}", id(index), field.name()),
+            Param::Owned { index, field } => format!("options.{}.owned.{}", id(index), field.name()),
+            Param::Rental { index, pool, field } => {
+                format!("options.{}.{}.{}", id(index), pool.name(), field.name())
+            }
+        }
+    }
+
     /// Puts a value into a scenario (`demand.scale` multiplies the base demand).
     pub fn set(&self, s: &mut Scenario, base: &Scenario, value: f64) {
         match *self {

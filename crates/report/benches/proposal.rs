@@ -38,5 +38,34 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The workbook of 10 options × 120 months (the article's buy and rent
+/// options, copied), as an export makes it: the cost lines measured from
+/// the engine, the tables with their formulas and the XLSX bytes.
+fn workbook(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/a100-8x-buy-vs-rent.toml");
+    let mut s: Scenario = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    s.horizon_months = 120;
+    let two = std::mem::take(&mut s.options);
+    for k in 0..5 {
+        for o in &two {
+            let mut o = o.clone();
+            o.id = format!("{}-{k}", o.id);
+            s.options.push(o);
+        }
+    }
+    let s = Checked::new(s).unwrap();
+    let make = || {
+        let e = evaluate(&s);
+        let lines = suanli_model::cost_lines::cost_lines(&s);
+        let tables = suanli_report::sheet::tables(&s, &e, &lines, Lang::Zh).unwrap();
+        suanli_report::sheet::xlsx(&tables, Lang::Zh).unwrap()
+    };
+    eprintln!("workbook 10 × 120: {} bytes", make().len());
+    let mut group = c.benchmark_group("workbook");
+    group.sample_size(10);
+    group.bench_function("10 options × 120 months, zh, with formulas", |b| b.iter(make));
+    group.finish();
+}
+
+criterion_group!(benches, bench, workbook);
 criterion_main!(benches);

@@ -2,7 +2,7 @@
 //! assumption: the proposal's appendix and the spreadsheet's last sheet.
 
 use serde_json::Value;
-use suanli_model::{Lang, Scenario, format_number};
+use suanli_model::{Lang, OptionSpec, Scenario, format_number};
 
 use crate::labels;
 
@@ -57,10 +57,29 @@ fn leaves(prefix: &str, v: &Value, lang: Lang, out: &mut Vec<(String, String)>) 
     }
 }
 
+/// The source of an option's input (`path` within the option, e.g.
+/// `owned.capex_per_server`), or "default" / "user assumption".
+pub(crate) fn option_source(spec: &OptionSpec, path: &str, lang: Lang) -> String {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    match spec.sources.get(path).or_else(|| spec.sources.get(last)) {
+        Some(source) => labels::source(source, lang),
+        None if path == "kind" || path == "billing" => lang.pick("default", "默认值").to_owned(),
+        None => lang.pick("user assumption", "用户假设").to_owned(),
+    }
+}
+
+/// The source of the exchange rates, or "user assumption".
+pub(crate) fn fx_source(s: &Scenario, lang: Lang) -> String {
+    if s.fx_source.is_empty() {
+        lang.pick("user assumption", "用户假设").to_owned()
+    } else {
+        labels::source(&s.fx_source, lang)
+    }
+}
+
 /// `[input, value, source]` rows: scenario-level inputs, then each option's.
 pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
     let assumed = lang.pick("user assumption", "用户假设");
-    let default = lang.pick("default", "默认值");
     let mut out = Vec::new();
     let mut scenario = serde_json::to_value(s).unwrap_or(Value::Null);
     let mut options = Value::Null;
@@ -100,13 +119,9 @@ pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
                 {
                     value = format!("{} #{}", labels::field("scaling_curves", lang), i + 1);
                 }
-                let last = path.rsplit('.').next().unwrap_or(&path).to_owned();
-                let source =
-                    spec.sources.get(&path).or_else(|| spec.sources.get(&last)).cloned().unwrap_or_else(|| {
-                        if path == "kind" || path == "billing" { default.to_owned() } else { assumed.to_owned() }
-                    });
+                let source = option_source(spec, &path, lang);
                 let label = labels::input(&format!("options.{}.{path}", spec.id), s, lang);
-                out.push(vec![label, value, labels::source(&source, lang)]);
+                out.push(vec![label, value, source]);
             }
         }
     }

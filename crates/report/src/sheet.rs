@@ -2,36 +2,94 @@
 //! breakdown by category, the monthly and yearly cash flows and every input with its
 //! source — as XLSX (formatted, frozen headers) and as CSV files.
 
-use rust_xlsxwriter::{Format, Workbook, XlsxError};
+use rust_xlsxwriter::utility::{quote_sheet_name, row_col_to_cell, row_col_to_cell_absolute};
+use rust_xlsxwriter::{Format, Formula, Workbook, XlsxError};
+use suanli_model::business::FlowKind;
+use suanli_model::cost_lines::{CostLines, Driver, Line};
+use suanli_model::uncertainty::{OwnedField, Param, PortingField, RentalPool};
 use suanli_model::{Category, Evaluation, Lang, Scenario, round_money, round_quantity, round_unit_price};
+
+use crate::labels::for_lang;
 
 /// The tables, as rows of cells (numbers where they are numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
     Text(String),
     Number(f64),
+    /// A whole number (a month, a year, a count of months).
+    Whole(u32),
+    /// An input a user may change (the Inputs sheet's values).
+    Input(f64),
+    /// A formula, with the engine's figure as its cached result.
+    Formula {
+        formula: String,
+        value: f64,
+    },
     Empty,
+}
+
+impl Cell {
+    /// The figure a reader sees (a formula's cached result).
+    pub fn value(&self) -> Option<f64> {
+        match self {
+            Cell::Number(x) | Cell::Input(x) | Cell::Formula { value: x, .. } => Some(*x),
+            Cell::Whole(n) => Some(f64::from(*n)),
+            Cell::Text(_) | Cell::Empty => None,
+        }
+    }
 }
 
 pub struct Tables {
     pub comparison: Vec<Vec<Cell>>,
+    /// The money inputs and the discount rate: the cells that drive the
+    /// formulas of every other sheet.
+    pub inputs: Vec<Vec<Cell>>,
     pub breakdown: Vec<Vec<Cell>>,
     pub monthly: Vec<Vec<Cell>>,
     /// Each option's cash flow by year and kind (capital, one-off,
     /// recurring, money back), as the proposal's business case gives it.
     pub yearly: Vec<Vec<Cell>>,
+    /// Each option's cost per category and month, as formulas of the inputs.
+    pub lines: Vec<Vec<Cell>>,
     pub assumptions: Vec<Vec<Cell>>,
+}
+
+/// A sheet's name in a language (formulas name the sheets they read).
+fn sheet_name(sheet: Sheet, lang: Lang) -> &'static str {
+    match sheet {
+        Sheet::Comparison => lang.pick("Comparison", "方案比较"),
+        Sheet::Inputs => lang.pick("Inputs", "可修改输入"),
+        Sheet::Breakdown => lang.pick("Breakdown", "成本构成"),
+        Sheet::Monthly => lang.pick("Monthly", "月度现金流"),
+        Sheet::Yearly => lang.pick("By year", "逐年现金流"),
+        Sheet::Lines => lang.pick("Cost lines", "成本明细"),
+        Sheet::Assumptions => lang.pick("Assumptions", "输入与来源"),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sheet {
+    Comparison,
+    Inputs,
+    Breakdown,
+    Monthly,
+    Yearly,
+    Lines,
+    Assumptions,
 }
 
 impl Tables {
     /// Every table in workbook order, with its sheet name and CSV file name.
-    fn sheets(&self, lang: Lang) -> [(&'static str, &'static str, &Vec<Vec<Cell>>); 5] {
+    fn sheets(&self, lang: Lang) -> [(&'static str, &'static str, &Vec<Vec<Cell>>); 7] {
+        let at = |sheet| sheet_name(sheet, lang);
         [
-            (lang.pick("Comparison", "方案比较"), "comparison.csv", &self.comparison),
-            (lang.pick("Breakdown", "成本构成"), "breakdown.csv", &self.breakdown),
-            (lang.pick("Monthly", "月度现金流"), "monthly.csv", &self.monthly),
-            (lang.pick("By year", "逐年现金流"), "yearly.csv", &self.yearly),
-            (lang.pick("Assumptions", "输入与来源"), "assumptions.csv", &self.assumptions),
+            (at(Sheet::Comparison), "comparison.csv", &self.comparison),
+            (at(Sheet::Inputs), "inputs.csv", &self.inputs),
+            (at(Sheet::Breakdown), "breakdown.csv", &self.breakdown),
+            (at(Sheet::Monthly), "monthly.csv", &self.monthly),
+            (at(Sheet::Yearly), "yearly.csv", &self.yearly),
+            (at(Sheet::Lines), "cost-lines.csv", &self.lines),
+            (at(Sheet::Assumptions), "assumptions.csv", &self.assumptions),
         ]
     }
 }
@@ -42,111 +100,396 @@ impl std::fmt::Debug for Tables {
     }
 }
 
-/// The tables of a workbook; refused when a number is not finite (a
-/// spreadsheet cell would show it as an error or as a plausible figure).
-pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Result<Tables, String> {
+/// A reference to a cell of another sheet (`'Cost lines'!$F$3`).
+fn cell_ref(sheet: Sheet, lang: Lang, row: usize, col: usize) -> String {
+    format!("{}!{}", quote_sheet_name(sheet_name(sheet, lang)), row_col_to_cell_absolute(row as u32, col as u16))
+}
+
+/// A range of another sheet (`'Monthly'!$B$2:$B$37`).
+fn range_ref(sheet: Sheet, lang: Lang, (r0, c0): (usize, usize), (r1, c1): (usize, usize)) -> String {
+    format!(
+        "{}!{}:{}",
+        quote_sheet_name(sheet_name(sheet, lang)),
+        row_col_to_cell_absolute(r0 as u32, c0 as u16),
+        row_col_to_cell_absolute(r1 as u32, c1 as u16)
+    )
+}
+
+/// A constant in a formula, exact (Rust's shortest round-trip digits).
+fn constant(x: f64) -> String {
+    format!("{x}")
+}
+
+/// `SUM(a,b,…)` of references, or `0` when there are none.
+fn sum_of(refs: &[String]) -> String {
+    if refs.is_empty() { "0".into() } else { format!("SUM({})", refs.join(",")) }
+}
+
+/// Where each option's lines sit on the Cost lines sheet.
+struct Layout<'a> {
+    lang: Lang,
+    /// (row on the Cost lines sheet, line), by option.
+    rows: Vec<Vec<(usize, &'a Line)>>,
+}
+
+/// Columns of the Cost lines sheet before the months.
+const LINE_LEAD: usize = 5;
+/// The Inputs sheet's row of the discount rate; drivers follow it.
+const DISCOUNT_ROW: usize = 1;
+
+impl Layout<'_> {
+    fn month_col(&self, m: usize) -> usize {
+        LINE_LEAD + m
+    }
+
+    /// The Cost lines cells of option `o` in months `months`, for lines of `keep`.
+    fn cells(&self, o: usize, months: std::ops::Range<usize>, keep: impl Fn(&Line) -> bool) -> Vec<String> {
+        self.rows[o]
+            .iter()
+            .filter(|(_, l)| keep(l))
+            .map(|(r, _)| {
+                range_ref(
+                    Sheet::Lines,
+                    self.lang,
+                    (*r, self.month_col(months.start)),
+                    (*r, self.month_col(months.end - 1)),
+                )
+            })
+            .collect()
+    }
+
+    /// The Cost lines total of each of option `o`'s lines that `keep` keeps.
+    fn totals(&self, o: usize, keep: impl Fn(&Line) -> bool) -> Vec<String> {
+        self.rows[o].iter().filter(|(_, l)| keep(l)).map(|(r, _)| cell_ref(Sheet::Lines, self.lang, *r, 4)).collect()
+    }
+}
+
+/// One month of a cost line as a formula of the Inputs sheet, or its
+/// figure when no input moves it that month.
+fn line_cell(line: &Line, drivers: &[Driver], m: usize, lang: Lang, value: f64) -> Cell {
+    let input = |d: usize| cell_ref(Sheet::Inputs, lang, DISCOUNT_ROW + 1 + d, 1);
+    let mut sum: Vec<String> = line
+        .terms
+        .iter()
+        .filter(|(_, k)| k[m] != 0.0)
+        .map(|(d, k)| if k[m] == 1.0 { input(*d) } else { format!("{}*{}", constant(k[m]), input(*d)) })
+        .collect();
+    if line.rest[m] != 0.0 {
+        sum.push(constant(line.rest[m]));
+    }
+    if line.is_fixed() || sum.is_empty() {
+        return Cell::Number(value);
+    }
+    let sum = sum.join("+").replace("+-", "-");
+    let formula = if line.factors.is_empty() {
+        format!("={sum}")
+    } else {
+        let scale: Vec<String> =
+            line.factors.iter().map(|&f| format!("{}/{}", input(f), constant(drivers[f].pivot))).collect();
+        format!("={}*({sum})", scale.join("*"))
+    };
+    Cell::Formula { formula, value }
+}
+
+/// The unit of a money input, in the currency it is given in.
+fn unit(p: Param, s: &Scenario, lang: Lang) -> String {
+    let c = s.currency;
+    let option = p.option_index().and_then(|i| s.options.get(i));
+    let owned = option.and_then(|o| o.owned.as_ref()).and_then(|p| p.currency).unwrap_or(c);
+    match p {
+        Param::Fx(from) => format!("{c} / {from}"),
+        Param::Porting(PortingField::EngineerMonthCost) => {
+            let pc = s.porting.as_ref().and_then(|p| p.currency).unwrap_or(c);
+            format!("{pc} {}", lang.pick("per engineer-month", "每人月"))
+        }
+        Param::Porting(_) => {
+            let pc = s.porting.as_ref().and_then(|p| p.currency).unwrap_or(c);
+            format!("{pc} {}", lang.pick("per reference-GPU-hour", "每参考卡时"))
+        }
+        Param::Owned { field, .. } => match field {
+            OwnedField::ColocationPerKwMonth => format!("{owned} {}", lang.pick("per kW-month", "每千瓦每月")),
+            OwnedField::ElectricityPerKwh => format!("{owned} {}", lang.pick("per kWh", "每千瓦时")),
+            OwnedField::StaffPerYear | OwnedField::OtherOpexPerYear => {
+                format!("{owned} {}", lang.pick("per year", "每年"))
+            }
+            OwnedField::MaintenanceSharePerYear => {
+                lang.pick("share of hardware per year (0.05 = 5 %)", "每年占硬件成本的比例（0.05 = 5%）").to_owned()
+            }
+            OwnedField::CapexPerServer => format!("{owned} {}", lang.pick("per server", "每台服务器")),
+            _ => owned.to_string(),
+        },
+        Param::Rental { pool, .. } => {
+            let rc = option
+                .and_then(|o| match pool {
+                    RentalPool::OnDemand => o.on_demand.as_ref().and_then(|p| p.currency),
+                    RentalPool::Reserved => o.reserved.as_ref().and_then(|p| p.currency),
+                    RentalPool::Spot => o.spot.as_ref().and_then(|p| p.currency),
+                })
+                .unwrap_or(c);
+            format!("{rc} {}", lang.pick("per accelerator-hour", "每卡时"))
+        }
+        Param::DemandScale | Param::DiscountRate | Param::Option { .. } => String::new(),
+    }
+}
+
+/// The source of a money input.
+fn input_source(p: Param, s: &Scenario, lang: Lang) -> String {
+    let path = p.path(s);
+    match p.option_index().and_then(|i| s.options.get(i)) {
+        Some(spec) => {
+            let within = path.splitn(3, '.').nth(2).unwrap_or_default();
+            crate::assumptions::option_source(spec, within, lang)
+        }
+        None if matches!(p, Param::Fx(_)) => crate::assumptions::fx_source(s, lang),
+        None => lang.pick("user assumption", "用户假设").to_owned(),
+    }
+}
+
+fn header(cells: &[String]) -> Vec<Cell> {
+    cells.iter().cloned().map(Cell::Text).collect()
+}
+
+/// The tables of a workbook, with the cost lines measured from the engine
+/// ([`suanli_model::cost_lines`]) as formulas of the Inputs sheet; refused
+/// when a number is not finite (a spreadsheet cell would show it as an
+/// error or as a plausible figure).
+pub fn tables(s: &Scenario, e: &Evaluation, measured: &CostLines, lang: Lang) -> Result<Tables, String> {
     let c = e.currency;
+    let h = e.horizon_months as usize;
     let text = |x: &str| Cell::Text(x.to_owned());
-    let money = |x: f64| Cell::Number(round_money(x, c));
-    let mut comparison = vec![
-        [
-            lang.pick("Option", "方案").to_owned(),
-            lang.pick("Kind", "类型").to_owned(),
-            format!("{} ({c})", lang.pick("Total nominal", "名义总成本").to_owned()),
-            format!("{} ({c})", lang.pick("Total NPV", "净现值总成本").to_owned()),
-            format!("{} ({c})", lang.pick("Per reference-GPU-hour", "每参考卡时").to_owned()),
-            lang.pick("Reference-GPU-hours served", "有效参考卡时").to_owned(),
-            lang.pick("Break-even month", "盈亏平衡月").to_owned(),
-        ]
-        .into_iter()
-        .map(Cell::Text)
-        .collect::<Vec<_>>(),
-    ];
-    for o in &e.options {
-        comparison.push(vec![
-            text(&o.label),
-            text(match o.kind {
-                suanli_model::OptionKind::Buy => "buy",
-                suanli_model::OptionKind::Rent => "rent",
-                suanli_model::OptionKind::Mix => "mix",
-            }),
-            money(o.total_nominal),
-            money(o.total_npv),
-            o.effective_price_per_ref_gpu_hour.map_or(Cell::Empty, |p| Cell::Number(round_unit_price(p))),
-            Cell::Number(round_quantity(o.ref_gpu_hours_served)),
-            o.break_even.as_ref().and_then(|b| b.month).map_or(Cell::Empty, |m| Cell::Number(f64::from(m))),
+    let money = |x: f64| round_money(x, c);
+    let drivers = &measured.drivers;
+    // Every non-zero line of the evaluation; as measured where it was.
+    let fixed_lines: Vec<Line> = e
+        .options
+        .iter()
+        .enumerate()
+        .flat_map(|(o, r)| Category::ALL.into_iter().map(move |cat| (o, r, cat)))
+        .filter(|(o, r, cat)| {
+            r.breakdown(*cat) != 0.0 && !measured.lines.iter().any(|l| l.option == *o && l.category == *cat)
+        })
+        .map(|(o, r, cat)| {
+            let figures: Vec<f64> = r.monthly.iter().map(|m| m.get(cat)).collect();
+            Line { option: o, category: cat, factors: Vec::new(), terms: Vec::new(), rest: figures.clone(), figures }
+        })
+        .collect();
+    let mut all: Vec<&Line> =
+        measured.lines.iter().filter(|l| l.option < e.options.len()).chain(&fixed_lines).collect();
+    all.sort_by_key(|l| (l.option, Category::ALL.iter().position(|c| *c == l.category)));
+    let mut layout = Layout { lang, rows: vec![Vec::new(); e.options.len()] };
+    for (i, l) in all.iter().enumerate() {
+        layout.rows[l.option].push((1 + i, *l));
+    }
+
+    // ---- inputs
+    let mut inputs = vec![header(&[
+        lang.pick("Input", "输入").to_owned(),
+        lang.pick("Value (change me)", "取值（可修改）").to_owned(),
+        lang.pick("Unit", "单位").to_owned(),
+        lang.pick("Source", "来源").to_owned(),
+    ])];
+    inputs.push(vec![
+        text(&crate::labels::input("discount_rate_annual", s, lang)),
+        Cell::Input(s.discount_rate_annual),
+        text(lang.pick("per year, as a fraction (0.08 = 8 %)", "每年，以小数表示（0.08 = 8%）")),
+        text(lang.pick("user assumption", "用户假设")),
+    ]);
+    for d in drivers {
+        inputs.push(vec![
+            Cell::Text(crate::labels::input(&d.param.path(s), s, lang)),
+            Cell::Input(d.value),
+            Cell::Text(unit(d.param, s, lang)),
+            Cell::Text(input_source(d.param, s, lang)),
         ]);
     }
+    inputs.push(vec![Cell::Empty]);
+    inputs.push(vec![text(lang.pick(
+        "Change a value in the second column: the cost lines, the monthly and yearly cash flows, the breakdown and the comparison recompute. Inputs not listed here (the workload, counts, utilisation, terms) change quantities: change them in Suanli and export again. The break-even month is as exported.",
+        "修改第二列的取值，成本明细、月度与逐年现金流、成本构成和方案比较会随之重算。未列于此的输入（工作负载、数量、利用率、期限等）改变的是用量：请在算力中修改后重新导出。盈亏平衡月为导出时的结果。",
+    ))]);
+
+    // ---- cost lines
+    let month_header = |m: usize| format!("{} {}", lang.pick("Month", "第"), m + 1) + lang.pick("", " 月");
+    let mut lines = vec![header(
+        &[
+            lang.pick("Option", "方案").to_owned(),
+            lang.pick("Category", "类别").to_owned(),
+            lang.pick("Kind", "性质").to_owned(),
+            lang.pick("Moved by", "随之变动的输入").to_owned(),
+            format!("{} ({c})", lang.pick("Total", "合计")),
+        ]
+        .into_iter()
+        .chain((0..h).map(month_header))
+        .collect::<Vec<_>>(),
+    )];
+    for (r, l) in all.iter().enumerate() {
+        let o = &e.options[l.option];
+        let moved: Vec<usize> = l.factors.iter().copied().chain(l.terms.iter().map(|(d, _)| *d)).collect();
+        let moved = if moved.is_empty() {
+            lang.pick("no input on the Inputs sheet", "可修改输入表中无").to_owned()
+        } else {
+            moved
+                .iter()
+                .map(|d| crate::labels::input(&drivers[*d].param.path(s), s, lang))
+                .collect::<Vec<_>>()
+                .join(lang.pick("; ", "；"))
+        };
+        let row = r + 1;
+        let total = range_ref(Sheet::Lines, lang, (row, layout.month_col(0)), (row, layout.month_col(h - 1)));
+        let mut cells = vec![
+            Cell::Text(for_lang(&o.label, lang)),
+            text(l.category.label(lang)),
+            text(flow_kind(l.category.flow_kind(), lang)),
+            Cell::Text(moved),
+            Cell::Formula { formula: format!("=SUM({total})"), value: money(o.breakdown(l.category)) },
+        ];
+        cells.extend((0..h).map(|m| line_cell(l, drivers, m, lang, money(l.figures[m]))));
+        lines.push(cells);
+    }
+
+    // ---- monthly, with the discount factor
+    let discount = cell_ref(Sheet::Inputs, lang, DISCOUNT_ROW, 1);
+    let factor_col = e.options.len() + 1;
+    let mut monthly = vec![header(
+        &std::iter::once(lang.pick("Month", "月份").to_owned())
+            .chain(e.options.iter().map(|o| format!("{} ({c})", for_lang(&o.label, lang))))
+            .chain(std::iter::once(lang.pick("Discount factor", "折现系数").to_owned()))
+            .collect::<Vec<_>>(),
+    )];
+    for m in 0..h {
+        let mut row = vec![Cell::Whole(m as u32 + 1)];
+        for (i, o) in e.options.iter().enumerate() {
+            row.push(Cell::Formula {
+                formula: format!("={}", sum_of(&layout.cells(i, m..m + 1, |_| true))),
+                value: money(o.monthly[m].total()),
+            });
+        }
+        row.push(Cell::Formula {
+            formula: format!("=(1+{discount})^(-(A{}-1)/12)", m + 2),
+            value: suanli_model::finance::discount_factor(s.discount_rate_annual, m),
+        });
+        monthly.push(row);
+    }
+    let monthly_col = |i: usize| range_ref(Sheet::Monthly, lang, (1, i + 1), (h, i + 1));
+
+    // ---- comparison
+    let mut comparison = vec![header(&[
+        lang.pick("Option", "方案").to_owned(),
+        lang.pick("Kind", "类型").to_owned(),
+        format!("{} ({c})", lang.pick("Total nominal", "名义总成本")),
+        format!("{} ({c})", lang.pick("Total NPV", "净现值总成本")),
+        format!("{} ({c})", lang.pick("Per reference-GPU-hour", "每参考卡时")),
+        lang.pick("Reference-GPU-hours served", "有效参考卡时").to_owned(),
+        lang.pick("Break-even month (as exported)", "盈亏平衡月（导出时）").to_owned(),
+    ])];
+    for (i, o) in e.options.iter().enumerate() {
+        let compute: f64 = Category::ALL.iter().filter(|k| k.is_compute()).map(|k| o.breakdown(*k)).sum();
+        // The hours the effective price divides by (served, less any bridged by the incumbent).
+        let per_hour = match o.effective_price_per_ref_gpu_hour {
+            Some(p) if p > 0.0 => Cell::Formula {
+                formula: format!(
+                    "={}/{}",
+                    sum_of(&layout.totals(i, |l| l.category.is_compute())),
+                    constant(compute / p)
+                ),
+                value: round_unit_price(p),
+            },
+            Some(p) => Cell::Number(round_unit_price(p)),
+            None => Cell::Empty,
+        };
+        comparison.push(vec![
+            Cell::Text(for_lang(&o.label, lang)),
+            Cell::Text(crate::labels::value(kind_key(o.kind), lang)),
+            Cell::Formula { formula: format!("=SUM({})", monthly_col(i)), value: money(o.total_nominal) },
+            Cell::Formula {
+                formula: format!(
+                    "=SUMPRODUCT({},{})",
+                    monthly_col(i),
+                    range_ref(Sheet::Monthly, lang, (1, factor_col), (h, factor_col))
+                ),
+                value: money(o.total_npv),
+            },
+            per_hour,
+            Cell::Number(round_quantity(o.ref_gpu_hours_served)),
+            o.break_even.as_ref().and_then(|b| b.month).map_or(Cell::Empty, Cell::Whole),
+        ]);
+    }
+
+    // ---- breakdown by category
     let cats: Vec<Category> =
         Category::ALL.iter().copied().filter(|cat| e.options.iter().any(|o| o.breakdown(*cat) != 0.0)).collect();
-    let mut breakdown = vec![
-        std::iter::once(Cell::Text(lang.pick("Option", "方案").to_owned()))
-            .chain(cats.iter().map(|cat| Cell::Text(cat.label(lang).to_owned())))
-            .chain(std::iter::once(Cell::Text(lang.pick("Total", "合计").to_owned())))
+    let mut breakdown = vec![header(
+        &std::iter::once(lang.pick("Option", "方案").to_owned())
+            .chain(cats.iter().map(|cat| format!("{} ({c})", cat.label(lang))))
+            .chain(std::iter::once(format!("{} ({c})", lang.pick("Total", "合计"))))
             .collect::<Vec<_>>(),
-    ];
-    for o in &e.options {
-        breakdown.push(
-            std::iter::once(text(&o.label))
-                .chain(cats.iter().map(|cat| money(o.breakdown(*cat))))
-                .chain(std::iter::once(money(o.total_nominal)))
-                .collect(),
-        );
+    )];
+    for (i, o) in e.options.iter().enumerate() {
+        let mut row = vec![Cell::Text(for_lang(&o.label, lang))];
+        for cat in &cats {
+            row.push(Cell::Formula {
+                formula: format!("={}", sum_of(&layout.totals(i, |l| l.category == *cat))),
+                value: money(o.breakdown(*cat)),
+            });
+        }
+        let r = breakdown.len() as u32;
+        row.push(if cats.is_empty() {
+            Cell::Number(money(o.total_nominal))
+        } else {
+            Cell::Formula {
+                formula: format!("=SUM({}:{})", row_col_to_cell(r, 1), row_col_to_cell(r, cats.len() as u16)),
+                value: money(o.total_nominal),
+            }
+        });
+        breakdown.push(row);
     }
-    let mut monthly = vec![
-        std::iter::once(Cell::Text(lang.pick("Month", "月份").to_owned()))
-            .chain(e.options.iter().map(|o| Cell::Text(o.label.clone())))
-            .collect::<Vec<_>>(),
-    ];
-    for m in 0..e.horizon_months as usize {
-        monthly.push(
-            std::iter::once(Cell::Number((m + 1) as f64))
-                .chain(e.options.iter().map(|o| money(o.monthly[m].total())))
-                .collect(),
-        );
+
+    // ---- by year
+    let mut yearly = vec![header(&[
+        lang.pick("Option", "方案").to_owned(),
+        lang.pick("Year", "年度").to_owned(),
+        lang.pick("Months", "月数").to_owned(),
+        format!("{} ({c})", lang.pick("Capital", "资本支出")),
+        format!("{} ({c})", lang.pick("One-off", "一次性支出")),
+        format!("{} ({c})", lang.pick("Recurring", "经常性支出")),
+        format!("{} ({c})", lang.pick("Money back", "残值收回")),
+        format!("{} ({c})", lang.pick("Total", "合计")),
+    ])];
+    for (i, o) in e.options.iter().enumerate() {
+        for y in suanli_model::business::by_year(o) {
+            let first = (y.year as usize - 1) * 12;
+            let months = first..first + y.months as usize;
+            let of = |kind: FlowKind, value: f64| Cell::Formula {
+                formula: format!("={}", sum_of(&layout.cells(i, months.clone(), |l| l.category.flow_kind() == kind))),
+                value: money(value),
+            };
+            let r = yearly.len() + 1;
+            yearly.push(vec![
+                Cell::Text(for_lang(&o.label, lang)),
+                Cell::Whole(y.year),
+                Cell::Whole(y.months),
+                of(FlowKind::Capital, y.capital),
+                of(FlowKind::OneOff, y.one_off),
+                of(FlowKind::Recurring, y.recurring),
+                of(FlowKind::Residual, y.residual),
+                Cell::Formula { formula: format!("=SUM(D{r}:G{r})"), value: money(y.total()) },
+            ]);
+        }
     }
+
+    // ---- every input, as text, with its source
     let mut assumptions = vec![vec![
         text(lang.pick("Input", "输入")),
         text(lang.pick("Value", "取值")),
         text(lang.pick("Source", "来源")),
     ]];
     assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
-    let mut yearly = vec![
-        [
-            lang.pick("Option", "方案").to_owned(),
-            lang.pick("Year", "年度").to_owned(),
-            lang.pick("Months", "月数").to_owned(),
-            format!("{} ({c})", lang.pick("Capital", "资本支出")),
-            format!("{} ({c})", lang.pick("One-off", "一次性支出")),
-            format!("{} ({c})", lang.pick("Recurring", "经常性支出")),
-            format!("{} ({c})", lang.pick("Money back", "残值收回")),
-            format!("{} ({c})", lang.pick("Total", "合计")),
-        ]
-        .into_iter()
-        .map(Cell::Text)
-        .collect::<Vec<_>>(),
-    ];
-    for o in &e.options {
-        for y in suanli_model::business::by_year(o) {
-            yearly.push(vec![
-                text(&o.label),
-                Cell::Number(f64::from(y.year)),
-                Cell::Number(f64::from(y.months)),
-                money(y.capital),
-                money(y.one_off),
-                money(y.recurring),
-                money(y.residual),
-                money(y.total()),
-            ]);
-        }
-    }
-    let tables = Tables { comparison, breakdown, monthly, yearly, assumptions };
+
+    let tables = Tables { comparison, inputs, breakdown, monthly, yearly, lines, assumptions };
     for (sheet, _, rows) in tables.sheets(lang) {
         for (r, row) in rows.iter().enumerate() {
             for (c, cell) in row.iter().enumerate() {
-                if let Cell::Number(x) = cell
-                    && !x.is_finite()
-                {
+                if cell.value().is_some_and(|x| !x.is_finite()) {
                     return Err(if lang == Lang::Zh {
                         format!("工作表“{sheet}”第 {} 行第 {} 列的数字不是有限数值；未生成表格", r + 1, c + 1)
                     } else {
@@ -163,11 +506,30 @@ pub fn tables(s: &Scenario, e: &Evaluation, lang: Lang) -> Result<Tables, String
     Ok(tables)
 }
 
+fn kind_key(kind: suanli_model::OptionKind) -> &'static str {
+    match kind {
+        suanli_model::OptionKind::Buy => "buy",
+        suanli_model::OptionKind::Rent => "rent",
+        suanli_model::OptionKind::Mix => "mix",
+    }
+}
+
+fn flow_kind(kind: FlowKind, lang: Lang) -> &'static str {
+    match kind {
+        FlowKind::Capital => lang.pick("capital", "资本支出"),
+        FlowKind::OneOff => lang.pick("one-off", "一次性支出"),
+        FlowKind::Recurring => lang.pick("recurring", "经常性支出"),
+        FlowKind::Residual => lang.pick("money back", "残值收回"),
+    }
+}
+
 /// The workbook's bytes.
 pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
     let mut wb = Workbook::new();
     let header = Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap();
     let number = Format::new().set_num_format("#,##0.00");
+    let whole = Format::new().set_num_format("0");
+    let input = Format::new().set_num_format("#,##0.00######").set_background_color("#FFF2CC").set_bold();
     for (name, _, rows) in tables.sheets(lang) {
         let ws = wb.add_worksheet();
         ws.set_name(name)?;
@@ -183,6 +545,16 @@ pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
                     }
                     (_, Cell::Number(x)) => {
                         ws.write_number_with_format(r, col, *x, &number)?;
+                    }
+                    (_, Cell::Whole(n)) => {
+                        ws.write_number_with_format(r, col, f64::from(*n), &whole)?;
+                    }
+                    (_, Cell::Input(x)) => {
+                        ws.write_number_with_format(r, col, *x, &input)?;
+                    }
+                    (_, Cell::Formula { formula, value }) => {
+                        let f = Formula::new(formula).set_result(value.to_string());
+                        ws.write_formula_with_format(r, col, f, &number)?;
                     }
                     (_, Cell::Empty) => {}
                 }
@@ -202,7 +574,8 @@ fn csv_field(c: &Cell) -> String {
     match c {
         Cell::Text(s) if s.contains([',', '"', '\n', '\r']) => format!("\"{}\"", s.replace('"', "\"\"")),
         Cell::Text(s) => s.clone(),
-        Cell::Number(x) => x.to_string(),
+        Cell::Whole(n) => n.to_string(),
+        Cell::Number(x) | Cell::Input(x) | Cell::Formula { value: x, .. } => x.to_string(),
         Cell::Empty => String::new(),
     }
 }

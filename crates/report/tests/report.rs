@@ -58,20 +58,38 @@ fn hostile_and_very_long_text_renders_inert() {
 }
 
 #[test]
-fn the_spreadsheet_holds_the_engines_figures() {
+fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     use calamine::{Data, Reader, Xlsx};
     let (s, e) = case();
-    let tables = sheet::tables(&s, &e, Lang::En).unwrap();
+    let lines = suanli_model::cost_lines::cost_lines(&Checked::new(s.clone()).unwrap());
+    let tables = sheet::tables(&s, &e, &lines, Lang::En).unwrap();
     let bytes = sheet::xlsx(&tables, Lang::En).unwrap();
     let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
-    assert_eq!(book.sheet_names(), vec!["Comparison", "Breakdown", "Monthly", "By year", "Assumptions"]);
+    assert_eq!(
+        book.sheet_names(),
+        vec!["Comparison", "Inputs", "Breakdown", "Monthly", "By year", "Cost lines", "Assumptions"]
+    );
     let comparison = book.worksheet_range("Comparison").unwrap();
-    // Row 1: buy, 3,000,000 nominal; row 2: rent, 1,799,654.40.
+    // Row 1: buy, 3,000,000 nominal; row 2: rent, 1,799,654.40 (the cached results).
     assert_eq!(comparison.get_value((1, 2)), Some(&Data::Float(3_000_000.0)));
     assert_eq!(comparison.get_value((2, 2)), Some(&Data::Float(1_799_654.4)));
     assert_eq!(comparison.get_value((2, 4)), Some(&Data::Float(8.56)));
+    let formulas = book.worksheet_formula("Comparison").unwrap();
+    assert_eq!(formulas.get_value((2, 2)).map(String::as_str), Some("SUM(Monthly!$C$2:$C$37)"));
+    assert!(formulas.get_value((2, 3)).unwrap().starts_with("SUMPRODUCT(Monthly!$C$2:$C$37,Monthly!$D$2:$D$37)"));
+    // The rent line is the on-demand price on the Inputs sheet times the hours.
+    let inputs = book.worksheet_range("Inputs").unwrap();
+    let price_row = (0..inputs.height() as u32)
+        .find(|r| matches!(inputs.get_value((*r, 0)), Some(Data::String(t)) if t.contains("on-demand") || t.contains("On-demand") || t.contains("price per accelerator-hour")))
+        .expect("the on-demand price on the Inputs sheet");
+    assert_eq!(inputs.get_value((price_row, 1)), Some(&Data::Float(8.56)));
+    assert_eq!(inputs.get_value((1, 1)), Some(&Data::Float(0.08)), "the discount rate");
+    let cost_lines = book.worksheet_formula("Cost lines").unwrap();
+    let cell = format!("Inputs!$B${}", price_row + 1);
+    assert!(cost_lines.rows().flatten().any(|f| f == &format!("5840*{cell}")), "8 cards × 730 h × the price cell");
     let monthly = book.worksheet_range("Monthly").unwrap();
     assert_eq!(monthly.height(), 37, "header and 36 months");
+    assert_eq!(monthly.get_value((1, 0)), Some(&Data::Float(1.0)));
     // Renting: 8 × 730 × 8.56 = 49,990.40 every month.
     assert_eq!(monthly.get_value((1, 2)), Some(&Data::Float(49_990.4)));
     // By year: each option's three years, capital in the first, adding up
@@ -90,10 +108,11 @@ fn the_spreadsheet_holds_the_engines_figures() {
         })
         .sum();
     assert!((rent_total - 1_799_654.4).abs() < 0.01, "{rent_total}");
-    let zh = sheet::tables(&s, &e, Lang::Zh).unwrap();
+    let zh = sheet::tables(&s, &e, &lines, Lang::Zh).unwrap();
     let csv = sheet::csv(&zh);
     assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));
     assert!(csv[0].1.contains("1799654.4"));
+    assert!(csv[0].1.contains("租用"), "the option's kind in Chinese");
 }
 
 /// A 2×1 PNG (one red, one blue pixel), written out byte by byte.

@@ -40,7 +40,8 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
         let err = proposal_pdf(&input).expect_err("a PDF with NaN in its drawing was made");
         assert!(err.contains("finite") || err.contains("有限"), "{err}");
     }
-    let err = suanli_report::sheet::tables(&s, &e, Lang::En).expect_err("a workbook with NaN was made");
+    let err =
+        suanli_report::sheet::tables(&s, &e, &Default::default(), Lang::En).expect_err("a workbook with NaN was made");
     assert!(err.contains("finite"), "{err}");
     // The unpoisoned case still gives both.
     let (s, mut e) = poisoned(0.0);
@@ -54,5 +55,5 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
         lang: Lang::En,
     };
     assert!(proposal_pdf(&input).is_ok());
-    assert!(suanli_report::sheet::tables(&s, &e, Lang::En).is_ok());
+    assert!(suanli_report::sheet::tables(&s, &e, &Default::default(), Lang::En).is_ok());
 }
