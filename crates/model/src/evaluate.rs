@@ -289,6 +289,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
             .then(|| compute / (run.served - run.bridged)),
         all_in_per_ref_gpu_hour: (run.served > 0.0).then(|| total_nominal / run.served),
         owned_utilisation: run.owned_utilisation,
+        owned_energy_kwh: run.owned_energy_kwh,
         time_to_complete_months: run.time_to_complete,
         completes_within_horizon: run.completes,
         meets_deadline: run.meets_deadline,
@@ -436,6 +437,7 @@ struct Run {
     unserved: f64,
     accelerator_hours: f64,
     owned_utilisation: Option<f64>,
+    owned_energy_kwh: Option<f64>,
     time_to_complete: Option<f64>,
     completes: Option<bool>,
     meets_deadline: Option<bool>,
@@ -455,6 +457,7 @@ impl Run {
             unserved: 0.0,
             accelerator_hours: 0.0,
             owned_utilisation: None,
+            owned_energy_kwh: None,
             time_to_complete: None,
             completes: None,
             meets_deadline: None,
@@ -473,6 +476,7 @@ impl Run {
         self.unserved = 0.0;
         self.accelerator_hours = 0.0;
         self.owned_utilisation = None;
+        self.owned_energy_kwh = None;
         self.time_to_complete = None;
         self.completes = None;
         self.meets_deadline = None;
@@ -888,11 +892,9 @@ fn owned_costs(ctx: &Context<'_>, p: &OwnedPool, used_accel_hours: &[f64], run: 
         busy += utilisation;
         run.flows.add(m, Category::Hosting, provisioned_kw * p.colocation_per_kw_month * fx);
         // power = kW × hours × utilisation × PUE × tariff
-        run.flows.add(
-            m,
-            Category::Power,
-            servers * p.server_kw * HOURS_PER_MONTH * utilisation * p.pue * p.electricity_per_kwh * fx,
-        );
+        let kwh = servers * p.server_kw * HOURS_PER_MONTH * utilisation * p.pue;
+        *run.owned_energy_kwh.get_or_insert(0.0) += kwh;
+        run.flows.add(m, Category::Power, kwh * p.electricity_per_kwh * fx);
         run.flows.add(m, Category::Staff, p.staff_per_year / 12.0 * fx);
         run.flows.add(m, Category::Maintenance, p.maintenance_share_per_year * hardware / 12.0);
         run.flows.add(m, Category::OtherOpex, p.other_opex_per_year / 12.0 * fx);

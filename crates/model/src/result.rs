@@ -203,6 +203,10 @@ pub struct OptionResult {
     pub all_in_per_ref_gpu_hour: Option<f64>,
     /// Busy share of owned accelerator-hours after delivery.
     pub owned_utilisation: Option<f64>,
+    /// Electricity the owned servers draw over the horizon, kWh at the
+    /// meter (PUE included); `None` without owned servers. Rented capacity's
+    /// energy is in the provider's price, not metered here.
+    pub owned_energy_kwh: Option<f64>,
     /// Months from today until a job's result, lead time included
     /// (extrapolated past the horizon when it does not finish within it).
     pub time_to_complete_months: Option<f64>,

@@ -532,6 +532,10 @@ impl Checker<'_> {
         self.refresh();
         self.curves();
         self.demand();
+        if let Some(en) = &s.energy {
+            // The dirtiest grids emit about 1 kg a kWh (coal alone); 2 leaves room.
+            self.between("energy.grid_kg_co2_per_kwh", en.grid_kg_co2_per_kwh, 0.0, 2.0);
+        }
         if let Some(st) = &s.storage {
             self.currency("storage.currency", st.currency);
             self.non_negative("storage.dataset_tb", st.dataset_tb);

@@ -88,12 +88,17 @@ pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         for key in ["name", "description", "fx_source", "uncertainty", "optimise"] {
             map.remove(key);
         }
+        if let Some(Value::Object(energy)) = map.get_mut("energy") {
+            energy.remove("source");
+        }
     }
     let mut top = Vec::new();
     leaves("", &scenario, lang, &mut top);
     for (path, value) in top {
         let source = if path.starts_with("fx.") && !s.fx_source.is_empty() {
             s.fx_source.clone()
+        } else if path.starts_with("energy.") {
+            s.energy.as_ref().map(|en| en.source.clone()).unwrap_or_default()
         } else if path.starts_with("scaling_curves") {
             s.scaling_curves.iter().map(|c| c.source.clone()).filter(|x| !x.is_empty()).collect::<Vec<_>>().join("; ")
         } else {

@@ -330,6 +330,10 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
         cv.paragraph(&description, 9.0, false, MUTED);
     }
 
+    // ---- the assumptions in plain words
+    sections.numbered_below(&mut cv, lang.pick("What the comparison assumes", "比较所依据的假设"));
+    crate::case::assumptions_in_words(&mut cv, s, e, lang);
+
     // ---- comparison table
     sections.numbered(&mut cv, lang.pick("Options compared", "方案比较"));
     let header = vec![
@@ -436,6 +440,12 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
             false,
             MUTED,
         );
+    }
+
+    // ---- energy and emissions of owned servers
+    if ranked.iter().any(|o| o.owned_energy_kwh.is_some_and(|k| k > 0.0)) {
+        sections.numbered_below(&mut cv, lang.pick("Energy and emissions", "能耗与排放"));
+        crate::case::energy(&mut cv, s, e, &ranked, lang);
     }
 
     // ---- risks, next steps and approval

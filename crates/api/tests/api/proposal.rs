@@ -138,7 +138,7 @@ fn the_proposal_gives_the_cash_flow_by_year_and_the_purchase_case() {
         proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap().concat().join(wrap)
     };
     let en = text(Lang::En, " ");
-    assert!(en.contains("3. Cash flow by year"), "{en}");
+    assert!(en.contains("4. Cash flow by year"), "{en}");
     // Renting: 8 × 730 h × CNY 8.56 × 12 = CNY 599,885 a year: three years in
     // the table of options, and in the recommended option's (recurring and total).
     assert_eq!(en.matches("CNY 599,885").count(), 3 + 3 * 2, "{en}");
@@ -147,7 +147,7 @@ fn the_proposal_gives_the_cash_flow_by_year_and_the_purchase_case() {
         "{en}"
     );
     let zh = text(Lang::Zh, "");
-    assert!(zh.contains("3. 逐年现金流"), "{zh}");
+    assert!(zh.contains("4. 逐年现金流"), "{zh}");
     assert!(zh.contains("以自购 8卡A100 服务器代替"), "{zh}");
     assert!(zh.contains("8卡A100：评估期内收不回多付的投入"), "{zh}");
 }
@@ -162,7 +162,7 @@ fn the_proposal_closes_with_risks_next_steps_approval_and_notices() {
     let meta = ProposalMeta { date: "2026-11-30".into(), client: "Example AI".into(), ..ProposalMeta::default() };
     let en =
         proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), Lang::En, &meta).unwrap().concat().join(" ");
-    for heading in ["7. Risks", "8. Next steps and approval", "Approved by", "Notices"] {
+    for heading in ["8. Risks", "9. Next steps and approval", "Approved by", "Notices"] {
         assert!(en.contains(heading), "{heading}: {en}");
     }
     assert!(en.contains("Porting off CUDA not quantified CNY 900,000, 4.5 months later"), "{en}");
@@ -170,5 +170,34 @@ fn the_proposal_closes_with_risks_next_steps_approval_and_notices() {
     assert!(en.contains("Confidential: prepared for the internal decision of Example AI"), "{en}");
     let zh =
         proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), Lang::Zh, &meta).unwrap().concat().join("");
-    assert!(zh.contains("7. 风险") && zh.contains("脱离 CUDA 的迁移") && zh.contains("声明"), "{zh}");
+    assert!(zh.contains("8. 风险") && zh.contains("脱离 CUDA 的迁移") && zh.contains("声明"), "{zh}");
+}
+
+/// The assumptions in plain words follow the summary, and owned servers'
+/// electricity and emissions come from their draw, PUE, utilisation and
+/// the scenario's grid factor with its source.
+#[test]
+fn the_proposal_states_its_assumptions_and_the_energy_of_owned_servers() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/ascend-910b-cluster.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    let text = |lang, wrap| -> String {
+        proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap().concat().join(wrap)
+    };
+    let en = text(Lang::En, " ");
+    assert!(en.contains("2. What the comparison assumes"), "{en}");
+    assert!(en.contains("The horizon: 36 months (3 years)"), "{en}");
+    assert!(en.contains("The discount rate: 8% a year"), "{en}");
+    assert!(en.contains("busy 88% of the time"), "{en}");
+    assert!(en.contains("Energy and emissions"), "{en}");
+    assert!(en.contains("Grid emission factor: 0.5306 kg CO2 per kWh (MEE and NBS"), "{en}");
+    let (s, _) = suanli_api::load_resolved(&file, Some(&db.path().join("db.sqlite"))).unwrap();
+    let e = suanli_api::evaluate(&s);
+    let kwh = e.options.iter().find_map(|o| o.owned_energy_kwh).unwrap();
+    let mwh = suanli_api::model::format_number(kwh / 1000.0, 0);
+    let tonnes = suanli_api::model::format_number(kwh * 0.5306 / 1000.0, 0);
+    assert!(en.contains(&format!("{mwh} ")) && en.contains(&tonnes), "{mwh} MWh, {tonnes} t: {en}");
+    let zh = text(Lang::Zh, "");
+    assert!(zh.contains("2. 比较所依据的假设") && zh.contains("能耗与排放"), "{zh}");
+    assert!(zh.contains("生态环境部、国家统计局"), "the source in Chinese: {zh}");
 }

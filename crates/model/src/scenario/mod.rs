@@ -66,6 +66,9 @@ pub struct Scenario {
     pub scaling_curves: Vec<ScalingCurve>,
     #[serde(default)]
     pub storage: Option<StorageAssumptions>,
+    /// The grid's carbon intensity, for the energy and emissions of owned servers.
+    #[serde(default)]
+    pub energy: Option<EnergyAssumptions>,
     #[serde(default)]
     pub edge: Option<EdgeAssumptions>,
     /// The workload's porting facts, for options on non-CUDA accelerators.
@@ -311,6 +314,17 @@ pub struct ScalingCurve {
     pub id: String,
     /// `[accelerators, efficiency]` pairs, accelerators ascending.
     pub points: Vec<(f64, f64)>,
+    #[serde(default)]
+    pub source: String,
+}
+
+/// What a kilowatt-hour from the grid emits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnergyAssumptions {
+    /// kg of CO2 per kWh drawn (China's national average for 2023: 0.5306).
+    pub grid_kg_co2_per_kwh: f64,
+    /// Where the factor comes from (shown in reports).
     #[serde(default)]
     pub source: String,
 }
