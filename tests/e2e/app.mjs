@@ -1,4 +1,5 @@
 // Starting the real app through tauri-driver, and the few steps every test uses.
+import assert from "node:assert/strict";
 import { remote } from "webdriverio";
 import { join } from "node:path";
 
@@ -24,9 +25,42 @@ export async function launch(db, args = []) {
   return app;
 }
 
+/**
+ * Takes a screenshot of the screen as it is, after checking that every piece
+ * of text on it (labels, buttons, inputs, placeholders, tags, tooltips shown)
+ * is drawn in the bundled face: this machine has no system CJK font, so any
+ * other face draws Chinese as boxes.
+ */
 export async function shot(app, name) {
   await app.pause(800); // let chart animations finish
   await app.saveScreenshot(join(shots, `${name}.png`));
+  assert.deepEqual(await fontProblems(app), [], `${name}: text not in the bundled face`);
+}
+
+/** Rendered elements with text whose face is not the bundled one (at most 20). */
+export async function fontProblems(app) {
+  return app.execute(() => {
+    const bad = [];
+    const first = (family) => family.split(",")[0].trim().replace(/^["']|["']$/g, "");
+    for (const el of document.querySelectorAll("body *")) {
+      if (el.getClientRects().length === 0) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden") continue;
+      const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      const field = el.matches("input, textarea, select, button");
+      if (!text && !field) continue;
+      const family = style.fontFamily;
+      const placeholder = field && el.placeholder ? getComputedStyle(el, "::placeholder").fontFamily : "";
+      // Code (the TOML editor) is monospace first, the bundled face for what monospace lacks.
+      const ok = (f) => first(f) === "Suanli Sans" || (/monospace/.test(f) && f.includes("Suanli Sans"));
+      if (ok(family) && (!placeholder || ok(placeholder))) continue;
+      const what = (el.textContent || el.placeholder || el.value || "").trim().slice(0, 30);
+      bad.push(`${el.tagName.toLowerCase()}.${String(el.className).split(" ")[0]}: ${family} ${placeholder} "${what}"`);
+      if (bad.length >= 20) break;
+    }
+    if (!document.fonts.check('14px "Suanli Sans"', "昇腾算力")) bad.push("the bundled face is not loaded");
+    return bad;
+  });
 }
 
 /** Waits until results newer than `after` (a generation number) are on screen; returns their generation. */

@@ -65,9 +65,20 @@ fn with_input<T>(
         simulation: simulation.as_ref(),
         sensitivity: sensitivity.as_ref(),
         meta,
+        names: &accelerator_names(lang),
         lang,
     };
     f(&input)
+}
+
+/// The bundled catalogue's accelerator names by id, in `lang` (an
+/// accelerator only the user's database knows keeps its id).
+fn accelerator_names(lang: Lang) -> suanli_report::Names {
+    suanli_catalog::accelerator_names()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(id, en, zh)| (id, lang.pick(&en, &zh).to_owned()))
+        .collect()
 }
 
 /// Writes the proposal PDF to `out` (whole or not at all); returns its size.
@@ -123,7 +134,7 @@ fn tables_for(
 ) -> Result<suanli_report::sheet::Tables, Error> {
     let e = crate::evaluate(s);
     let lines = suanli_model::cost_lines::cost_lines(s);
-    suanli_report::sheet::tables(s, &e, &lines, lang).map_err(Error::Report)
+    suanli_report::sheet::tables(s, &e, &lines, &accelerator_names(lang), lang).map_err(Error::Report)
 }
 
 fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {

@@ -23,3 +23,19 @@ pub fn tables() -> Result<Tables, Error> {
         export_controls: csv_rows("export_controls.csv", include_str!("../../../data/catalog/export_controls.csv"))?,
     })
 }
+
+/// Each bundled accelerator's name as a reader writes it, by id: `(id,
+/// English, Chinese)`, the vendor first ("NVIDIA A100 SXM4 80GB", "华为 昇腾910B1").
+pub fn accelerator_names() -> Result<Vec<(String, String, String)>, Error> {
+    let rows: Vec<crate::rows::Accelerator> =
+        csv_rows("accelerators.csv", include_str!("../../../data/catalog/accelerators.csv"))?;
+    Ok(rows
+        .into_iter()
+        .map(|a| {
+            let en = format!("{} {}", a.vendor, a.name);
+            let zh =
+                format!("{} {}", a.vendor_zh.as_deref().unwrap_or(&a.vendor), a.name_zh.as_deref().unwrap_or(&a.name));
+            (a.id, en, zh)
+        })
+        .collect())
+}

@@ -11,6 +11,7 @@
 
 pub mod aliases;
 mod bundled;
+pub use bundled::accelerator_names;
 mod cache;
 pub mod check;
 pub mod import;

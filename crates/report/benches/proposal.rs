@@ -28,6 +28,7 @@ fn bench(c: &mut Criterion) {
         simulation: Some(&sim),
         sensitivity: Some(&sens),
         meta: &meta,
+        names: &Default::default(),
         lang: Lang::Zh,
     };
     let bytes = proposal_pdf(&input).unwrap();
@@ -57,7 +58,7 @@ fn workbook(c: &mut Criterion) {
     let make = || {
         let e = evaluate(&s);
         let lines = suanli_model::cost_lines::cost_lines(&s);
-        let tables = suanli_report::sheet::tables(&s, &e, &lines, Lang::Zh).unwrap();
+        let tables = suanli_report::sheet::tables(&s, &e, &lines, &Default::default(), Lang::Zh).unwrap();
         suanli_report::sheet::xlsx(&tables, Lang::Zh).unwrap()
     };
     eprintln!("workbook 10 × 120: {} bytes", make().len());

@@ -78,7 +78,44 @@ pub(crate) fn fx_source(s: &Scenario, lang: Lang) -> String {
 }
 
 /// `[input, value, source]` rows: scenario-level inputs, then each option's.
-pub fn rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
+pub fn rows(s: &Scenario, names: &crate::Names, lang: Lang) -> Vec<Vec<String>> {
+    // A catalogue id anywhere in a value or a source (a derived ratio's
+    // source names the accelerators it chains) is said by its name.
+    id_rows(s, lang).into_iter().map(|row| row.into_iter().map(|cell| named_ids(&cell, names)).collect()).collect()
+}
+
+/// `text` with every token that is a catalogue id replaced by its name.
+fn named_ids(text: &str, names: &crate::Names) -> String {
+    if names.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut token = String::new();
+    let id_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_';
+    let flush = |token: &mut String, out: &mut String| {
+        let core = token.trim_end_matches('.');
+        match names.get(core) {
+            Some(name) => {
+                out.push_str(name);
+                out.push_str(&token[core.len()..]);
+            }
+            None => out.push_str(token),
+        }
+        token.clear();
+    };
+    for c in text.chars() {
+        if id_char(c) {
+            token.push(c);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
     let assumed = lang.pick("user assumption", "用户假设");
     let mut out = Vec::new();
     let mut scenario = serde_json::to_value(s).unwrap_or(Value::Null);

@@ -17,3 +17,6 @@ mod yaml;
 
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
 pub use pdf::{fallback, font_covers};
+
+/// Display names by catalogue id (accelerators), in one language.
+pub type Names = std::collections::BTreeMap<String, String>;

@@ -33,6 +33,9 @@ pub struct ProposalInput<'a> {
     pub simulation: Option<&'a Simulation>,
     pub sensitivity: Option<&'a Sensitivity>,
     pub meta: &'a ProposalMeta,
+    /// Accelerators' names by catalogue id, in the report's language, for
+    /// inputs that name one (an id is never client text).
+    pub names: &'a crate::Names,
     pub lang: Lang,
 }
 
@@ -457,7 +460,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
 
     // ---- assumptions appendix
     sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
-    let rows = crate::assumptions::rows(s, lang);
+    let rows = crate::assumptions::rows(s, input.names, lang);
     let header = vec![
         lang.pick("Input", "输入").to_owned(),
         lang.pick("Value", "取值").to_owned(),

@@ -253,7 +253,13 @@ fn header(cells: &[String]) -> Vec<Cell> {
 /// ([`suanli_model::cost_lines`]) as formulas of the Inputs sheet; refused
 /// when a number is not finite (a spreadsheet cell would show it as an
 /// error or as a plausible figure).
-pub fn tables(s: &Scenario, e: &Evaluation, measured: &CostLines, lang: Lang) -> Result<Tables, String> {
+pub fn tables(
+    s: &Scenario,
+    e: &Evaluation,
+    measured: &CostLines,
+    names: &crate::Names,
+    lang: Lang,
+) -> Result<Tables, String> {
     let c = e.currency;
     let h = e.horizon_months as usize;
     let text = |x: &str| Cell::Text(x.to_owned());
@@ -483,7 +489,8 @@ pub fn tables(s: &Scenario, e: &Evaluation, measured: &CostLines, lang: Lang) ->
         text(lang.pick("Value", "取值")),
         text(lang.pick("Source", "来源")),
     ]];
-    assumptions.extend(crate::assumptions::rows(s, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
+    assumptions
+        .extend(crate::assumptions::rows(s, names, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
 
     let tables = Tables { comparison, inputs, breakdown, monthly, yearly, lines, assumptions };
     for (sheet, _, rows) in tables.sheets(lang) {

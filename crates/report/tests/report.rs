@@ -14,8 +14,16 @@ fn case() -> (Scenario, Evaluation) {
 }
 
 fn pdf(s: &Scenario, e: &Evaluation, meta: &ProposalMeta, lang: Lang) -> Vec<u8> {
-    proposal_pdf(&ProposalInput { scenario: s, evaluation: e, simulation: None, sensitivity: None, meta, lang })
-        .unwrap()
+    proposal_pdf(&ProposalInput {
+        scenario: s,
+        evaluation: e,
+        simulation: None,
+        sensitivity: None,
+        meta,
+        names: &Default::default(),
+        lang,
+    })
+    .unwrap()
 }
 
 fn meta() -> ProposalMeta {
@@ -62,7 +70,7 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     use calamine::{Data, Reader, Xlsx};
     let (s, e) = case();
     let lines = suanli_model::cost_lines::cost_lines(&Checked::new(s.clone()).unwrap());
-    let tables = sheet::tables(&s, &e, &lines, Lang::En).unwrap();
+    let tables = sheet::tables(&s, &e, &lines, &Default::default(), Lang::En).unwrap();
     let bytes = sheet::xlsx(&tables, Lang::En).unwrap();
     let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
     assert_eq!(
@@ -108,7 +116,7 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
         })
         .sum();
     assert!((rent_total - 1_799_654.4).abs() < 0.01, "{rent_total}");
-    let zh = sheet::tables(&s, &e, &lines, Lang::Zh).unwrap();
+    let zh = sheet::tables(&s, &e, &lines, &Default::default(), Lang::Zh).unwrap();
     let csv = sheet::csv(&zh);
     assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));
     assert!(csv[0].1.contains("1799654.4"));
@@ -134,6 +142,7 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
             simulation: None,
             sensitivity: None,
             meta: m,
+            names: &Default::default(),
             lang: Lang::En,
         })
     };

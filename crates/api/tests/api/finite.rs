@@ -35,13 +35,20 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
     let (s, e) = poisoned(f64::NAN);
     let meta = ProposalMeta { date: "2026-11-30".into(), ..Default::default() };
     for lang in [Lang::En, Lang::Zh] {
-        let input =
-            ProposalInput { scenario: &s, evaluation: &e, simulation: None, sensitivity: None, meta: &meta, lang };
+        let input = ProposalInput {
+            scenario: &s,
+            evaluation: &e,
+            simulation: None,
+            sensitivity: None,
+            meta: &meta,
+            names: &Default::default(),
+            lang,
+        };
         let err = proposal_pdf(&input).expect_err("a PDF with NaN in its drawing was made");
         assert!(err.contains("finite") || err.contains("有限"), "{err}");
     }
-    let err =
-        suanli_report::sheet::tables(&s, &e, &Default::default(), Lang::En).expect_err("a workbook with NaN was made");
+    let err = suanli_report::sheet::tables(&s, &e, &Default::default(), &Default::default(), Lang::En)
+        .expect_err("a workbook with NaN was made");
     assert!(err.contains("finite"), "{err}");
     // The unpoisoned case still gives both.
     let (s, mut e) = poisoned(0.0);
@@ -52,8 +59,9 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
         simulation: None,
         sensitivity: None,
         meta: &meta,
+        names: &Default::default(),
         lang: Lang::En,
     };
     assert!(proposal_pdf(&input).is_ok());
-    assert!(suanli_report::sheet::tables(&s, &e, &Default::default(), Lang::En).is_ok());
+    assert!(suanli_report::sheet::tables(&s, &e, &Default::default(), &Default::default(), Lang::En).is_ok());
 }
