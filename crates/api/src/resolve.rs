@@ -137,15 +137,13 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
             option.offer_filter = None;
             option.kind = OptionKind::Rent;
             option.id = format!("{}/{}", o.id, v.offer.id);
-            option.label = format!(
-                "{} — {} {} {}",
-                if o.label.is_empty() { &o.id } else { &o.label },
+            let offer_name = format!(
+                "{} {} {}",
                 v.provider_name.as_deref().unwrap_or(&v.offer.provider_id),
                 v.offer.instance.as_deref().unwrap_or(""),
                 v.offer.region.as_deref().unwrap_or("")
-            )
-            .trim_end()
-            .to_owned();
+            );
+            option.label = expanded_label(if o.label.is_empty() { &o.id } else { &o.label }, offer_name.trim_end());
             let offer = Some(v.offer.id.clone());
             let (billing, pool) = match v.offer.billing_mode {
                 BillingMode::OnDemand => (suanli_model::Billing::OnDemand, "on_demand"),
@@ -265,6 +263,15 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
 }
 
 /// Where a catalogue ratio comes from, as an option's source text: its
+/// The label of one offer a filter matched: the filter option's label and
+/// the offer's name, in each language when the label has both ("English /
+/// 中文"), so a report in one language stays in it.
+fn expanded_label(base: &str, offer: &str) -> String {
+    use suanli_model::{Lang, lang::for_lang};
+    let (en, zh) = (for_lang(base, Lang::En), for_lang(base, Lang::Zh));
+    if en == zh { format!("{base} — {offer}") } else { format!("{en} — {offer} / {zh} — {offer}") }
+}
+
 /// basis first (measured, derived, estimated …), then how it was made.
 pub(crate) fn ratio_source(r: &RatioUsed) -> String {
     let sources = if r.source.is_empty() { String::new() } else { format!(" [{}]", r.source) };

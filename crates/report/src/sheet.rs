@@ -25,6 +25,8 @@ pub enum Cell {
         formula: String,
         value: f64,
     },
+    /// A price per unit (four decimals, as the reports give it).
+    Price(Box<Cell>),
     Empty,
 }
 
@@ -34,6 +36,7 @@ impl Cell {
         match self {
             Cell::Number(x) | Cell::Input(x) | Cell::Formula { value: x, .. } => Some(*x),
             Cell::Whole(n) => Some(f64::from(*n)),
+            Cell::Price(inner) => inner.value(),
             Cell::Text(_) | Cell::Empty => None,
         }
     }
@@ -392,15 +395,15 @@ pub fn tables(
         let compute: f64 = Category::ALL.iter().filter(|k| k.is_compute()).map(|k| o.breakdown(*k)).sum();
         // The hours the effective price divides by (served, less any bridged by the incumbent).
         let per_hour = match o.effective_price_per_ref_gpu_hour {
-            Some(p) if p > 0.0 => Cell::Formula {
+            Some(p) if p > 0.0 => Cell::Price(Box::new(Cell::Formula {
                 formula: format!(
                     "={}/{}",
                     sum_of(&layout.totals(i, |l| l.category.is_compute())),
                     constant(compute / p)
                 ),
                 value: round_unit_price(p),
-            },
-            Some(p) => Cell::Number(round_unit_price(p)),
+            })),
+            Some(p) => Cell::Price(Box::new(Cell::Number(round_unit_price(p)))),
             None => Cell::Empty,
         };
         comparison.push(vec![
@@ -533,38 +536,19 @@ fn flow_kind(kind: FlowKind, lang: Lang) -> &'static str {
 /// The workbook's bytes.
 pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
     let mut wb = Workbook::new();
-    let header = Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap();
-    let number = Format::new().set_num_format("#,##0.00");
-    let whole = Format::new().set_num_format("0");
-    let input = Format::new().set_num_format("#,##0.00######").set_background_color("#FFF2CC").set_bold();
+    let formats = Formats {
+        header: Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap(),
+        number: Format::new().set_num_format("#,##0.00"),
+        price: Format::new().set_num_format("#,##0.0000"),
+        whole: Format::new().set_num_format("0"),
+        input: Format::new().set_num_format("#,##0.00######").set_background_color("#FFF2CC").set_bold(),
+    };
     for (name, _, rows) in tables.sheets(lang) {
         let ws = wb.add_worksheet();
         ws.set_name(name)?;
         for (r, row) in rows.iter().enumerate() {
             for (col, cell) in row.iter().enumerate() {
-                let (r, col) = (r as u32, col as u16);
-                match (r, cell) {
-                    (0, Cell::Text(s)) => {
-                        ws.write_string_with_format(r, col, s, &header)?;
-                    }
-                    (_, Cell::Text(s)) => {
-                        ws.write_string(r, col, s)?;
-                    }
-                    (_, Cell::Number(x)) => {
-                        ws.write_number_with_format(r, col, *x, &number)?;
-                    }
-                    (_, Cell::Whole(n)) => {
-                        ws.write_number_with_format(r, col, f64::from(*n), &whole)?;
-                    }
-                    (_, Cell::Input(x)) => {
-                        ws.write_number_with_format(r, col, *x, &input)?;
-                    }
-                    (_, Cell::Formula { formula, value }) => {
-                        let f = Formula::new(formula).set_result(value.to_string());
-                        ws.write_formula_with_format(r, col, f, &number)?;
-                    }
-                    (_, Cell::Empty) => {}
-                }
+                write_cell(ws, (r as u32, col as u16), cell, &formats, &formats.number)?;
             }
         }
         let columns = rows.first().map_or(0, Vec::len) as u16;
@@ -577,12 +561,54 @@ pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
     wb.save_to_buffer()
 }
 
+struct Formats {
+    header: Format,
+    number: Format,
+    price: Format,
+    whole: Format,
+    input: Format,
+}
+
+/// One cell; `figure` is the format of a figure (a price's inside [`Cell::Price`]).
+fn write_cell(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    (r, col): (u32, u16),
+    cell: &Cell,
+    formats: &Formats,
+    figure: &Format,
+) -> Result<(), XlsxError> {
+    match (r, cell) {
+        (0, Cell::Text(s)) => {
+            ws.write_string_with_format(r, col, s, &formats.header)?;
+        }
+        (_, Cell::Text(s)) => {
+            ws.write_string(r, col, s)?;
+        }
+        (_, Cell::Number(x)) => {
+            ws.write_number_with_format(r, col, *x, figure)?;
+        }
+        (_, Cell::Whole(n)) => {
+            ws.write_number_with_format(r, col, f64::from(*n), &formats.whole)?;
+        }
+        (_, Cell::Input(x)) => {
+            ws.write_number_with_format(r, col, *x, &formats.input)?;
+        }
+        (_, Cell::Formula { formula, value }) => {
+            ws.write_formula_with_format(r, col, Formula::new(formula).set_result(value.to_string()), figure)?;
+        }
+        (_, Cell::Price(inner)) => write_cell(ws, (r, col), inner, formats, &formats.price)?,
+        (_, Cell::Empty) => {}
+    }
+    Ok(())
+}
+
 fn csv_field(c: &Cell) -> String {
     match c {
         Cell::Text(s) if s.contains([',', '"', '\n', '\r']) => format!("\"{}\"", s.replace('"', "\"\"")),
         Cell::Text(s) => s.clone(),
         Cell::Whole(n) => n.to_string(),
         Cell::Number(x) | Cell::Input(x) | Cell::Formula { value: x, .. } => x.to_string(),
+        Cell::Price(inner) => csv_field(inner),
         Cell::Empty => String::new(),
     }
 }

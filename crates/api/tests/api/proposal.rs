@@ -209,3 +209,20 @@ fn the_proposal_states_its_assumptions_and_the_energy_of_owned_servers() {
     assert!(zh.contains("2. 比较所依据的假设") && zh.contains("能耗与排放"), "{zh}");
     assert!(zh.contains("生态环境部、国家统计局"), "the source in Chinese: {zh}");
 }
+
+/// Options a catalogue filter expands keep the report's language: a
+/// bilingual filter label gives each offer a label in both.
+#[test]
+fn expanded_options_are_named_in_the_reports_language() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/catalog-offers.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    let text = |lang| -> String {
+        proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap().concat().join("")
+    };
+    let zh = text(Lang::Zh);
+    assert!(zh.contains("H100 SXM 按需，最便宜的三家 — "), "{zh}");
+    assert!(!zh.contains("three cheapest"), "{zh}");
+    let en = text(Lang::En);
+    assert!(en.contains("H100 SXM on demand, three cheapest — "), "{en}");
+}
