@@ -46,6 +46,11 @@ pub struct Line {
 }
 
 impl Line {
+    /// A line kept as the engine's figures, moved by no input.
+    pub fn fixed(option: usize, category: Category, figures: Vec<f64>) -> Line {
+        Line { option, category, factors: Vec::new(), terms: Vec::new(), rest: figures.clone(), figures }
+    }
+
     /// Whether no input of the sheet moves this line.
     pub fn is_fixed(&self) -> bool {
         self.factors.is_empty() && self.terms.is_empty()
@@ -116,7 +121,7 @@ pub fn cost_lines(s: &Checked<Scenario>) -> CostLines {
                     written(o, category, &figures, &measured, &pivot, &moves, factors)
                 })
                 .find(|line| agrees(line))
-                .unwrap_or_else(|| fixed(o, category, &figures));
+                .unwrap_or_else(|| Line::fixed(o, category, figures.clone()));
             lines.push(line);
         }
     }
@@ -179,9 +184,4 @@ fn written(
         .map(|(m, a)| a - terms.iter().map(|(p, k)| k[m] * pivot[*p]).sum::<f64>())
         .collect();
     Line { option, category, factors, terms, rest, figures: figures.to_vec() }
-}
-
-/// The line as the engine's figures, moved by no input.
-fn fixed(option: usize, category: Category, figures: &[f64]) -> Line {
-    Line { option, category, factors: Vec::new(), terms: Vec::new(), rest: figures.to_vec(), figures: figures.to_vec() }
 }

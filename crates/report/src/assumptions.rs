@@ -89,10 +89,9 @@ fn named_ids(text: &str, names: &crate::Names) -> String {
     if names.is_empty() {
         return text.to_owned();
     }
-    let mut out = String::with_capacity(text.len());
-    let mut token = String::new();
     let id_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_';
-    let flush = |token: &mut String, out: &mut String| {
+    labels::map_words(text, id_char, |token, out| {
+        // A sentence's full stop is not part of the id.
         let core = token.trim_end_matches('.');
         match names.get(core) {
             Some(name) => {
@@ -101,18 +100,7 @@ fn named_ids(text: &str, names: &crate::Names) -> String {
             }
             None => out.push_str(token),
         }
-        token.clear();
-    };
-    for c in text.chars() {
-        if id_char(c) {
-            token.push(c);
-        } else {
-            flush(&mut token, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut token, &mut out);
-    out
+    })
 }
 
 fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {

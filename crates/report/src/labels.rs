@@ -42,30 +42,44 @@ pub fn without_file_names(text: &str, lang: Lang) -> String {
 /// snake_case (`llm_pretraining`, `export_controls`) said in words.
 pub fn source(text: &str, lang: Lang) -> String {
     let text = without_file_names(&for_lang(text, lang), lang);
+    map_words(
+        &text,
+        |c| c.is_ascii_alphanumeric() || c == '_',
+        |word, out| {
+            let snake = word.contains('_')
+                && !word.starts_with('_')
+                && !word.ends_with('_')
+                && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if snake && !KEPT.contains(&word) {
+                let said = lookup(VALUES, word, lang).or_else(|| lookup(FIELDS, word, lang));
+                out.push_str(&said.map_or_else(|| word.replace('_', " "), str::to_owned));
+            } else {
+                out.push_str(word);
+            }
+        },
+    )
+}
+
+/// `text` with each run of `in_word` characters written by `say`, every
+/// other character kept as it is.
+pub(crate) fn map_words(text: &str, in_word: impl Fn(char) -> bool, say: impl Fn(&str, &mut String)) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
-        let snake = word.contains('_')
-            && !word.starts_with('_')
-            && !word.ends_with('_')
-            && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        if snake && !KEPT.contains(&word.as_str()) {
-            let said = lookup(VALUES, word, lang).or_else(|| lookup(FIELDS, word, lang));
-            out.push_str(&said.map_or_else(|| word.replace('_', " "), str::to_owned));
-        } else {
-            out.push_str(word);
-        }
-        word.clear();
-    };
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-        } else {
-            flush(&mut word, &mut out);
-            out.push(c);
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (in_word(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                say(&text[s..i], &mut out);
+                start = None;
+                out.push(c);
+            }
+            (false, None) => out.push(c),
+            (true, Some(_)) => {}
         }
     }
-    flush(&mut word, &mut out);
+    if let Some(s) = start {
+        say(&text[s..], &mut out);
+    }
     out
 }
 

@@ -277,10 +277,7 @@ pub fn tables(
         .filter(|(o, r, cat)| {
             r.breakdown(*cat) != 0.0 && !measured.lines.iter().any(|l| l.option == *o && l.category == *cat)
         })
-        .map(|(o, r, cat)| {
-            let figures: Vec<f64> = r.monthly.iter().map(|m| m.get(cat)).collect();
-            Line { option: o, category: cat, factors: Vec::new(), terms: Vec::new(), rest: figures.clone(), figures }
-        })
+        .map(|(o, r, cat)| Line::fixed(o, cat, r.monthly.iter().map(|m| m.get(cat)).collect()))
         .collect();
     let mut all: Vec<&Line> =
         measured.lines.iter().filter(|l| l.option < e.options.len()).chain(&fixed_lines).collect();

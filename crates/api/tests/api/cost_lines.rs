@@ -2,21 +2,11 @@
 //! cost lines, written in terms of its money inputs, give the engine's own
 //! figures as the scenario stands and when one input changes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::examples;
 use suanli_api::model::cost_lines::cost_lines;
 use suanli_api::model::{Category, Checked};
-
-fn examples() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * (1.0 + b.abs())

@@ -15,6 +15,18 @@ mod workload;
 
 use suanli_api::{Error, Lang, parse_scenario};
 
+/// The example scenario files, in name order.
+fn examples() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
 const VALID: &str = r#"name = "valid"
 horizon_months = 12
 currency = "CNY"

@@ -3,21 +3,11 @@
 //! id, field name, TOML path, file name or seed reaches the text, and a
 //! report is in one language.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::examples;
 use suanli_api::Lang;
 use suanli_api::proposal::{ProposalMeta, proposal_text_for_file};
-
-fn examples() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// The ids a scenario file declares (`id = "…"` lines) that look like
 /// identifiers (a hyphen, an underscore or a digit): an id that is a plain
