@@ -40,7 +40,10 @@ async function openExample(app, file) {
   await app.$('[data-testid="open-example"]').click();
   const item = await app.$(`.el-dropdown-menu__item[data-file="${file}"]`);
   await item.waitForDisplayed({ timeoutMsg: `example ${file} not in the menu` });
+  // The menu fades in and places itself: click once it has stopped moving, and see it close.
+  await item.waitForStable({ timeoutMsg: `example ${file}: the menu kept moving` });
   await item.click();
+  await item.waitForDisplayed({ reverse: true, timeoutMsg: `example ${file}: the menu stayed open after the click` });
 }
 
 async function tab(app, name) {
