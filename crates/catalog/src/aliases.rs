@@ -24,17 +24,30 @@ pub enum Action {
 /// One row of `aliases.csv`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Alias {
+    /// The feed it is for: `skypilot`, `skypilot:<cloud>` (that cloud only),
+    /// `skypilot:gcp-host` or `azure_retail`.
     pub feed: String,
+    /// The feed's accelerator name: exact or a `*`-glob, `|` between
+    /// alternatives, any case. Empty matches only an empty name. A
+    /// `skypilot:gcp-host` row names the GPU the machine carries; an Azure
+    /// row writes `armSkuName=<glob>`.
     pub name: Option<String>,
+    /// Memory per GPU, GiB rounded, where the name needs it (A100 40/80).
     pub memory_gb: Option<f64>,
+    /// The instance types it is limited to (glob, `|` between alternatives).
     pub instance_family: Option<String>,
+    /// The catalogue accelerator a `map` row imports under; empty for `skip`
+    /// and `missing`.
     pub accelerator_id: Option<String>,
     /// GPUs per instance, where the feed's own count is wrong or absent.
     pub count: Option<f64>,
+    /// What to do with a name that matches.
     pub action: Action,
+    /// Why, in words (shown when a name is left out).
     pub reason: String,
     /// `;`-separated source ids.
     pub source: String,
+    /// Free-text notes.
     pub notes: Option<String>,
 }
 

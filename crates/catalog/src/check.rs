@@ -12,12 +12,17 @@ use crate::rows::*;
 /// One rejected row: where, which field, what value, why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RowError {
+    /// The table or input it came from (`offers`, `import`, `pricebook offers`).
     pub table: &'static str,
     /// Line in the file the row came from (header = line 1), when known.
     pub line: Option<usize>,
+    /// The row's id; empty when it has none.
     pub id: String,
+    /// The field at fault.
     pub field: String,
+    /// The value as given.
     pub value: String,
+    /// What is wrong with it.
     pub problem: Problem,
 }
 
@@ -47,28 +52,46 @@ impl fmt::Display for RowError {
 /// Why a row was refused: a closed set, said in English or Chinese.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Problem {
+    /// Empty, but required.
     Required,
+    /// Not a finite number.
     NotFinite,
+    /// Below zero.
     Negative,
+    /// Larger than any real figure.
     TooLarge,
+    /// Not a number.
     NotANumber,
+    /// Not one of the allowed values (listed).
     OneOf(Vec<&'static str>),
+    /// A currency code that is not one of the known currencies.
     UnknownCurrency,
+    /// An id used twice.
     Duplicate {
+        /// Line of the first use, when known.
         first_line: Option<usize>,
     },
     /// A reference to a row that does not exist (`table`: what was looked in).
     NoSuchRow {
+        /// The table looked in.
         table: &'static str,
     },
+    /// A price per instance without an accelerator count above 0.
     CountForInstancePrice,
+    /// Not a finite number above 0.
     PositiveRatio,
+    /// A scaling efficiency outside (0, 1].
     ScalingShare,
+    /// A discount share outside [0, 1).
     DiscountShare,
+    /// A discount that names both or neither of an offer and a provider.
     DiscountTarget,
+    /// An accelerator name the catalogue does not have.
     AcceleratorUnknown {
+        /// The name as given.
         name: String,
     },
+    /// Not what was expected; the text says what was.
     Expected(&'static str),
     /// A value where the source published none ("/", "--", blank).
     FilledGap,
@@ -78,11 +101,13 @@ pub enum Problem {
     Parser(String),
     /// A field longer than an importer accepts.
     TooLong {
+        /// The limit, bytes.
         limit: usize,
     },
 }
 
 impl Problem {
+    /// The problem in words, in English or Chinese.
     pub fn describe(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {

@@ -18,13 +18,17 @@ use suanli_model::{Currency, Lang};
 use crate::rows::{BillingMode, Confidence, Offer, PriceUnit};
 use crate::{Catalog, ChangeSummary, Error, index_offers, record_change_with, store};
 
+/// What kind of feed a file is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Format {
     /// The project's own offers CSV (the columns of `data/catalog/offers.csv`).
     Csv,
     /// A SkyPilot catalogue `vms.csv`; the file does not say whose prices
     /// they are, so the provider id is given.
-    Skypilot { provider: String },
+    Skypilot {
+        /// A catalogue provider id (`vast-ai`) or SkyPilot cloud name (`vast`).
+        provider: String,
+    },
     /// One Azure Retail Prices API page (`{"Items": [...]}`), or a JSON
     /// array of such pages.
     AzureRetail,
@@ -39,15 +43,19 @@ pub struct Provenance {
     /// As-of date of the prices; `None` when the feed does not say (the
     /// offers are then "date unknown").
     pub as_of: Option<String>,
+    /// Confidence tag stamped on every row.
     pub confidence: Confidence,
 }
 
 /// A row (or part of one) that was not imported, and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Skipped {
+    /// Where the row is: its line in the file (header = line 1), or for
+    /// Azure the item's number, counted from 1 across pages.
     pub line: usize,
     /// The instance, size or accelerator name the row is about.
     pub subject: String,
+    /// Why it was left out.
     pub reason: SkipReason,
 }
 
@@ -57,40 +65,54 @@ pub enum SkipReason {
     /// The alias table leaves this name out (a TPU, a CPU-only size …);
     /// `reason` is the table's own words.
     Alias {
+        /// The name the feed gives (the accelerator's, else the instance's).
         name: String,
+        /// The alias table's reason.
         reason: String,
     },
     /// A real GPU the catalogue has no row for yet.
     MissingAccelerator {
+        /// The name the feed gives.
         name: String,
+        /// The alias table's reason.
         reason: String,
     },
     /// A name the alias table does not know.
     UnknownName {
+        /// The accelerator name as the feed gives it.
         name: String,
     },
     /// A GCP machine type whose GPUs SkyPilot prices on GPU-only rows, none
     /// of which is in the file for this zone.
     HostWithoutGpuPrice {
+        /// The GPU the machine type carries, as SkyPilot names it.
         gpu: String,
+        /// GPUs per machine.
         count: f64,
+        /// The availability zone.
         zone: String,
     },
     /// The spot price equals the on-demand one (no spot in practice).
     SpotEqualsOnDemand,
     /// The spot price is 0: no spot offer.
     NoSpot,
+    /// An Azure meter of a service other than Virtual Machines.
     NotVirtualMachine {
+        /// The meter's `serviceName`.
         service: String,
     },
+    /// An Azure Windows price (only Linux prices are imported).
     WindowsPrice,
+    /// An Azure Dev/Test price (`DevTestConsumption`).
     DevTestPrice,
+    /// An Azure Low Priority meter.
     LowPriority,
     /// An Azure size neither the alias table nor the catalogue knows as a GPU size.
     NotGpuSize,
 }
 
 impl SkipReason {
+    /// The reason in words, in English or Chinese.
     pub fn describe(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {
@@ -134,6 +156,7 @@ pub const FIELD_MAX_BYTES: usize = 1024;
 /// largest, AWS `vms.csv`, is 4.6 MB; an Azure GPU refresh a few MB).
 pub const FILE_MAX_BYTES: usize = 64 * 1024 * 1024;
 
+/// What an import did with each row of one file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportReport {
     /// Rows read from the file (data rows or items).
@@ -147,7 +170,9 @@ pub struct ImportReport {
     pub imported: usize,
     /// Offers identical to what the catalogue already held: not written.
     pub unchanged: usize,
+    /// Rows or fields that broke a rule, by line; such a row lands nothing.
     pub rejected: Vec<RowError>,
+    /// Rows (or parts) left out on purpose, each with its reason.
     pub skipped: Vec<Skipped>,
     /// Accelerator names the alias table does not know, once each, with
     /// the rows that used them.

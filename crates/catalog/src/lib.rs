@@ -9,6 +9,8 @@
 //! writes. Paths, times and keys come in as arguments; this crate reads
 //! no clock and chooses no directory.
 
+#![warn(missing_docs)]
+
 pub mod aliases;
 mod bundled;
 pub use bundled::accelerator_names;
@@ -35,40 +37,78 @@ pub use check::RowError;
 pub use rows::*;
 pub use schema::SCHEMA_VERSION;
 
+/// Why a catalogue operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The database could not be opened or refused a statement.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer Suanli; it was left untouched.
     #[error(
         "the database was written by a newer Suanli (schema {found}; this version reads up to {supported}); it was left untouched"
     )]
-    NewerSchema { found: i64, supported: i64 },
+    NewerSchema {
+        /// The file's schema version (`PRAGMA user_version`).
+        found: i64,
+        /// The newest schema this build reads ([`SCHEMA_VERSION`]).
+        supported: i64,
+    },
+    /// A CSV file that could not be read into rows.
     #[error("{file} line {line}: {message}")]
-    Csv { file: String, line: u64, message: String },
+    Csv {
+        /// Which file: a bundled one's name (`offers.csv`), or the importer
+        /// (`import`, `skypilot`).
+        file: String,
+        /// Line of the record (header = line 1); 0 when unknown.
+        line: u64,
+        /// The CSV reader's message, or what the header lacks.
+        message: String,
+    },
+    /// Rows that break a rule, each with its table, line, field and problem;
+    /// nothing was written.
     #[error("{} row(s) rejected:\n{}", .0.len(), .0.iter().map(|e| format!("  - {e}")).collect::<Vec<_>>().join("\n"))]
     Rows(Vec<RowError>),
+    /// No such item (a scenario, a provider); the text names it.
     #[error("not found: {0}")]
     NotFound(String),
+    /// A file, key or pack that cannot be used as given (not UTF-8, not a
+    /// minisign key, not a price book, a version out of bounds); the text says why.
     #[error("{0}")]
     Pack(String),
     /// A catalogue update could not be downloaded.
     #[error("{0}")]
     Update(#[from] update::UpdateError),
+    /// JSON that could not be read or written.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
+    /// A file or directory could not be read or created.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    /// A state that should not arise (a defect); the text says which.
     #[error("internal: {0}")]
     Internal(String),
     /// A feed file over the import's size cap; nothing was read into the catalogue.
     #[error("the file is {bytes} bytes, over the import limit of {limit} bytes; nothing was imported")]
-    FileTooLarge { bytes: usize, limit: usize },
+    FileTooLarge {
+        /// The file's size, bytes.
+        bytes: usize,
+        /// The cap, bytes ([`import::FILE_MAX_BYTES`]).
+        limit: usize,
+    },
     /// An Azure Retail Prices response whose last page still links to a next one.
     #[error("the response is incomplete: its last page (of {pages}) links to another ({next}); nothing was imported")]
-    IncompleteFeed { pages: usize, next: String },
+    IncompleteFeed {
+        /// Pages the response held.
+        pages: usize,
+        /// The address the last page links to.
+        next: String,
+    },
     /// An import in which no row landed (every one was rejected or left out).
     #[error("none of the {rows} row(s) landed: every row was rejected or left out")]
-    NothingLanded { rows: usize },
+    NothingLanded {
+        /// Rows the file held.
+        rows: usize,
+    },
 }
 
 /// Reads CSV text into rows; the error names the file, line and field.
@@ -96,11 +136,17 @@ pub struct Catalog {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Counts {
+    /// Accelerator rows.
     pub accelerators: u32,
+    /// Provider rows.
     pub providers: u32,
+    /// Catalogue offers (imported and price-book offers not counted).
     pub offers: u32,
+    /// Published ratio rows (`efficiency.csv`).
     pub efficiency: u32,
+    /// Published benchmark results.
     pub measurements: u32,
+    /// Source rows.
     pub sources: u32,
 }
 
@@ -110,7 +156,12 @@ pub enum Opened {
     /// Created from the bundled catalogue.
     Created,
     /// Upgraded from an older bundled version.
-    Upgraded { from: i64, to: i64 },
+    Upgraded {
+        /// The catalogue version it held.
+        from: i64,
+        /// The bundled version now installed.
+        to: i64,
+    },
     /// Already current (or newer, from a pack).
     Current,
 }
@@ -183,6 +234,8 @@ impl Catalog {
         WorkloadClass::PRICED.to_vec()
     }
 
+    /// The SQLite connection underneath. A write through it skips the row
+    /// checks and the change record.
     pub fn connection(&self) -> &Connection {
         &self.conn
     }
@@ -305,41 +358,68 @@ fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChangeSummary {
+    /// Its row id; a later change has a larger one.
     pub id: i64,
+    /// `bundled`, `import` or `pack`.
     pub kind: String,
+    /// What it was, for a reader (`bundled catalogue upgrade`,
+    /// `import: SkyPilot catalogue (aws)`, `pack: … (signed by …)`).
     pub label: String,
+    /// The catalogue version it installed; `None` for an import.
     pub version: Option<i64>,
+    /// When it was applied (the caller's `now`).
     pub applied_at: String,
+    /// Offers added.
     pub added: i64,
+    /// Offers removed (only a whole-catalogue replacement removes any).
     pub removed: i64,
+    /// Offers whose price, currency or price unit changed.
     pub repriced: i64,
 }
 
 /// One step in an offer's price history.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PriceChange {
+    /// When the change was applied.
     pub applied_at: String,
+    /// The change's label.
     pub label: String,
+    /// `added`, `removed` or `repriced`.
     pub what: String,
+    /// Price before, in `old_currency` per `old_price_unit`; `None` when added.
     pub old_price: Option<f64>,
+    /// Currency code before (`USD`).
     pub old_currency: Option<String>,
+    /// Price unit before (`instance_hour` …).
     pub old_price_unit: Option<String>,
+    /// As-of date of the price before.
     pub old_as_of: Option<String>,
+    /// Source ids of the price before.
     pub old_source: Option<String>,
+    /// Price after, in `new_currency` per `new_price_unit`; `None` when removed.
     pub new_price: Option<f64>,
+    /// Currency code after.
     pub new_currency: Option<String>,
+    /// Price unit after.
     pub new_price_unit: Option<String>,
+    /// As-of date of the price after.
     pub new_as_of: Option<String>,
 }
 
 /// One offer in one change.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OfferChange {
+    /// The offer's id.
     pub offer_id: String,
+    /// `added`, `removed` or `repriced`.
     pub what: String,
+    /// Price before (in `old_currency`); `None` when added.
     pub old_price: Option<f64>,
+    /// Price after (in `new_currency`); `None` when removed.
     pub new_price: Option<f64>,
+    /// Currency code before.
     pub old_currency: Option<String>,
+    /// Currency code after.
     pub new_currency: Option<String>,
 }
 

@@ -11,17 +11,24 @@ use crate::{Catalog, Error};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioMeta {
+    /// Its id in the library.
     pub id: u32,
+    /// The name the user gave it.
     pub name: String,
+    /// When it was first saved (the caller's `now`).
     pub created_at: String,
+    /// When it was last saved.
     pub updated_at: String,
 }
 
 /// The editor's last state: JSON that may not (yet) be a valid scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
+    /// The editor's scenario as JSON, valid or not.
     pub scenario_json: String,
+    /// The saved scenario it was opened from, if any.
     pub library_id: Option<u32>,
+    /// When it was saved (the caller's time).
     pub saved_at: String,
 }
 
@@ -39,6 +46,8 @@ impl Catalog {
         Ok(rows)
     }
 
+    /// One saved scenario's name and dates; [`Error::NotFound`] when there is
+    /// none.
     pub fn library_meta(&self, id: u32) -> Result<ScenarioMeta, Error> {
         self.conn
             .query_row(&format!("{META} WHERE id = ?1"), [id], meta)
@@ -92,6 +101,7 @@ impl Catalog {
         Ok(())
     }
 
+    /// The autosaved draft, if there is one.
     pub fn draft(&self) -> Result<Option<Draft>, Error> {
         Ok(self
             .conn
@@ -101,6 +111,7 @@ impl Catalog {
             .optional()?)
     }
 
+    /// Saves the draft over the last one.
     pub fn put_draft(&mut self, draft: &Draft) -> Result<(), Error> {
         self.conn.execute(
             "INSERT INTO draft (slot, scenario_json, library_id, saved_at) VALUES (1, ?1, ?2, ?3)
@@ -110,6 +121,7 @@ impl Catalog {
         Ok(())
     }
 
+    /// Forgets the draft.
     pub fn clear_draft(&mut self) -> Result<(), Error> {
         self.conn.execute("DELETE FROM draft", [])?;
         Ok(())
@@ -120,6 +132,7 @@ impl Catalog {
         Ok(self.conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }
 
+    /// Stores a setting's value (JSON text), replacing any earlier one.
     pub fn put_setting(&mut self, key: &str, value: &str) -> Result<(), Error> {
         self.conn.execute(
             "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2",

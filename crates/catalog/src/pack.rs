@@ -16,6 +16,7 @@ use suanli_model::Lang;
 use crate::rows::Tables;
 use crate::{Catalog, ChangeSummary, Error, store};
 
+/// The `format` every pack carries.
 pub const PACK_FORMAT: &str = "suanli-catalog-pack";
 
 /// Catalogue versions are dates with a serial, `YYYYMMDDNN` (the bundled
@@ -28,15 +29,20 @@ pub const MAX_PACK_VERSION: i64 = 9_999_123_199;
 /// number packs from the installed version (`pack export` does: installed + 1).
 pub const MAX_VERSION_STEP: i64 = 10_000_000;
 
+/// A catalogue pack: the catalogue's tables (or a subset) with a version
+/// and a label, written as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pack {
+    /// Always [`PACK_FORMAT`]; any other is refused as unreadable.
     pub format: String,
     /// Catalogue version; a pack applies only over an older one.
     pub version: i64,
+    /// What the pack is, for a reader; the change record shows it.
     pub label: String,
     /// When the pack was made (given by whoever exports it).
     pub created: String,
+    /// The catalogue rows it installs.
     pub tables: Tables,
 }
 
@@ -50,30 +56,64 @@ pub struct Subset {
 /// Why a pack was refused. Each says what to do.
 #[derive(Debug, Clone, thiserror::Error, PartialEq)]
 pub enum PackError {
+    /// Not a pack's JSON, or not of [`PACK_FORMAT`]; the text says why.
     #[error("not a readable catalogue pack (truncated or damaged?): {0}")]
     Unreadable(String),
+    /// No signature, and unsigned packs were not allowed.
     #[error("the pack has no signature; ask its publisher for FILE.minisig, or allow unsigned packs explicitly")]
     Unsigned,
+    /// The signature file is not a minisign signature; the text says why.
     #[error("the signature is not a minisign signature: {0}")]
     BadSignatureFile(String),
+    /// Signed by a key the trust store does not hold: its key id, or
+    /// `(unknown)` when the signature does not say.
     #[error("the pack was signed by key {0}, which this catalogue does not trust (add it with `suanli catalog trust`)")]
     UntrustedKey(String),
+    /// The signature names a trusted key but does not match the bytes.
     #[error("the signature does not match the pack: it was changed after signing")]
     Tampered,
+    /// The signature's trusted comment (given) does not name the pack's
+    /// version.
     #[error("the signature's trusted comment {0:?} does not name this pack's version")]
     VersionMismatch(String),
+    /// Not newer than the installed catalogue.
     #[error("the pack is version {pack}, not newer than the installed catalogue ({installed})")]
-    NotNewer { pack: i64, installed: i64 },
+    NotNewer {
+        /// The pack's version.
+        pack: i64,
+        /// The installed catalogue's version.
+        installed: i64,
+    },
+    /// A version outside 1 to [`MAX_PACK_VERSION`].
     #[error("the pack's version {version} is outside 1 to {max} (versions are YYYYMMDDNN)")]
-    VersionOutOfRange { version: i64, max: i64 },
+    VersionOutOfRange {
+        /// The version checked.
+        version: i64,
+        /// The highest allowed ([`MAX_PACK_VERSION`]).
+        max: i64,
+    },
+    /// More than [`MAX_VERSION_STEP`] ahead of the installed catalogue.
     #[error(
         "the pack is version {pack}, more than {max_step} ahead of the installed catalogue ({installed}); it would lock out later packs"
     )]
-    VersionJump { pack: i64, installed: i64, max_step: i64 },
+    VersionJump {
+        /// The pack's version.
+        pack: i64,
+        /// The installed catalogue's version.
+        installed: i64,
+        /// The largest step allowed ([`MAX_VERSION_STEP`]).
+        max_step: i64,
+    },
+    /// The trust store files a key under another key's id; it is not trusted.
     #[error(
         "the trust store holds a public key under id {stored} that is really key {actual}; it is not trusted (remove it and trust the key file again)"
     )]
-    KeyIdMismatch { stored: String, actual: String },
+    KeyIdMismatch {
+        /// The id the key is stored under.
+        stored: String,
+        /// The key's own id.
+        actual: String,
+    },
 }
 
 impl PackError {
@@ -127,6 +167,7 @@ pub fn check_version(version: i64, installed: Option<i64>) -> Result<(), PackErr
 /// A pack that passed verification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verified {
+    /// The pack, parsed.
     pub pack: Pack,
     /// Key id of the signer; `None` for an unsigned pack the user allowed.
     pub signed_by: Option<String>,
@@ -138,6 +179,7 @@ pub struct VerifyOptions<'a> {
     /// The trust store: minisign public keys (base64 key lines) that may
     /// sign packs, each under its key id (checked against the key).
     pub trusted_keys: &'a [TrustedKey],
+    /// Accept a pack without a signature (the user's explicit choice).
     pub allow_unsigned: bool,
     /// Installed catalogue version; the pack must be newer.
     pub installed: Option<i64>,
@@ -337,9 +379,13 @@ impl Catalog {
     }
 }
 
+/// A public key whose signed packs this catalogue accepts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrustedKey {
+    /// Its id as minisign prints it (16 hex digits).
     pub key_id: String,
+    /// The base64 key line.
     pub public_key: String,
+    /// What the user named it.
     pub label: Option<String>,
 }

@@ -17,15 +17,21 @@ use crate::{Catalog, Error, rebuild_search, store};
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Discount {
+    /// Its id in the price book.
     pub id: String,
+    /// The one offer it applies to; set this or `provider_id`, not both.
     #[serde(default)]
     pub offer_id: Option<String>,
+    /// The provider on whose every offer it applies; an offer's own discount
+    /// wins over it.
     #[serde(default)]
     pub provider_id: Option<String>,
     /// 0.15 = 15 % off the list price.
     pub discount_share: f64,
+    /// The user's note.
     #[serde(default)]
     pub note: Option<String>,
+    /// Its date, as the user gives it.
     #[serde(default)]
     pub as_of: Option<String>,
 }
@@ -35,22 +41,29 @@ pub struct Discount {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PriceBookFile {
+    /// Always [`PRICEBOOK_FORMAT`].
     pub format: String,
+    /// The file format's version; 1.
     pub version: u32,
+    /// The user's own offers.
     pub offers: Vec<Offer>,
+    /// The negotiated discounts.
     pub discounts: Vec<Discount>,
 }
 
+/// The `format` of a price book file.
 pub const PRICEBOOK_FORMAT: &str = "suanli-pricebook";
 
 /// No accelerator does a thousand times the reference's work.
 const MAX_RATIO: f64 = 1e3;
 
 impl Catalog {
+    /// The user's own offers, by id.
     pub fn pricebook_offers(&self) -> Result<Vec<Offer>, Error> {
         store::select(self.connection(), "SELECT * FROM pricebook_offers ORDER BY id", [])
     }
 
+    /// The negotiated discounts, by id.
     pub fn discounts(&self) -> Result<Vec<Discount>, Error> {
         store::select(self.connection(), "SELECT * FROM pricebook_discounts ORDER BY id", [])
     }
@@ -113,6 +126,8 @@ impl Catalog {
         Ok(n > 0)
     }
 
+    /// The price book as a file: own offers and discounts (pinned ratios are
+    /// not in it).
     pub fn export_pricebook(&self) -> Result<PriceBookFile, Error> {
         Ok(PriceBookFile {
             format: PRICEBOOK_FORMAT.to_owned(),

@@ -35,19 +35,28 @@ impl Jurisdiction {
     }
 }
 
+/// Which accelerators to list; every criterion set must hold.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AcceleratorFilter {
+    /// Vendor name in English (any case) or Chinese.
     pub vendor: Option<String>,
+    /// Only Chinese domestic parts (`true`) or only the others (`false`).
     pub domestic: Option<bool>,
+    /// At least this much memory per accelerator, GB.
     pub min_memory_gb: Option<f64>,
+    /// Only parts a buyer there can obtain (neither banned nor
+    /// licence-required; `unknown` is kept).
     pub obtainable_in: Option<Jurisdiction>,
 }
 
+/// The order of the offers view, lowest first. Offers without the key
+/// come last; ties go by offer id.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum OfferSort {
+    /// By offer id.
     #[default]
     Id,
     /// Price per accelerator-hour, in the comparison currency.
@@ -58,22 +67,37 @@ pub enum OfferSort {
     PerMillionTokens,
 }
 
+/// Which offers the offers view shows, and how it prices them. Every
+/// criterion set must hold.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OfferFilter {
+    /// Only offers of this accelerator id.
     pub accelerator: Option<String>,
+    /// Only accelerators of this vendor (English name, any case).
     pub vendor: Option<String>,
+    /// Only Chinese domestic accelerators (`true`) or only the others (`false`).
     pub domestic: Option<bool>,
+    /// Only this billing mode.
     pub billing_mode: Option<BillingMode>,
+    /// Only this provider id.
     pub provider: Option<String>,
+    /// Only providers in this country (ISO 3166 alpha-2, any case).
     pub provider_country: Option<String>,
+    /// Only this region, exactly as the offer writes it.
     pub region: Option<String>,
+    /// Only accelerators a buyer there can obtain (`unknown` is kept).
     pub obtainable_in: Option<Jurisdiction>,
     /// Price per accelerator-hour bounds, in `currency`.
     pub min_price: Option<f64>,
+    /// Upper bound of the same. With either bound set, an offer without a
+    /// comparable price is left out.
     pub max_price: Option<f64>,
+    /// Only providers whose sourced `bare_metal` is this.
     pub bare_metal: Option<bool>,
+    /// Only providers whose sourced `dedicated_gpu` is this.
     pub dedicated_gpu: Option<bool>,
+    /// Only providers whose sourced `encryption_in_transit` is this.
     pub encryption_in_transit: Option<bool>,
     /// A certification the provider must list (substring, case-insensitive).
     pub certification: Option<String>,
@@ -83,6 +107,7 @@ pub struct OfferFilter {
     /// another currency). Offers in a currency without a rate get no
     /// comparable price.
     pub currency: Option<Currency>,
+    /// Exchange rates: units of `currency` per unit of each other currency.
     #[cfg_attr(feature = "specta", specta(type = std::collections::HashMap<String, f64>))]
     pub fx: BTreeMap<Currency, f64>,
     /// The model an LLM is served with: gives each offer's tokens per
@@ -91,6 +116,7 @@ pub struct OfferFilter {
     pub inference: Option<InferenceModel>,
     /// Include the user's own offers (default) or only the catalogue's.
     pub exclude_pricebook: bool,
+    /// The order of the result.
     pub sort: OfferSort,
 }
 
@@ -98,15 +124,22 @@ pub struct OfferFilter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OfferView {
+    /// The offer itself (its fields are flattened into the JSON).
     #[serde(flatten)]
     pub offer: std::sync::Arc<Offer>,
     /// `catalogue` or `pricebook` (the user's own).
     pub origin: String,
+    /// The provider's name in English.
     pub provider_name: Option<String>,
+    /// The provider's country (ISO 3166 alpha-2).
     pub provider_country: Option<String>,
+    /// The accelerator's name in English.
     pub accelerator_name: Option<String>,
+    /// The accelerator's vendor.
     pub vendor: Option<String>,
+    /// Whether the accelerator is a Chinese domestic part.
     pub domestic: Option<bool>,
+    /// The accelerator's export status for a buyer in China.
     pub export_status_cn: Option<ExportStatus>,
     /// Negotiated discount from the price book (0.15 = 15 % off).
     pub discount_share: Option<f64>,
@@ -132,6 +165,8 @@ pub struct OfferView {
     pub cost_per_million_tokens: Option<f64>,
     /// Fewest accelerators that hold the model, and whether one instance has them.
     pub min_accelerators_for_model: Option<u32>,
+    /// Whether one instance has that many (with an inference model and a
+    /// known memory size).
     pub instance_holds_model: Option<bool>,
 }
 
@@ -139,10 +174,16 @@ pub struct OfferView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct InferenceModel {
+    /// Parameters of the model (70e9 for a 70 B model).
     pub parameters: f64,
+    /// The precision it is served at.
     pub precision: suanli_model::Precision,
+    /// Tokens of context per request (prompt and output).
     pub context_tokens: f64,
+    /// The latency class it is served under.
     pub latency: suanli_model::LatencyClass,
+    /// KV cache per token of context, bytes; `None` for the model crate's
+    /// dense-transformer rule.
     pub kv_bytes_per_token: Option<f64>,
 }
 
@@ -185,15 +226,20 @@ fn reference_tokens_per_second(reference: Option<&Accelerator>, m: &InferenceMod
     suanli_model::inference::decode_throughput(&m.demand(), &device).map(|t| t.tokens_per_second_per_accelerator)
 }
 
+/// One search result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SearchHit {
+    /// `accelerator`, `provider` or `offer`.
     pub kind: String,
+    /// The item's id.
     pub id: String,
+    /// The indexed text that matched: ids and names in English and Chinese.
     pub text: String,
 }
 
 impl Catalog {
+    /// The accelerators that pass the filter, by id.
     pub fn accelerators(&self, f: &AcceleratorFilter) -> Result<Vec<Accelerator>, Error> {
         let all: Vec<Accelerator> = store::select(self.connection(), "SELECT * FROM accelerators ORDER BY id", [])?;
         Ok(all
@@ -207,22 +253,27 @@ impl Catalog {
             .collect())
     }
 
+    /// Every provider, by id.
     pub fn providers(&self) -> Result<Vec<Provider>, Error> {
         store::select(self.connection(), "SELECT * FROM providers ORDER BY id", [])
     }
 
+    /// One accelerator by id.
     pub fn accelerator(&self, id: &str) -> Result<Option<Accelerator>, Error> {
         Ok(store::select(self.connection(), "SELECT * FROM accelerators WHERE id = ?1", params![id])?.pop())
     }
 
+    /// One provider by id.
     pub fn provider(&self, id: &str) -> Result<Option<Provider>, Error> {
         Ok(store::select(self.connection(), "SELECT * FROM providers WHERE id = ?1", params![id])?.pop())
     }
 
+    /// One source by id.
     pub fn source(&self, id: &str) -> Result<Option<Source>, Error> {
         Ok(store::select(self.connection(), "SELECT * FROM sources WHERE id = ?1", params![id])?.pop())
     }
 
+    /// One accelerator's published ratio rows, by workload class.
     pub fn efficiency_rows(&self, accelerator_id: &str) -> Result<Vec<Efficiency>, Error> {
         store::select(
             self.connection(),

@@ -43,6 +43,7 @@ pub enum Basis {
 }
 
 impl Basis {
+    /// The name in JSON (`derived`).
     pub fn key(self) -> &'static str {
         match self {
             Basis::Reference => "reference",
@@ -54,6 +55,7 @@ impl Basis {
         }
     }
 
+    /// The basis for a reader, in English or Chinese.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             Basis::Reference => lang.pick("reference", "参考卡"),
@@ -70,10 +72,15 @@ impl Basis {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PinnedRatio {
+    /// The accelerator.
     pub accelerator_id: String,
+    /// The workload class.
     pub workload_class: WorkloadClass,
+    /// Its work per accelerator ÷ the reference's, as the user states it (above 0).
     pub ratio: f64,
+    /// The user's note.
     pub note: Option<String>,
+    /// When it was pinned (the caller's time).
     pub pinned_at: String,
 }
 
@@ -82,16 +89,23 @@ pub struct PinnedRatio {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DerivedRatio {
+    /// The accelerator rated.
     pub accelerator_id: String,
+    /// The accelerator it is compared with.
     pub against_id: String,
+    /// The workload class of both runs.
     pub workload_class: WorkloadClass,
     /// Work per accelerator of `accelerator_id` ÷ that of `against_id`.
     pub ratio: f64,
     /// The two measurement rows: the accelerator's, then the other's.
     pub measurements: [String; 2],
+    /// The suite of both runs.
     pub suite: Suite,
+    /// The suite's case.
     pub case: String,
+    /// The round (MLPerf `v4.1`); `None` where rounds do not matter.
     pub round: Option<String>,
+    /// How the two results were made comparable.
     pub normalisation: Normalisation,
 }
 
@@ -114,20 +128,35 @@ pub enum Normalisation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Step {
+    /// The accelerator the step starts from.
     pub from: String,
+    /// The accelerator it reaches.
     pub to: String,
+    /// Work per accelerator of `to` ÷ that of `from`.
     pub ratio: f64,
+    /// What the step rests on.
     pub kind: StepKind,
 }
 
+/// What one step of a chain rests on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum StepKind {
     /// Geometric mean of like-for-like comparisons (each names its two measurements).
-    Derived { comparisons: Vec<RatioComparison> },
+    Derived {
+        /// The comparisons, each as `to` ÷ `from`.
+        comparisons: Vec<RatioComparison>,
+    },
     /// A ratio row of the catalogue (`efficiency.csv`).
-    Published { id: String, confidence: Confidence, source: String },
+    Published {
+        /// The row's id.
+        id: String,
+        /// The row's confidence tag.
+        confidence: Confidence,
+        /// The row's source ids.
+        source: String,
+    },
     /// The calibrated model (see [`Estimate`]).
     Estimated(Estimate),
 }
@@ -136,11 +165,17 @@ pub enum StepKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RatioComparison {
+    /// The suite's case.
     pub case: String,
+    /// The suite, as a reader names it (`MLPerf Inference`).
     pub suite: String,
+    /// The round; `None` where rounds do not matter.
     pub round: Option<String>,
+    /// The step's `to` ÷ its `from`, by this comparison.
     pub ratio: f64,
+    /// The two measurement ids, the `to` side's first.
     pub measurements: [String; 2],
+    /// `none`, `per_accelerator` or `mfu_times_peak`.
     pub normalisation: String,
 }
 
@@ -155,6 +190,7 @@ pub struct Estimate {
     pub bandwidth_ratio: f64,
     /// Fitted for the workload class on the measured comparisons.
     pub compute_exponent: f64,
+    /// Fitted likewise, for bandwidth.
     pub bandwidth_exponent: f64,
     /// The software stack (the first name of `software_stack`, else the vendor).
     pub stack: String,
@@ -171,8 +207,11 @@ pub struct Estimate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RatioUsed {
+    /// Work per accelerator ÷ the reference's, for this class.
     pub ratio: f64,
+    /// The workload class.
     pub workload_class: WorkloadClass,
+    /// Where it comes from.
     pub basis: Basis,
     /// From the reference to the accelerator.
     pub steps: Vec<Step>,
@@ -184,14 +223,19 @@ pub struct RatioUsed {
     pub source: String,
     /// The weakest confidence along the chain.
     pub confidence: Confidence,
+    /// The newest as-of date of the measurements behind it; `None` when no
+    /// measurement is.
     pub as_of: Option<String>,
+    /// The accelerator it is relative to.
     pub reference_accelerator_id: String,
     /// How it was made, in words.
     pub method_en: String,
+    /// The same in Chinese.
     pub method_zh: String,
 }
 
 impl RatioUsed {
+    /// How it was made, in English or Chinese.
     pub fn method(&self, lang: Lang) -> &str {
         lang.pick(&self.method_en, &self.method_zh)
     }
@@ -205,14 +249,25 @@ pub enum NoRatio {
     /// The offer names no accelerator.
     NoAccelerator,
     /// The accelerator is not in the catalogue.
-    UnknownAccelerator { accelerator_id: String },
+    UnknownAccelerator {
+        /// The id asked for.
+        accelerator_id: String,
+    },
     /// No measurement, and the spec the estimate needs is not published.
-    NoSpec { accelerator_id: String, field: String, unpublished: bool },
+    NoSpec {
+        /// The accelerator.
+        accelerator_id: String,
+        /// The missing spec field (`bf16_tflops`, `memory_bandwidth_gbps`).
+        field: String,
+        /// The vendor does not publish it (rather than: not collected).
+        unpublished: bool,
+    },
     /// A benchmark probe, not a workload offers are priced for.
     NotPriced,
 }
 
 impl NoRatio {
+    /// The reason in words, in English or Chinese.
     pub fn describe(&self, lang: Lang) -> String {
         match self {
             NoRatio::NoAccelerator => lang.pick("the offer names no accelerator", "该报价未注明加速卡").to_owned(),
@@ -795,14 +850,22 @@ pub const IMPLAUSIBLE: f64 = 4.0;
 /// What the book is built from.
 #[derive(Debug, Clone, Copy)]
 pub struct RatioInputs<'a> {
+    /// Every accelerator row.
     pub accelerators: &'a [Accelerator],
+    /// Published ratio rows.
     pub efficiency: &'a [Efficiency],
+    /// Published benchmark results.
     pub measurements: &'a [Measurement],
+    /// The user's pinned ratios.
     pub pins: &'a [PinnedRatio],
+    /// The id of the accelerator every ratio is relative to.
     pub reference: &'a str,
 }
 
 impl RatioBook {
+    /// Builds the book: derives the comparisons, fits the estimate model and
+    /// gives each cell the first ratio that exists, in order of precedence. An
+    /// unknown reference gives an empty book.
     pub fn build(inputs: RatioInputs<'_>) -> RatioBook {
         let accelerators: BTreeMap<&str, &Accelerator> =
             inputs.accelerators.iter().map(|a| (a.id.as_str(), a)).collect();
@@ -860,6 +923,7 @@ impl RatioBook {
         }
     }
 
+    /// The id of the accelerator every ratio in the book is relative to.
     pub fn reference(&self) -> &str {
         &self.reference
     }
@@ -1162,9 +1226,13 @@ fn describe(steps: &[Step], basis: Basis, cx: &Context<'_>) -> (String, String) 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CalibrationRow {
+    /// The accelerator.
     pub accelerator_id: String,
+    /// The workload class.
     pub workload_class: WorkloadClass,
+    /// The measured or derived ratio.
     pub measured: f64,
+    /// [`Basis::Measured`] or [`Basis::Derived`].
     pub basis: Basis,
     /// Fitted on every comparison except those of this part in this class.
     pub estimate_left_out: f64,
@@ -1176,10 +1244,15 @@ pub struct CalibrationRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ClassError {
+    /// The workload class.
     pub workload_class: WorkloadClass,
+    /// Measured or derived ratios of the class.
     pub ratios: u32,
+    /// Median of the absolute errors (a share: 0.1 = 10 %).
     pub median_abs_error: f64,
+    /// The largest absolute error.
     pub worst_abs_error: f64,
+    /// The accelerator with the largest error.
     pub worst_accelerator_id: String,
 }
 
@@ -1188,8 +1261,11 @@ pub struct ClassError {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Calibration {
+    /// Every measured or derived ratio beside its left-out estimate.
     pub rows: Vec<CalibrationRow>,
+    /// Errors by workload class; a class without rows is not listed.
     pub classes: Vec<ClassError>,
+    /// Comparisons the full model was fitted on.
     pub comparisons: u32,
     /// Fitted (compute, bandwidth) exponents per workload class.
     pub exponents: Vec<(WorkloadClass, f64, f64)>,

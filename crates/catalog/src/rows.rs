@@ -29,51 +29,92 @@ fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> 
     }
 }
 
+/// A source rows cite: a fact sheet's register entry, a benchmark, a spec
+/// sheet (`sources.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Source {
+    /// Its id as rows cite it: `article`, `gpu:S<n>`, `prices:S<n>`,
+    /// `bench:…`, `spec:…` (`feed:…` in the feed tables).
     pub id: String,
+    /// The register it is listed in (`gpu-facts`, `provider-prices`,
+    /// `benchmarks`, `specs`, `article`; `feeds`).
     pub sheet: String,
+    /// What the source is, in the register's words.
     pub title: String,
+    /// Its address; empty when the register gives none that is usable.
     pub url: Option<String>,
+    /// The register's as-of text, verbatim (`Nov 2022 / Mar 2023`); not
+    /// always a date.
     pub date: Option<String>,
 }
 
+/// An accelerator model and its published specs (`accelerators.csv`). A
+/// family row (`nvidia-a100-80gb`) holds only what all its `variants` share.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Accelerator {
+    /// Catalogue id, `vendor-model[-form][-memory]` (`nvidia-a100-sxm-80gb`).
     pub id: String,
+    /// Vendor name in English (`NVIDIA`).
     pub vendor: String,
+    /// Vendor name in Chinese (`英伟达`).
     pub vendor_zh: Option<String>,
+    /// Product name in English.
     pub name: String,
+    /// Product name in Chinese (`昇腾910B`), where it has one.
     pub name_zh: Option<String>,
+    /// `true` for a Chinese domestic vendor's part.
     #[serde(deserialize_with = "flex_bool", default)]
     #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub domestic: Option<bool>,
+    /// Memory per accelerator, GB as the vendor quotes it.
     pub memory_gb: Option<f64>,
+    /// Memory technology (`HBM3`, `GDDR6` …).
     pub memory_type: Option<String>,
+    /// Memory bandwidth, GB/s (gigabytes per second).
     pub memory_bandwidth_gbps: Option<f64>,
+    /// Dense peak BF16 TFLOPS (no sparsity).
     pub bf16_tflops: Option<f64>,
+    /// Dense peak FP16 TFLOPS (no sparsity).
     pub fp16_tflops: Option<f64>,
+    /// Dense peak FP8 TFLOPS, where the part has FP8.
     #[serde(default)]
     pub fp8_tflops: Option<f64>,
+    /// Dense FP32 TFLOPS (not TF32).
     pub fp32_tflops: Option<f64>,
+    /// Dense INT8 TOPS.
     pub int8_tops: Option<f64>,
+    /// Design TDP, watts.
     pub tdp_w: Option<f64>,
+    /// Scale-up link, free text (`NVLink 4`, `HCCS`).
     pub interconnect: Option<String>,
+    /// Scale-up bandwidth, GB/s (gigabytes, not gigabits), bidirectional
+    /// aggregate as vendors quote it.
     pub interconnect_gbps: Option<f64>,
+    /// Form factor, free text (`SXM5`, `PCIe`, `OAM`).
     pub form_factor: Option<String>,
+    /// `;`-separated software (`CANN;MindSpore`); the first name is the stack
+    /// the estimate model groups parts by.
     pub software_stack: Option<String>,
+    /// The PyTorch adapter the source names (`torch_npu`).
     pub framework_adapter: Option<String>,
+    /// Announcement or launch: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
     pub release: Option<String>,
     /// For a buyer in China.
     pub export_status_cn: Option<ExportStatus>,
+    /// Date the current export status began.
     pub export_status_since: Option<String>,
+    /// The source's wording on the export status, with its tags.
     pub export_status_notes: Option<String>,
+    /// Price of one card in `list_price_currency` (list, MSRP or reseller;
+    /// the notes say which).
     pub list_price: Option<f64>,
+    /// Currency of `list_price`.
     pub list_price_currency: Option<Currency>,
+    /// Date of `list_price`.
     pub list_price_as_of: Option<String>,
     /// `;`-separated spec fields for which no public figure exists (they
     /// stay empty; an estimate that needs one says so).
@@ -83,9 +124,13 @@ pub struct Accelerator {
     /// rows it may be (`;`-separated). Its ratio is the weakest of theirs.
     #[serde(default)]
     pub variants: Option<String>,
+    /// `;`-separated source ids (`sources.csv`).
     pub source: String,
+    /// As-of date of the row's newest dated source; empty when none is dated.
     pub as_of: Option<String>,
+    /// Confidence tag of the spec figures (the lowest of their sources).
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
@@ -96,33 +141,48 @@ impl Accelerator {
     }
 }
 
+/// A seller of compute: cloud, GPU cloud, Chinese cloud, server vendor or
+/// reseller (`providers.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Provider {
+    /// Catalogue id (`aws`).
     pub id: String,
+    /// Name in English.
     pub name: String,
+    /// Name in Chinese.
     pub name_zh: Option<String>,
     /// ISO 3166 alpha-2; empty where no source says.
     pub country: Option<String>,
+    /// `hyperscaler`, `gpu_cloud`, `china_cloud`, `server_vendor` or `reseller`.
     pub kind: String,
     /// `;`-separated billing modes.
     pub billing_modes: Option<String>,
+    /// `true` when a bare-metal GPU product is sourced; empty if unsourced.
     #[serde(deserialize_with = "flex_bool", default)]
     #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub bare_metal: Option<bool>,
+    /// `true` when tenant-dedicated physical GPUs are sourced; empty if
+    /// unsourced.
     #[serde(deserialize_with = "flex_bool", default)]
     #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub dedicated_gpu: Option<bool>,
+    /// `true` when encryption in transit is sourced; empty if unsourced.
     #[serde(deserialize_with = "flex_bool", default)]
     #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
     pub encryption_in_transit: Option<bool>,
     /// `;`-separated certifications.
     pub certifications: Option<String>,
+    /// Security and compliance facts, free text, including what is unsourced.
     pub security_notes: Option<String>,
+    /// `;`-separated source ids (`sources.csv`).
     pub source: String,
+    /// As-of date of the row's newest dated source.
     pub as_of: Option<String>,
+    /// Confidence tag (the lowest of the cited sources).
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
@@ -131,21 +191,40 @@ pub struct Provider {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Offer {
+    /// Stable id (`provider-instance[-region]-billing[-suffix]` in the bundled
+    /// data); an imported or price-book offer with the same id shadows it.
     pub id: String,
+    /// The provider's id.
     pub provider_id: String,
+    /// The accelerator's id; empty when the source names none.
     pub accelerator_id: Option<String>,
+    /// Instance type, shape or system name as the source writes it.
     pub instance: Option<String>,
+    /// Region code (`us-east-1`) or the source's word (`global`, `cn`); empty
+    /// when not stated.
     pub region: Option<String>,
+    /// How it is billed.
     pub billing_mode: BillingMode,
+    /// Accelerators in one instance or server; required above 0 for a price
+    /// per instance.
     pub accelerators_per_instance: Option<f64>,
+    /// The price, in `currency` per `price_unit`.
     pub price: f64,
+    /// What `price` is for.
     pub price_unit: PriceUnit,
+    /// Currency of `price`, as the source quotes it.
     pub currency: Currency,
+    /// Paid up front: `none`, `partial` or `all`; empty when not stated.
     pub upfront: Option<String>,
+    /// Network and scale-up facts for the instance, free text.
     pub interconnect: Option<String>,
+    /// Date the source gives for the price; empty when it gives none.
     pub as_of: Option<String>,
+    /// `;`-separated source ids; for an import, the feed and its version.
     pub source: String,
+    /// Confidence tag of the price.
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
@@ -162,20 +241,32 @@ impl Offer {
     }
 }
 
+/// A published throughput ratio between two accelerators for one workload
+/// class (`efficiency.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Efficiency {
+    /// Row id.
     pub id: String,
+    /// The accelerator rated.
     pub accelerator_id: String,
+    /// The workload the ratio is for.
     pub workload_class: WorkloadClass,
     /// Measured throughput ÷ the reference accelerator's on the same workload.
     pub ratio: f64,
+    /// The accelerator it is relative to (normally `nvidia-a100-sxm-80gb`).
     pub reference_accelerator_id: String,
+    /// Benchmark, harness and the arithmetic.
     pub method: Option<String>,
+    /// `;`-separated source ids (`sources.csv`).
     pub source: String,
+    /// As-of date of the newest dated source.
     pub as_of: Option<String>,
+    /// `M` or `D` rows count as measured; any other tag (`V`, `P` …) as a
+    /// claim.
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
@@ -187,7 +278,9 @@ pub struct Efficiency {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Measurement {
+    /// Row id, from suite, version, case, part, count, precision and submitter.
     pub id: String,
+    /// The suite or publisher.
     pub suite: Suite,
     /// FlagPerf commit, MLPerf round (`v4.1`), paper id.
     pub suite_version: Option<String>,
@@ -197,22 +290,33 @@ pub struct Measurement {
     pub variant: Option<String>,
     /// Who ran it: the MLPerf submitter, the FlagPerf vendor directory.
     pub submitter: Option<String>,
+    /// The workload class the case stands for.
     pub workload_class: WorkloadClass,
+    /// The model trained or served, as published.
     pub model: Option<String>,
+    /// Numeric precision of the run, as published (`fp32`, `bf16`).
     pub precision: Option<String>,
+    /// Sequence length, tokens.
     pub sequence_length: Option<f64>,
+    /// Batch configuration, free text (`fix_hp: bs=12`).
     pub batch: Option<String>,
     /// Accelerators in the run.
     pub accelerators: f64,
+    /// Nodes in the run.
     pub nodes: Option<f64>,
+    /// Parallelism, as published.
     pub parallel: Option<String>,
+    /// Framework, as published.
     pub framework: Option<String>,
+    /// Framework version, as published.
     pub framework_version: Option<String>,
     /// MLPerf inference scenario (Offline, Server, Interactive).
     pub inference_scenario: Option<String>,
+    /// The catalogue accelerator that ran it.
     pub accelerator_id: String,
     /// The hardware as the source names it.
     pub system: Option<String>,
+    /// What `value` measures.
     pub metric: Metric,
     /// Empty when the source published none ("/", "--", blank).
     pub value: Option<f64>,
@@ -220,39 +324,65 @@ pub struct Measurement {
     pub published_as: Option<String>,
     /// Repository, commit and path, or URL.
     pub location: String,
+    /// Source id (`bench:…`).
     pub source: String,
+    /// As-of date of the result, as its source gives it.
     pub as_of: Option<String>,
+    /// `M` measured; `D` computed from the run's logs by the suite's own rule.
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
+/// How much per-accelerator throughput a multi-accelerator run keeps
+/// (`scaling.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScalingPoint {
+    /// Row id.
     pub id: String,
+    /// Workload, cluster and what was compared, in words.
     pub setup: String,
+    /// The accelerator; empty when the source does not name it.
     pub accelerator_id: Option<String>,
+    /// Accelerators at the measured scale.
     pub accelerators: Option<f64>,
+    /// Share of per-accelerator throughput kept against the smaller baseline
+    /// (or linear scaling), in (0, 1].
     pub efficiency: f64,
+    /// The interconnect, as stated.
     pub interconnect: Option<String>,
+    /// `;`-separated source ids (`sources.csv`).
     pub source: String,
+    /// As-of date of the newest dated source.
     pub as_of: Option<String>,
+    /// Confidence tag.
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
+/// An export-control event or rule (`export_controls.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExportControl {
+    /// Row id (`jurisdiction-date-what`).
     pub id: String,
     /// Empty for rules of thumb that are not dated events.
     pub date: Option<String>,
+    /// Who made the rule, ISO 3166 alpha-2 (`US`).
     pub jurisdiction: String,
+    /// The rule, in the source's words.
     pub rule: String,
+    /// `;`-separated accelerator ids, or a description.
     pub affected: Option<String>,
+    /// What it did, in the source's words.
     pub effect: Option<String>,
+    /// `;`-separated source ids (`sources.csv`).
     pub source: String,
+    /// Confidence tag.
     pub confidence: Confidence,
+    /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
 }
 
@@ -261,14 +391,21 @@ pub struct ExportControl {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tables {
+    /// Every source.
     pub sources: Vec<Source>,
+    /// Every accelerator.
     pub accelerators: Vec<Accelerator>,
+    /// Every provider.
     pub providers: Vec<Provider>,
+    /// The catalogue's offers (not imported or price-book ones).
     pub offers: Vec<Offer>,
+    /// Published ratios.
     pub efficiency: Vec<Efficiency>,
     /// Older packs have none.
     #[serde(default)]
     pub measurements: Vec<Measurement>,
+    /// Scaling-efficiency points.
     pub scaling: Vec<ScalingPoint>,
+    /// Export-control events.
     pub export_controls: Vec<ExportControl>,
 }

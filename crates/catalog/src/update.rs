@@ -31,7 +31,9 @@ pub struct Limits {
     pub deadline: Duration,
     /// The longest the server may send nothing (also the connect timeout).
     pub read_timeout: Duration,
+    /// The largest pack (or, in a [`Session`], any file) held, bytes.
     pub max_pack_bytes: u64,
+    /// The largest signature held, bytes.
     pub max_signature_bytes: u64,
 }
 
@@ -49,31 +51,89 @@ impl Default for Limits {
 /// Why a download failed. Each says what happened, in both languages.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UpdateError {
+    /// The HTTP client could not be built; the text says why.
     #[error("{}", self.message(Lang::En))]
     Client(String),
+    /// The request failed, or the download broke off.
     #[error("{}", self.message(Lang::En))]
-    Transport { url: String, why: String },
+    Transport {
+        /// The address asked for.
+        url: String,
+        /// The transport's message.
+        why: String,
+    },
+    /// The server redirected to another origin.
     #[error("{}", self.message(Lang::En))]
-    CrossOriginRedirect { url: String, to: String },
+    CrossOriginRedirect {
+        /// The address asked for.
+        url: String,
+        /// Where the redirect pointed.
+        to: String,
+    },
+    /// More than [`MAX_REDIRECTS`] redirects.
     #[error("{}", self.message(Lang::En))]
-    TooManyRedirects { url: String },
+    TooManyRedirects {
+        /// The address asked for.
+        url: String,
+    },
+    /// The server answered 404.
     #[error("{}", self.message(Lang::En))]
-    NotFound { url: String },
+    NotFound {
+        /// The address asked for.
+        url: String,
+    },
+    /// The server answered a status other than success or 404.
     #[error("{}", self.message(Lang::En))]
-    Status { url: String, status: u16 },
+    Status {
+        /// The address asked for.
+        url: String,
+        /// The HTTP status code.
+        status: u16,
+    },
+    /// The body was larger than the cap.
     #[error("{}", self.message(Lang::En))]
-    TooLarge { url: String, max: u64 },
+    TooLarge {
+        /// The address asked for.
+        url: String,
+        /// The cap, bytes.
+        max: u64,
+    },
+    /// The whole download took longer than the deadline.
     #[error("{}", self.message(Lang::En))]
-    Deadline { url: String, seconds: u64 },
+    Deadline {
+        /// The address asked for.
+        url: String,
+        /// The deadline, seconds.
+        seconds: u64,
+    },
+    /// The server sent nothing for as long as the read timeout.
     #[error("{}", self.message(Lang::En))]
-    Stalled { url: String, seconds: u64 },
+    Stalled {
+        /// The address asked for.
+        url: String,
+        /// The read timeout, seconds.
+        seconds: u64,
+    },
+    /// The body's length is not the one the server announced (it was cut off).
     #[error("{}", self.message(Lang::En))]
-    Truncated { url: String, got: u64, expected: u64 },
+    Truncated {
+        /// The address asked for.
+        url: String,
+        /// Bytes received.
+        got: u64,
+        /// Bytes announced (`Content-Length`).
+        expected: u64,
+    },
+    /// The signature is not UTF-8 text.
     #[error("{}", self.message(Lang::En))]
-    SignatureNotText { url: String },
+    SignatureNotText {
+        /// The signature's address.
+        url: String,
+    },
 }
 
 impl UpdateError {
+    /// What happened, in English or Chinese.
     pub fn message(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {
@@ -120,7 +180,9 @@ impl UpdateError {
 /// A downloaded pack and its signature, if the server has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Download {
+    /// The pack's bytes.
     pub pack: Vec<u8>,
+    /// The `.minisig` text; `None` when the server has none (404).
     pub signature: Option<String>,
 }
 

@@ -13,19 +13,26 @@ use suanli_model::Lang;
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum BillingMode {
+    /// Pay as you go, no commitment.
     OnDemand,
+    /// Reserved for one year.
     #[serde(rename = "reserved_1y")]
     Reserved1y,
+    /// Reserved for three years.
     #[serde(rename = "reserved_3y")]
     Reserved3y,
+    /// Spare capacity at a lower price, which the provider may take back.
     Spot,
+    /// Billed by the month (包月).
     Monthly,
+    /// An hourly rate in exchange for a committed spend.
     SavingsPlan,
     /// A server bought outright.
     Purchase,
 }
 
 impl BillingMode {
+    /// Every billing mode.
     pub const ALL: [BillingMode; 7] = [
         BillingMode::OnDemand,
         BillingMode::Reserved1y,
@@ -49,6 +56,7 @@ impl BillingMode {
         }
     }
 
+    /// The mode for a reader, in English or Chinese.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             BillingMode::OnDemand => lang.pick("on demand", "按需"),
@@ -70,6 +78,7 @@ impl BillingMode {
         }
     }
 
+    /// The mode whose key is `text` (surrounding spaces ignored).
     pub fn parse(text: &str) -> Option<BillingMode> {
         BillingMode::ALL.into_iter().find(|m| m.key() == text.trim())
     }
@@ -80,17 +89,22 @@ impl BillingMode {
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum PriceUnit {
+    /// Per instance per hour.
     InstanceHour,
+    /// Per accelerator per hour.
     AcceleratorHour,
+    /// Per instance per month.
     InstanceMonth,
     /// The price of one server (a purchase).
     Server,
 }
 
 impl PriceUnit {
+    /// Every price unit.
     pub const ALL: [PriceUnit; 4] =
         [PriceUnit::InstanceHour, PriceUnit::AcceleratorHour, PriceUnit::InstanceMonth, PriceUnit::Server];
 
+    /// The name in files and JSON (`instance_hour`).
     pub fn key(self) -> &'static str {
         match self {
             PriceUnit::InstanceHour => "instance_hour",
@@ -100,6 +114,7 @@ impl PriceUnit {
         }
     }
 
+    /// The unit for a reader, in English or Chinese (`per instance-hour`).
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             PriceUnit::InstanceHour => lang.pick("per instance-hour", "每实例小时"),
@@ -150,6 +165,7 @@ pub enum Confidence {
 }
 
 impl Confidence {
+    /// The tag as files write it (`P-low`, `user`).
     pub fn key(self) -> &'static str {
         match self {
             Confidence::V => "V",
@@ -214,11 +230,14 @@ pub enum Suite {
     MlperfInference,
     /// A vendor's own published table.
     Vendor,
+    /// A research paper's published results.
     Paper,
+    /// A community-compiled result.
     Community,
 }
 
 impl Suite {
+    /// The name in files and JSON (`mlperf_training`).
     pub fn key(self) -> &'static str {
         match self {
             Suite::Flagperf => "flagperf",
@@ -230,6 +249,7 @@ impl Suite {
         }
     }
 
+    /// The suite for a reader (`MLPerf Training`).
     pub fn label(self) -> &'static str {
         match self {
             Suite::Flagperf => "FlagPerf",
@@ -253,11 +273,13 @@ impl Suite {
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Metric {
+    /// Tokens per second per accelerator.
     TokensPerAccelSecond,
     /// Whole system.
     TokensPerSecond,
     /// Whole system.
     SamplesPerSecond,
+    /// Samples per second per accelerator.
     SamplesPerAccelSecond,
     /// Model FLOPs utilisation, a fraction of the part's own peak.
     Mfu,
@@ -270,6 +292,7 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The name in files and JSON (`tokens_per_second`).
     pub fn key(self) -> &'static str {
         match self {
             Metric::TokensPerAccelSecond => "tokens_per_accel_second",
@@ -309,6 +332,7 @@ impl FromStr for BillingMode {
 }
 
 impl Confidence {
+    /// Every tag.
     pub const ALL: [Confidence; 12] = [
         Confidence::V,
         Confidence::M,

@@ -15,22 +15,34 @@ use crate::{Currency, Lang};
 pub enum Figure {
     /// One category of the breakdown.
     Cost(Category),
+    /// The nominal total over the horizon.
     TotalNominal,
+    /// The total discounted to today (NPV).
     TotalNpv,
+    /// Compute cost per useful reference-GPU-hour.
     EffectivePrice,
+    /// All costs (porting, bridge, storage and edge included) per useful reference-GPU-hour.
     AllInPrice,
+    /// Reference-GPU-hours served.
     Served,
+    /// Reference-GPU-hours the option could not serve.
     Unserved,
+    /// Accelerator-hours run.
     AcceleratorHours,
+    /// Months until a job's result.
     TimeToComplete,
+    /// The demand over the horizon, in reference-GPU-hours.
     Demand,
+    /// The porting cost, or the port's yearly upkeep.
     PortingCost,
+    /// The porting delay in months, or the engineer-months behind it.
     PortingDelay,
     /// A simulated total (a trial's nominal total or NPV).
     Simulated,
 }
 
 impl Figure {
+    /// The figure's name in `lang`, for error messages.
     pub fn label(self, lang: Lang) -> String {
         let text = match self {
             Figure::Cost(c) => return c.label(lang).to_owned(),

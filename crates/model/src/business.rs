@@ -19,6 +19,7 @@ pub enum FlowKind {
 }
 
 impl Category {
+    /// Which kind of cash flow this category is.
     pub fn flow_kind(self) -> FlowKind {
         match self {
             Category::Hardware | Category::Installation => FlowKind::Capital,
@@ -46,15 +47,20 @@ impl Category {
 pub struct YearFlows {
     /// 1-based; the last year may be part of one (a 30-month horizon has 3).
     pub year: u32,
+    /// Months of the horizon in this year (12, fewer in a last part year).
     pub months: u32,
+    /// Capital: hardware and installation.
     pub capital: f64,
+    /// One-off costs that buy no equipment (porting).
     pub one_off: f64,
+    /// Every recurring cost: running owned servers, rentals, storage, edge, port upkeep, the bridge.
     pub recurring: f64,
     /// Negative: money back.
     pub residual: f64,
 }
 
 impl YearFlows {
+    /// The year's net cash flow: the four kinds summed.
     pub fn total(&self) -> f64 {
         self.capital + self.one_off + self.recurring + self.residual
     }
@@ -88,6 +94,7 @@ pub fn by_year(o: &OptionResult) -> Vec<YearFlows> {
 /// the yearly rate of return on what it puts in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Investment {
+    /// Id of the option it is compared with.
     pub rival: String,
     /// Monthly saving against the rival (its cost − this option's).
     pub savings: Vec<f64>,

@@ -15,7 +15,7 @@ use crate::validate::{InputError, validate};
 /// ends (kept, parsed, for the simulation and the tornado), and its
 /// evaluation: every figure finite and within
 /// [`crate::validate::MAX_FIGURE`]. The evaluation is kept, so
-/// [`crate::evaluate`] cannot fail and does not compute twice.
+/// [`crate::evaluate()`] cannot fail and does not compute twice.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checked<T> {
     value: T,

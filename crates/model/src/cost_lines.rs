@@ -18,7 +18,9 @@ use crate::uncertainty::Param;
 /// A money input a line may depend on, with its value in the scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Driver {
+    /// Which input it is.
     pub param: Param,
+    /// Its value in the scenario, in the input's own unit (an amount, a price, a share, an exchange rate).
     pub value: f64,
     /// The value the lines were measured at: the scenario's, or 1 where that
     /// is 0 (a line that is a product of inputs is 0 when one of them is,
@@ -33,6 +35,7 @@ pub struct Driver {
 pub struct Line {
     /// Index into the evaluation's options.
     pub option: usize,
+    /// The cost category.
     pub category: Category,
     /// Drivers that scale the whole line (an exchange rate, a price the
     /// line is wholly made of), as indices into the drivers.
@@ -66,7 +69,9 @@ impl Line {
 /// The money inputs and every non-zero cost line of a scenario.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CostLines {
+    /// The money inputs; lines refer to them by index.
     pub drivers: Vec<Driver>,
+    /// One line per option and category with a non-zero figure or a driver that moves it.
     pub lines: Vec<Line>,
 }
 

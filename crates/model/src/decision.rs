@@ -33,24 +33,38 @@ pub const SOONER_MONTHS: f64 = 1.0;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reason {
     /// The lowest cost: the median across trials (`by_median`) or the point.
-    LowestCost { by_median: bool },
+    LowestCost {
+        /// True when costs were compared by their median across trials.
+        by_median: bool,
+    },
     /// A near tie on cost with `cheapest`, and clearly less supply risk.
-    LessSupplyRisk { cheapest: String },
+    LessSupplyRisk {
+        /// Id of the cheapest candidate.
+        cheapest: String,
+    },
     /// A near tie on cost with `cheapest`, and a sooner result.
-    SoonerResult { cheapest: String },
+    SoonerResult {
+        /// Id of the cheapest candidate.
+        cheapest: String,
+    },
 }
 
 /// The recommendation and the leader of each measure (option ids). A
-/// leader is `None` when fewer than two candidates have that measure.
+/// leader is `None` when fewer than two candidates have that measure, or
+/// when two tie for the lead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
+    /// Id of the recommended option.
     pub recommended: String,
+    /// Why it was chosen.
     pub reason: Reason,
     /// Lowest point NPV.
     pub point: String,
-    /// Lowest median NPV, lowest P90 NPV, most often cheapest (with ranges).
+    /// Lowest median NPV (with ranges).
     pub p50: Option<String>,
+    /// Lowest P90 NPV (with ranges).
     pub p90: Option<String>,
+    /// Cheapest in the most trials (with ranges).
     pub most_often_cheapest: Option<String>,
     /// Lowest supply-risk score.
     pub supply: Option<String>,
@@ -59,7 +73,7 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// The measures whose leader is not the recommendation.
+    /// Whether any measure's leader is not the recommendation.
     pub fn disagrees(&self) -> bool {
         let r = Some(&self.recommended);
         Some(&self.point) != r

@@ -26,6 +26,7 @@ pub enum Tier {
 }
 
 impl Tier {
+    /// The tier a job's priority falls in under `rule`.
     pub fn of(priority: u8, rule: &SchedulingRule) -> Tier {
         if priority > rule.base_above {
             Tier::Urgent
@@ -55,6 +56,8 @@ pub struct MonthDemand {
 }
 
 impl MonthDemand {
+    /// A month of `slices` (reference GPUs busy, each slice lasting `slice_hours`),
+    /// split into tiers by `shares` (urgent, normal, low).
     pub fn new(slice_hours: f64, slices: Vec<f64>, shares: [f64; 3]) -> MonthDemand {
         let mut sorted = slices.clone();
         sorted.sort_by(f64::total_cmp);
@@ -74,6 +77,7 @@ impl MonthDemand {
         c * self.prefix[j] + capacity * (self.sorted.len() - j) as f64
     }
 
+    /// Share of the month's work in `tier`.
     pub fn share(&self, tier: Tier) -> f64 {
         match tier {
             Tier::Urgent => self.shares[0],
@@ -82,6 +86,7 @@ impl MonthDemand {
         }
     }
 
+    /// Most reference GPUs busy in any slice.
     pub fn peak(&self) -> f64 {
         self.slices.iter().copied().fold(0.0, f64::max)
     }
@@ -91,18 +96,33 @@ impl MonthDemand {
         self.total
     }
 
+    /// Reference-GPU-hours of the month: Σ slices × slice hours.
     pub fn ref_gpu_hours(&self) -> f64 {
         self.total * self.slice_hours
     }
 }
 
+/// The demand in the form the pools consume, made once per scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Prepared {
-    Job { job: Job, work: f64 },
-    Shared { months: Vec<MonthDemand>, cluster: u32 },
+    /// A single job.
+    Job {
+        /// The job as the scenario states it.
+        job: Job,
+        /// Its work, reference-GPU-hours.
+        work: f64,
+    },
+    /// A profile, portfolio or inference demand, month by month.
+    Shared {
+        /// One entry per month of the horizon.
+        months: Vec<MonthDemand>,
+        /// Accelerators a typical job or serving replica runs on (sets multi-node scaling).
+        cluster: u32,
+    },
 }
 
 impl Prepared {
+    /// Reference-GPU-hours over the horizon (for a job: its work).
     pub fn total_ref_gpu_hours(&self) -> f64 {
         match self {
             Prepared::Job { work, .. } => *work,

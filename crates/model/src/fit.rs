@@ -57,7 +57,7 @@ pub fn training_min_accelerators(
 }
 
 /// Fewest accelerators that hold a served model: its weights (sharded by
-/// tensor parallelism) and `sequences` sequences of KV cache.
+/// tensor parallelism) and `kv_bytes` of KV cache.
 pub fn inference_min_accelerators(parameters: f64, precision: Precision, kv_bytes: f64, memory_gb: f64) -> Option<u32> {
     min_count(0.0, parameters * precision.bytes() + kv_bytes, usable_bytes(memory_gb))
 }

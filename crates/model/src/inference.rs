@@ -18,18 +18,24 @@ pub const COMPUTE_UTILISATION: f64 = 0.5;
 /// The figures of one accelerator the roofline needs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Device {
+    /// Dense peak compute, TFLOPS.
     pub dense_tflops: f64,
+    /// Memory bandwidth, GB/s (1e9 bytes a second).
     pub bandwidth_gbps: f64,
+    /// Memory of one accelerator, GB as vendors label it ([`crate::fit::BYTES_PER_MEMORY_GB`]).
     pub memory_gb: f64,
 }
 
 /// Serving throughput of one replica.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Throughput {
+    /// Output tokens per second the replica serves, per accelerator in it.
     pub tokens_per_second_per_accelerator: f64,
     /// Accelerators one replica needs to hold the model and its KV cache.
     pub accelerators_per_replica: u32,
+    /// Sequences decoded together in one step.
     pub batch: f64,
+    /// Time of one decode step, ms: each sequence gets one token per step.
     pub ms_per_token: f64,
     /// The latency class's bound could not be met even at batch 1.
     pub latency_missed: bool,

@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Lang {
+    /// English.
     #[default]
     #[serde(rename = "en")]
     En,
+    /// Chinese (simplified characters).
     #[serde(rename = "zh")]
     Zh,
 }

@@ -1,7 +1,7 @@
 //! The Suanli cost engine.
 //!
 //! Given a [`Scenario`] (the demand for GPU compute, the ways of getting
-//! it, and the finance assumptions) [`evaluate`] returns, for every option,
+//! it, and the finance assumptions) [`evaluate()`] returns, for every option,
 //! monthly cash flows by category, nominal and discounted totals, the
 //! effective price per reference-GPU-hour, time to result and break-even.
 //!
@@ -13,6 +13,8 @@
 //! `ref_gpu_hours` (hours of useful work on the reference GPU). Amounts are
 //! `f64` in the scenario's currency; [`round_money`] is the one rounding
 //! rule, applied where figures are reported.
+
+#![warn(missing_docs)]
 
 pub mod bounds;
 pub mod business;

@@ -16,19 +16,28 @@ use crate::Lang;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Currency {
+    /// Chinese yuan renminbi.
     CNY,
+    /// US dollar.
     USD,
+    /// Euro.
     EUR,
+    /// Pound sterling.
     GBP,
+    /// Japanese yen (no minor unit).
     JPY,
+    /// Hong Kong dollar.
     HKD,
+    /// Singapore dollar.
     SGD,
 }
 
 impl Currency {
+    /// Every currency, in declaration order.
     pub const ALL: [Currency; 7] =
         [Currency::CNY, Currency::USD, Currency::EUR, Currency::GBP, Currency::JPY, Currency::HKD, Currency::SGD];
 
+    /// The ISO 4217 code (`CNY`).
     pub fn code(self) -> &'static str {
         match self {
             Currency::CNY => "CNY",

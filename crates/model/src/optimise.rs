@@ -14,11 +14,17 @@ use crate::{Checked, Lang, evaluate};
 /// uses the first six; a recommendation all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConstraintKey {
+    /// Every pool available (lead time and porting delay) by a month.
     Deadline,
+    /// The chosen mix's P90 NPV within a budget.
     P90,
+    /// Every pool's supply-risk score within a cap.
     SupplyScore,
+    /// Chinese domestic accelerators only.
     DomesticOnly,
+    /// Every pool runs in one country (data sovereignty).
     ProviderCountry,
+    /// Every pool offers the required security features.
     Security,
     /// Nominal total over the horizon.
     BudgetTotal,
@@ -30,7 +36,9 @@ pub enum ConstraintKey {
     RatioBasis,
     /// Engineer-months of porting off CUDA.
     PortingEffort,
+    /// At least this many accelerators in the cluster.
     ClusterMin,
+    /// At most this many accelerators in the cluster.
     ClusterMax,
     /// Billing kinds allowed.
     Billing,
@@ -57,6 +65,7 @@ impl ConstraintKey {
         }
     }
 
+    /// The constraint's name in `lang`.
     pub fn label(self, lang: Lang) -> &'static str {
         let zh = lang == Lang::Zh;
         match (self, zh) {
@@ -142,27 +151,39 @@ impl ConstraintKey {
 pub struct Candidate {
     /// Base pool: template id and size (servers for owned, accelerators for reserved).
     pub base: Option<(String, u32)>,
+    /// Whether the mix has the on-demand pool.
     pub on_demand: bool,
+    /// Whether the mix has the spot pool.
     pub spot: bool,
+    /// The mix as the option that was evaluated.
     pub option: OptionSpec,
+    /// Nominal total over the horizon, in the scenario's currency.
     pub total_nominal: f64,
+    /// NPV, in the scenario's currency.
     pub total_npv: f64,
     /// Spend by pool: base, on demand, spot (shares of the compute spend).
     pub shares: [f64; 3],
+    /// P90 NPV across simulated trials; set only on a mix checked against a P90 budget.
     pub p90_npv: Option<f64>,
 }
 
+/// What the optimiser found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
+    /// The cheapest mix that meets the constraints.
     Chosen(Box<Optimised>),
     /// No mix meets the constraints; the reason names them.
     Infeasible {
+        /// Each template the constraints excluded, with the constraint that did;
+        /// `(all candidates)` when the P90 budget excluded every mix.
         reasons: Vec<(String, ConstraintKey)>,
     },
 }
 
+/// The chosen mix, the pure strategies it is compared with, and the constraints that bind.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Optimised {
+    /// The cheapest mix by NPV that meets the constraints.
     pub chosen: Candidate,
     /// The best pure strategies the same pools allow (all on demand, all
     /// base sized to the peak, all spot) that meet the constraints.

@@ -36,12 +36,17 @@ pub fn default_effort(m: Maturity) -> Effort {
 /// What porting costs one option.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PortingResult {
+    /// Maturity of the option's framework adapter.
     pub maturity: Maturity,
+    /// The framework adapter, as the option names it.
     pub adapter: Option<String>,
+    /// Engineer-months to port and validate the workload.
     pub engineer_months: f64,
     /// In the scenario currency.
     pub cost: f64,
+    /// Months until the port runs: engineer-months ÷ engineers (not rounded).
     pub delay_months: f64,
+    /// Yearly upkeep of the port, in the scenario currency.
     pub maintenance_per_year: f64,
     /// True when the effort came from Suanli's default table.
     pub default_effort: bool,
@@ -51,10 +56,13 @@ pub struct PortingResult {
 /// trial needs no more, and allocates nothing for them).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PortingCost {
+    /// Engineer-months to port and validate the workload.
     pub engineer_months: f64,
     /// In the scenario currency.
     pub cost: f64,
+    /// Months until the port runs: engineer-months ÷ engineers (not rounded).
     pub delay_months: f64,
+    /// Yearly upkeep of the port, in the scenario currency.
     pub maintenance_per_year: f64,
     /// True when the effort came from Suanli's default table.
     pub default_effort: bool,

@@ -20,6 +20,7 @@ fn splitmix64(state: &mut u64) -> u64 {
 }
 
 impl Rng {
+    /// A generator seeded with `seed` through SplitMix64.
     pub fn seed(seed: u64) -> Rng {
         let mut state = seed;
         Rng { s: [splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state)] }
@@ -31,6 +32,7 @@ impl Rng {
         Rng::seed(splitmix64(&mut state))
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -92,6 +94,7 @@ impl Rng {
 const Z90: f64 = 1.281_551_565_544_600_4;
 
 impl Distribution {
+    /// One draw from the distribution.
     pub fn sample(&self, rng: &mut Rng) -> f64 {
         match *self {
             Distribution::Uniform { low, high } => low + (high - low) * rng.uniform(),

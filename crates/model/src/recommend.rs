@@ -3,7 +3,7 @@
 //! risk, and one line per candidate saying why it sits where it does.
 //!
 //! Catalogue-free: the API builds the candidates from the catalogue and
-//! prices each through [`crate::evaluate`]; this module only compares the
+//! prices each through [`crate::evaluate()`]; this module only compares the
 //! figures. Every order is total (ties fall to the next figure, then to the
 //! candidate's position, which the caller fixes), so the same inputs give
 //! the same ranking every time.
@@ -31,8 +31,10 @@ pub enum RankBy {
 }
 
 impl RankBy {
+    /// Every criterion, in the order ties fall through after the chosen one.
     pub const ALL: [RankBy; 4] = [RankBy::Npv, RankBy::Total, RankBy::Time, RankBy::Risk];
 
+    /// The machine name (`npv`, `total`, `time`, `risk`).
     pub fn key(self) -> &'static str {
         match self {
             RankBy::Npv => "npv",
@@ -42,6 +44,7 @@ impl RankBy {
         }
     }
 
+    /// The criterion's name in `lang`.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             RankBy::Npv => lang.pick("NPV", "净现值"),
@@ -55,8 +58,11 @@ impl RankBy {
 /// A priced candidate's figures; lower is better on each.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
+    /// Total cost discounted to today (NPV).
     pub npv: f64,
+    /// Nominal total cost.
     pub total: f64,
+    /// Months until the result (a job) or until the capacity serves (steady demand).
     pub time_months: f64,
     /// Supply-risk score, 0–100.
     pub risk: f64,
@@ -106,11 +112,25 @@ pub fn frontier(points: &[Point]) -> Vec<Option<usize>> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Standing {
     /// First by the ranking criterion.
-    Best { by: RankBy },
-    /// On the frontier: dearer than the cheapest by NPV, but faster or less risky.
-    Frontier { npv_above_best: f64, months_sooner: f64, risk_lower: f64 },
-    /// Another candidate (named by its label) is no dearer, no slower and no riskier.
-    Dominated { by: String },
+    Best {
+        /// The criterion of the ranking.
+        by: RankBy,
+    },
+    /// On the frontier: not dominated; dearer than the cheapest by NPV (a gap
+    /// of 0 when it is that one, ranked by another criterion), but faster or less risky.
+    Frontier {
+        /// NPV above the cheapest candidate's by NPV.
+        npv_above_best: f64,
+        /// Months sooner than that candidate (negative: later).
+        months_sooner: f64,
+        /// Supply-risk points below that candidate's (negative: more risk).
+        risk_lower: f64,
+    },
+    /// Another candidate (named as the caller's `names` give it) is no dearer, no slower and no riskier.
+    Dominated {
+        /// The first candidate (by position) that dominates it, as named in `names`.
+        by: String,
+    },
 }
 
 /// Why a ranked candidate sits where it does, in one line.

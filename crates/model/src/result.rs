@@ -10,21 +10,31 @@ use crate::scenario::OptionKind;
 pub enum Category {
     /// Servers, accelerators, network and storage equipment.
     Hardware,
+    /// Installation of owned servers, one-off.
     Installation,
     /// Colocation per provisioned kW.
     Hosting,
+    /// Electricity of owned servers, PUE included.
     Power,
+    /// Staff running owned servers.
     Staff,
+    /// Maintenance of owned hardware: a yearly share of its capex.
     Maintenance,
     /// Other yearly running costs of owned servers.
     OtherOpex,
     /// Book or resale value at the horizon (negative: money back).
     ResidualValue,
+    /// On-demand rental.
     OnDemand,
+    /// Reserved (committed) rental, paid whether used or not.
     Reserved,
+    /// Spot rental, interruption waste included.
     Spot,
+    /// Storing the data set (object or attached storage).
     Storage,
+    /// Bandwidth to ship edge data to the central cloud.
     EdgeBandwidth,
+    /// Running the edge sites that compute features.
     EdgeSites,
     /// Engineer time to port the workload off CUDA.
     Porting,
@@ -35,6 +45,7 @@ pub enum Category {
 }
 
 impl Category {
+    /// Every category, in breakdown order.
     pub const ALL: [Category; 17] = [
         Category::Hardware,
         Category::Installation,
@@ -55,6 +66,7 @@ impl Category {
         Category::Bridge,
     ];
 
+    /// The number of categories.
     pub const COUNT: usize = Category::ALL.len();
 
     /// Stable machine name (JSON keys, spreadsheet headers).
@@ -80,6 +92,7 @@ impl Category {
         }
     }
 
+    /// The category's name in `lang`.
     pub fn label(self, lang: crate::Lang) -> &'static str {
         let (en, zh) = match self {
             Category::Hardware => ("Hardware", "硬件"),
@@ -133,18 +146,22 @@ impl Category {
 pub struct MonthFlows([f64; Category::COUNT]);
 
 impl MonthFlows {
+    /// Adds `amount` to a category.
     pub fn add(&mut self, category: Category, amount: f64) {
         self.0[category.index()] += amount;
     }
 
+    /// The amount in a category.
     pub fn get(&self, category: Category) -> f64 {
         self.0[category.index()]
     }
 
+    /// The sum over every category.
     pub fn total(&self) -> f64 {
         self.0.iter().sum()
     }
 
+    /// The sum over the compute categories ([`Category::is_compute`]).
     pub fn compute_total(&self) -> f64 {
         Category::ALL.iter().filter(|c| c.is_compute()).map(|c| self.get(*c)).sum()
     }
@@ -181,11 +198,17 @@ pub struct BreakEven {
 /// unrounded (round with [`crate::round_money`] where it is reported).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionResult {
+    /// The option's id.
     pub id: String,
+    /// The option's label; its id when it has none.
     pub label: String,
+    /// Buy, rent or mix.
     pub kind: OptionKind,
+    /// The scenario currency every amount is in.
     pub currency: Currency,
+    /// Sum of every month's cash flows (the residual value credited).
     pub total_nominal: f64,
+    /// The same cash flows discounted to today at the scenario's rate.
     pub total_npv: f64,
     /// Cash flows per month (index 0 = the first month).
     pub monthly: Vec<MonthFlows>,
@@ -210,8 +233,12 @@ pub struct OptionResult {
     /// Months from today until a job's result, lead time included
     /// (extrapolated past the horizon when it does not finish within it).
     pub time_to_complete_months: Option<f64>,
+    /// For a job: whether it finishes within the horizon; `None` for other demand.
     pub completes_within_horizon: Option<bool>,
+    /// For a job with a deadline: whether its result comes by then.
     pub meets_deadline: Option<bool>,
+    /// Break-even against the cheapest other option (by nominal total) that does
+    /// all the work; `None` when there is none.
     pub break_even: Option<BreakEven>,
     /// Latency of the edge architecture, when the option has an edge line.
     pub latency_ms: Option<f64>,
@@ -235,10 +262,12 @@ pub struct MemoryFit {
     pub min_accelerators: Option<u32>,
     /// Accelerators the option runs one job or replica on.
     pub available: u32,
+    /// Memory of one accelerator, GB.
     pub memory_gb_per_accelerator: f64,
 }
 
 impl MemoryFit {
+    /// Whether the model fits: some count holds it, and the option runs it on at least that many.
     pub fn fits(&self) -> bool {
         self.min_accelerators.is_some_and(|n| n <= self.available)
     }
@@ -274,6 +303,7 @@ impl OptionResult {
         self.shortfall().is_some() || self.memory_fit.is_some_and(|f| !f.fits())
     }
 
+    /// Total of one category over the horizon.
     pub fn breakdown(&self, category: Category) -> f64 {
         self.monthly.iter().map(|m| m.get(category)).sum()
     }
@@ -296,18 +326,37 @@ pub enum Note {
     /// The job does not finish within the horizon.
     JobNotDone,
     /// Demand the option had no capacity for.
-    Unserved { ref_gpu_hours: f64 },
+    Unserved {
+        /// Reference-GPU-hours left unserved.
+        ref_gpu_hours: f64,
+    },
     /// The last reserved term runs past the horizon; those months are not counted.
-    ReservedBeyondHorizon { months: u32 },
+    ReservedBeyondHorizon {
+        /// Months of the commitment past the horizon.
+        months: u32,
+    },
     /// The owned servers arrive after the horizon.
     DeliveredAfterHorizon,
     /// The model does not fit the accelerators the option runs it on.
-    DoesNotFit { min_accelerators: Option<u32>, available: u32, memory_gb: f64 },
+    DoesNotFit {
+        /// Fewest accelerators that hold it (`None`: no count does, with this sharding).
+        min_accelerators: Option<u32>,
+        /// Accelerators the option runs one job or replica on.
+        available: u32,
+        /// Memory of one accelerator, GB.
+        memory_gb: f64,
+    },
     /// The option leaves part of the work undone: ranked apart, never cheapest.
-    RankedApart { done_share: f64, ref_gpu_hours: f64 },
+    RankedApart {
+        /// Share of the demand it does, 0..1.
+        done_share: f64,
+        /// Reference-GPU-hours it leaves undone.
+        ref_gpu_hours: f64,
+    },
 }
 
 impl Note {
+    /// The note as a sentence in `lang`.
     pub fn describe(&self, lang: crate::Lang) -> String {
         let zh = lang == crate::Lang::Zh;
         match self {
@@ -366,12 +415,16 @@ impl Note {
 /// All options of a scenario, evaluated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
+    /// The scenario's name.
     pub scenario_name: String,
+    /// The currency every amount is in.
     pub currency: Currency,
+    /// Length of the comparison, months.
     pub horizon_months: u32,
     /// Reference-GPU-hours the demand asks for over the horizon (for a
     /// job: the job's work).
     pub demand_ref_gpu_hours: f64,
+    /// One result per option, in the scenario's order.
     pub options: Vec<OptionResult>,
 }
 
@@ -405,6 +458,7 @@ impl Evaluation {
         self.complete().min_by(|a, b| a.total_npv.total_cmp(&b.total_npv))
     }
 
+    /// The result of the option with this id.
     pub fn option(&self, id: &str) -> Option<&OptionResult> {
         self.options.iter().find(|o| o.id == id)
     }

@@ -10,8 +10,11 @@ use crate::{Checked, OptionKind, evaluate};
 /// One bar of the tornado.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bar {
+    /// The uncertain input, as its `[[uncertainty]]` path.
     pub path: String,
+    /// The input's low end (the range's end; P10 of a log-normal).
     pub low: f64,
+    /// The input's high end (the range's end; P90 of a log-normal).
     pub high: f64,
     /// Per option: (id, total NPV at low, total NPV at high).
     pub totals: Vec<(String, f64, f64)>,
@@ -19,19 +22,23 @@ pub struct Bar {
     pub swing: f64,
 }
 
+/// Which uncertain inputs move the NPVs most, and where buying breaks even with renting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sensitivity {
     /// Base NPV per option (every uncertain input at its base value).
     pub base: Vec<(String, f64)>,
     /// Largest swing first.
     pub tornado: Vec<Bar>,
+    /// One per buy option, against the cheapest rent option that does all the work.
     pub break_even: Vec<BreakEvenPoint>,
 }
 
 /// Where buying an owned option equals renting the cheapest rent option.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakEvenPoint {
+    /// Id of the buy option.
     pub buy: String,
+    /// Id of the cheapest rent option (by NPV) that does all the work.
     pub rent: String,
     /// Owned utilisation at which the two NPVs are equal; `None` when one
     /// is cheaper at every utilisation up to full.

@@ -9,11 +9,15 @@ use crate::scenario::{ExportStatus, Stability, Supply};
 /// One contribution to the score.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Driver {
+    /// Which driver: `lead_time`, `lead_time_spread`, `export_status`,
+    /// `export_change`, `concentration`, `stability` or `spot`.
     pub key: &'static str,
+    /// Its points of the score.
     pub points: f64,
 }
 
 impl Driver {
+    /// The driver's name in `lang`.
     pub fn label(&self, lang: crate::Lang) -> &'static str {
         let zh = lang == crate::Lang::Zh;
         match (self.key, zh) {
@@ -40,7 +44,9 @@ impl Driver {
 /// A 0–100 score (100 = worst) with its drivers, largest first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SupplyScore {
+    /// The drivers' points summed: 0–100, 100 the worst.
     pub score: f64,
+    /// The drivers with points, largest first.
     pub drivers: Vec<Driver>,
 }
 

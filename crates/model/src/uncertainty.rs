@@ -18,24 +18,35 @@ use crate::validate::{InputError, Rule};
 /// A parsed path: where a sampled value goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Param {
+    /// `demand.scale`: multiplies the scenario's demand.
     DemandScale,
+    /// `discount_rate_annual`.
     DiscountRate,
+    /// `fx.CODE`: the rate of one currency.
     Fx(crate::Currency),
+    /// `porting.FIELD`: a field of the workload's porting facts.
     Porting(PortingField),
     /// A field of the option at `index`.
     Option {
+        /// Position of the option in `options`.
         index: usize,
+        /// Which field.
         field: OptionField,
     },
     /// A field of the owned pool of the option at `index`.
     Owned {
+        /// Position of the option in `options`.
         index: usize,
+        /// Which field of the pool.
         field: OwnedField,
     },
     /// A field of a rental pool of the option at `index`.
     Rental {
+        /// Position of the option in `options`.
         index: usize,
+        /// Which rental pool.
         pool: RentalPool,
+        /// Which field of the pool.
         field: RentalField,
     },
 }
@@ -43,12 +54,13 @@ pub enum Param {
 /// Declares a closed set of field names: the enum, its names as written in
 /// a path, and the list of them.
 macro_rules! fields {
-    ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum $name { $($variant),+ }
+        pub enum $name { $($(#[$vdoc])* $variant),+ }
 
         impl $name {
+            /// Every value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
             /// The field's name in a path and in the scenario file.
@@ -69,45 +81,80 @@ macro_rules! fields {
 
 fields!(
     /// Uncertain fields of an option itself.
-    OptionField { EfficiencyRatio = "efficiency_ratio", ScalingEfficiency = "scaling_efficiency", AchievedShare = "achieved_share" }
+    OptionField {
+        /// Throughput per accelerator relative to the reference GPU.
+        EfficiencyRatio = "efficiency_ratio",
+        /// Multi-node scaling efficiency.
+        ScalingEfficiency = "scaling_efficiency",
+        /// Share of the expected throughput reached.
+        AchievedShare = "achieved_share"
+    }
 );
 fields!(
     /// Uncertain fields of an owned pool.
     OwnedField {
+        /// Hardware price of one server.
         CapexPerServer = "capex_per_server",
+        /// Network and storage equipment, one-off.
         NetworkStorageCapex = "network_storage_capex",
+        /// Installation, one-off.
         Installation = "installation",
+        /// Months from order to first use (a value from a range is rounded to whole months).
         LeadTimeMonths = "lead_time_months",
+        /// Average draw of one server at full load, kW.
         ServerKw = "server_kw",
+        /// Colocation price per provisioned kW and month.
         ColocationPerKwMonth = "colocation_per_kw_month",
+        /// Power usage effectiveness of the site.
         Pue = "pue",
+        /// Electricity tariff per kWh.
         ElectricityPerKwh = "electricity_per_kwh",
+        /// Staff cost per year.
         StaffPerYear = "staff_per_year",
+        /// Yearly maintenance as a share of hardware capex.
         MaintenanceSharePerYear = "maintenance_share_per_year",
+        /// Other running costs per year.
         OtherOpexPerYear = "other_opex_per_year",
+        /// Resale value as a share of hardware capex.
         MarketResidualShare = "market_residual_share",
     }
 );
 fields!(
     /// The rental pools.
-    RentalPool { OnDemand = "on_demand", Reserved = "reserved", Spot = "spot" }
+    RentalPool {
+        /// The `on_demand` pool.
+        OnDemand = "on_demand",
+        /// The `reserved` pool.
+        Reserved = "reserved",
+        /// The `spot` pool.
+        Spot = "spot"
+    }
 );
 fields!(
     /// Uncertain fields of a rental pool.
     RentalField {
+        /// Price per accelerator-hour (every pool).
         PricePerAccelHour = "price_per_accel_hour",
+        /// Share of a term's total paid at its start (reserved only).
         UpfrontShare = "upfront_share",
+        /// Work redone after interruptions, a share of the useful work (spot only).
         InterruptionOverhead = "interruption_overhead",
+        /// Share of spot work that gets spot capacity (spot only).
         Availability = "availability",
     }
 );
 fields!(
     /// Uncertain fields of the workload's porting facts.
     PortingField {
+        /// Accelerator-facing code, thousand lines.
         CodeKloc = "code_kloc",
+        /// Custom kernels or operators to rewrite.
         CustomKernels = "custom_kernels",
+        /// Fully loaded cost of one engineer for one month.
         EngineerMonthCost = "engineer_month_cost",
+        /// Engineers working on the port at once.
         Engineers = "engineers",
+        /// What serving demand costs per reference-GPU-hour while the port is under way.
         BridgePricePerRefGpuHour = "bridge_price_per_ref_gpu_hour",
     }
 );
@@ -401,7 +448,9 @@ pub fn validate_uncertainty(s: &Scenario) -> Result<Vec<(Param, Distribution)>, 
 /// How many trials, from which seed, on how many threads.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SimulationConfig {
+    /// Number of trials (at least 1).
     pub trials: u32,
+    /// Seed of the random streams: the same seed gives the same results.
     pub seed: u64,
     /// Worker threads (0 = one per core). Results do not depend on it.
     pub threads: usize,
@@ -410,26 +459,39 @@ pub struct SimulationConfig {
 /// Percentiles and odds of one option.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionRange {
+    /// The option's id.
     pub id: String,
+    /// The option's label; its id when it has none.
     pub label: String,
+    /// Percentiles of the nominal total across trials.
     pub nominal: Percentiles,
+    /// Percentiles of the NPV across trials.
     pub npv: Percentiles,
     /// Share of trials in which this option has the lowest NPV.
     pub probability_cheapest: f64,
 }
 
+/// Nearest-rank percentiles and the mean of one figure across trials.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Percentiles {
+    /// 10th percentile.
     pub p10: f64,
+    /// Median (50th percentile).
     pub p50: f64,
+    /// 90th percentile.
     pub p90: f64,
+    /// Mean.
     pub mean: f64,
 }
 
+/// What a Monte Carlo run found: each option's spread across trials.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Simulation {
+    /// Trials run.
     pub trials: u32,
+    /// The seed the trials were drawn from.
     pub seed: u64,
+    /// One entry per option, in the scenario's order.
     pub options: Vec<OptionRange>,
 }
 

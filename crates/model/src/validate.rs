@@ -18,7 +18,9 @@ pub const MAX_HORIZON_MONTHS: u32 = 240;
 /// Bounds on counts: far beyond any real cluster, and small enough that
 /// no product of them overflows.
 pub const MAX_SERVERS: u32 = 1_000_000;
+/// The most accelerators one server may hold.
 pub const MAX_ACCELERATORS_PER_SERVER: u32 = 1_024;
+/// The most accelerators a job, replica or reserved commitment may run on.
 pub const MAX_CLUSTER: u32 = 10_000_000;
 
 /// No amount, price, count of GPUs or volume may exceed this (a million
@@ -51,10 +53,12 @@ pub struct InputError {
     pub path: String,
     /// The value found, as text (`(missing)` when absent).
     pub value: String,
+    /// The rule it breaks.
     pub rule: Rule,
 }
 
 impl InputError {
+    /// An error at `path` for `value` (a long number is written in exponent form).
     pub fn new(path: impl Into<String>, value: impl fmt::Display, rule: Rule) -> Self {
         let mut value = value.to_string();
         // 1e300 reads better than three hundred digits.
@@ -66,6 +70,7 @@ impl InputError {
         InputError { path: path.into(), value, rule }
     }
 
+    /// An error at `path` for a field that is absent (the value reads `(missing)`).
     pub fn missing(path: impl Into<String>, rule: Rule) -> Self {
         InputError { path: path.into(), value: "(missing)".to_owned(), rule }
     }
@@ -86,20 +91,29 @@ impl fmt::Display for InputError {
 /// user's language.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Rule {
+    /// Not a finite number (NaN or infinite).
     NotFinite,
+    /// Negative: must be 0 or more.
     Negative,
+    /// Not above 0.
     NotPositive,
     /// A share: 0 ≤ x ≤ 1.
     Share,
     /// A share that cannot be zero: 0 < x ≤ 1.
     PositiveShare,
+    /// At least `min`.
     AtLeast {
+        /// The smallest value allowed.
         min: f64,
     },
+    /// Between `min` and `max`, both included.
     Between {
+        /// The smallest value allowed.
         min: f64,
+        /// The largest value allowed.
         max: f64,
     },
+    /// Required here, and absent.
     Required,
     /// A price, or an `offer` id the catalogue resolves.
     PriceOrOffer,
@@ -107,52 +121,81 @@ pub enum Rule {
     UnresolvedOffer,
     /// A section or field that the option's kind does not use.
     NotUsedByKind {
+        /// The option's kind.
         kind: OptionKind,
     },
+    /// A mix with no base pool (`owned` or `reserved`) and not both `on_demand` and `spot`.
     MixNeedsBase,
+    /// A mix with both `owned` and `reserved`.
     MixOneBase,
+    /// A mix with neither `on_demand` nor `spot`.
     MixNeedsRental,
+    /// A mix, or `[optimise]`, with a single-job demand.
     MixNeedsSharedDemand,
+    /// Spot availability below 1 with no `on_demand` pool to fall back to.
     SpotNeedsFallback,
+    /// A job's work neither given (`ref_gpu_hours`) nor fully derivable
+    /// (`parameters`, `tokens`, `mfu`, `reference_peak_tflops`).
     WorkMissing,
+    /// A job's work given as `ref_gpu_hours` and derived as well.
     WorkTwice,
+    /// A profile with neither `monthly_ref_gpus` nor `hourly_ref_gpus`.
     ProfileMissing,
+    /// A profile with both `monthly_ref_gpus` and `hourly_ref_gpus`.
     ProfileTwice,
+    /// A `shape` beside `hourly_ref_gpus`.
     ShapeWithHourly,
+    /// `normal_share` + `low_priority_share` above 1.
     SharesAboveOne,
+    /// An `interconnect` that names no scaling curve.
     UnknownCurve,
+    /// An id used twice.
     Duplicate,
+    /// A currency other than the scenario's, with no rate in `[fx]`.
     MissingFx {
+        /// The currency without a rate.
         currency: Currency,
     },
+    /// Values that must ascend and do not (scaling-curve points, a `[low, mode, high]` triple).
     NotAscending,
+    /// An empty list (or an `[optimise]` naming no template) that needs at least one entry.
     AtLeastOne,
+    /// A field or command that needs a scenario section that is absent.
     NeedsSection {
+        /// The section's name.
         section: String,
     },
+    /// A mix's reserved base without `accelerators`.
     ReservedNeedsSize,
+    /// `spot_below` above `base_above` + 1: the priority tiers overlap.
     RuleOverlap,
     /// An owned option's on-demand overflow with a single job.
     OverflowNeedsSharedDemand,
     /// A path that names nothing in the scenario.
     Path {
+        /// Why it names nothing, and what is allowed.
         why: String,
     },
     /// A range end that makes another field invalid.
     RangeBreaks {
+        /// Path where the range end breaks a rule.
         field: String,
+        /// The rule it breaks there.
         rule: Box<Rule>,
     },
     /// The optimiser names an option that lacks the pool it needs.
     TemplateLacks {
+        /// The pool it lacks (`owned|reserved`, `on_demand` or `spot`).
         pool: String,
     },
     /// Finite but beyond any real figure.
     TooLarge {
+        /// The largest value allowed.
         max: f64,
     },
     /// An inference demand without tokens per second or per day.
     TokensMissing,
+    /// An inference demand with both `tokens_per_second` and `tokens_per_day`.
     TokensTwice,
     /// An inference demand whose throughput on the reference GPU is neither
     /// stated nor estimated from the catalogue.
@@ -168,35 +211,44 @@ pub enum Rule {
     UnknownAccelerator,
     /// Greater than `min` and at most `max`.
     AboveAtMost {
+        /// The bound it must exceed.
         min: f64,
+        /// The largest value allowed.
         max: f64,
     },
     /// A refresh factor that, compounded over the horizon's refreshes,
     /// leaves [`MAX_REFRESH_COMPOUND`].
     RefreshCompounds {
+        /// Refreshes within the horizon.
         refreshes: u32,
+        /// The factor compounded over them.
         compounded: f64,
     },
-    /// A computed figure that is not finite or beyond [`MAX_FIGURE`]; the
-    /// error's path is where it arose, `inputs` what it is computed from.
     /// A jurisdiction whose rules the catalogue does not hold.
     UnknownJurisdiction {
+        /// The jurisdictions the catalogue holds.
         known: Vec<String>,
     },
     /// A currency outside Suanli's closed list.
     UnknownCurrency,
     /// Not an ISO 3166 alpha-2 country code (`CN`, `US`).
     CountryCode,
+    /// A computed figure that is not finite or beyond [`MAX_FIGURE`]; the
+    /// error's path is where it arose, `inputs` what it is computed from.
     FigureBeyondBound {
         /// The option's id, when the figure is an option's.
         option: Option<String>,
+        /// Which figure.
         figure: crate::bounds::Figure,
+        /// Its value.
         found: f64,
+        /// Scenario paths of the inputs it is computed from.
         inputs: Vec<String>,
     },
 }
 
 impl Rule {
+    /// What the rule asks for, in `lang`.
     pub fn describe(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         match self {
@@ -413,7 +465,7 @@ pub(crate) fn kind_zh(kind: OptionKind) -> &'static str {
     }
 }
 
-/// Checks the whole scenario; `Ok` means [`crate::evaluate`] can run it.
+/// Checks the whole scenario; `Ok` means [`crate::evaluate()`] can run it.
 pub fn validate(s: &Scenario) -> Result<(), Vec<InputError>> {
     let mut v = Checker { errors: Vec::new(), scenario: s };
     v.scenario();

@@ -9,16 +9,23 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Precision {
+    /// 32-bit float: 4 bytes per parameter.
     Fp32,
+    /// bfloat16: 2 bytes per parameter (the default).
     #[default]
     Bf16,
+    /// 16-bit float: 2 bytes per parameter.
     Fp16,
+    /// 8-bit float: 1 byte per parameter.
     Fp8,
+    /// 8-bit integer: 1 byte per parameter.
     Int8,
+    /// 4-bit integer: half a byte per parameter.
     Int4,
 }
 
 impl Precision {
+    /// Bytes per parameter.
     pub fn bytes(self) -> f64 {
         match self {
             Precision::Fp32 => 4.0,
@@ -28,6 +35,7 @@ impl Precision {
         }
     }
 
+    /// The name in files and JSON (`bf16`).
     pub fn key(self) -> &'static str {
         match self {
             Precision::Fp32 => "fp32",
@@ -92,15 +100,18 @@ pub struct Inference {
     /// Output tokens per second on average (or give `tokens_per_day`).
     #[serde(default)]
     pub tokens_per_second: Option<f64>,
+    /// Output tokens per day on average (or give `tokens_per_second`).
     #[serde(default)]
     pub tokens_per_day: Option<f64>,
     /// Parameters of the served model (70e9 for a 70 B model).
     pub parameters: f64,
+    /// Number format of the weights (and of the KV cache in the default rule).
     #[serde(default)]
     pub precision: Precision,
     /// Tokens of context per request (prompt and output).
     #[serde(default = "default_context")]
     pub context_tokens: f64,
+    /// How fast each token must come; bounds the batch of the throughput estimate.
     #[serde(default)]
     pub latency: LatencyClass,
     /// KV cache per token of context, bytes (Llama-2-70B: 327,680). When

@@ -31,10 +31,14 @@ pub const HOURS_PER_MONTH: f64 = 730.0;
 /// Days in an average month (365 / 12).
 pub const DAYS_PER_MONTH: f64 = 365.0 / 12.0;
 
+/// A whole scenario: the demand, the options for meeting it, and the finance
+/// assumptions. Check it with [`crate::Checked::new`] before evaluating it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// Title shown in tables and reports.
     pub name: String,
+    /// What the scenario is and where its figures come from.
     #[serde(default)]
     pub description: String,
     /// Length of the comparison, in months (1..=240).
@@ -57,18 +61,24 @@ pub struct Scenario {
     /// Workload class the efficiency ratios were chosen for (e.g. `llm_pretraining`).
     #[serde(default)]
     pub workload_class: Option<WorkloadClass>,
+    /// What has to be computed.
     pub demand: Demand,
+    /// The priority rule a mix routes work by; default the article's.
     #[serde(default)]
     pub scheduling: SchedulingRule,
+    /// Generation refresh of rental pools; off by default.
     #[serde(default)]
     pub refresh: Refresh,
+    /// Multi-node scaling curves, named by options' `interconnect`.
     #[serde(default)]
     pub scaling_curves: Vec<ScalingCurve>,
+    /// Storage assumptions; needed when an option sets `storage`.
     #[serde(default)]
     pub storage: Option<StorageAssumptions>,
     /// The grid's carbon intensity, for the energy and emissions of owned servers.
     #[serde(default)]
     pub energy: Option<EnergyAssumptions>,
+    /// Edge assumptions; needed when an option sets `edge`.
     #[serde(default)]
     pub edge: Option<EdgeAssumptions>,
     /// The workload's porting facts, for options on non-CUDA accelerators.
@@ -116,10 +126,15 @@ pub enum Demand {
 /// hours = FLOPs ÷ (reference peak × MFU) ÷ 3600.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Work {
+    /// The work given directly, reference-GPU-hours.
     pub ref_gpu_hours: Option<f64>,
+    /// Model parameters (a count).
     pub parameters: Option<f64>,
+    /// Training tokens (a count).
     pub tokens: Option<f64>,
+    /// Model FLOPs utilisation on the reference GPU, (0, 1].
     pub mfu: Option<f64>,
+    /// Dense BF16 peak of the reference GPU, TFLOPS.
     pub reference_peak_tflops: Option<f64>,
 }
 
@@ -142,14 +157,19 @@ macro_rules! work_of {
 work_of!(Job);
 work_of!(PortfolioJob);
 
+/// One job with a fixed amount of work (`kind = "job"`): give `ref_gpu_hours`,
+/// or `parameters`, `tokens`, `mfu` and `reference_peak_tflops`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Job {
     /// The amount of work; see [`Work`].
     #[serde(default)]
     pub ref_gpu_hours: Option<f64>,
+    /// Model parameters (a count): with the other three fields, derives the work;
+    /// alone beside `ref_gpu_hours`, sizes the memory fit.
     #[serde(default)]
     pub parameters: Option<f64>,
+    /// Training tokens (a count), to derive the work.
     #[serde(default)]
     pub tokens: Option<f64>,
     /// Model FLOPs utilisation on the reference GPU (0.52 = 52 %).
@@ -179,6 +199,8 @@ fn default_run_hours_per_day() -> f64 {
     24.0
 }
 
+/// Steady operations, hour by hour or month by month (`kind = "profile"`).
+/// The demand not in `normal_share` or `low_priority_share` is urgent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
@@ -209,24 +231,32 @@ fn default_cluster() -> u32 {
     8
 }
 
+/// Jobs with priorities, each spread evenly over its months (`kind = "portfolio"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Portfolio {
+    /// The jobs; ids unique.
     pub jobs: Vec<PortfolioJob>,
+    /// Accelerators a typical job runs on; sets multi-node scaling (default 8).
     #[serde(default = "default_cluster")]
     pub cluster_accelerators: u32,
 }
 
+/// One job of a portfolio.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortfolioJob {
+    /// Unique id within the portfolio.
     pub id: String,
     /// 0..=10; the scheduling rule maps it to a pool.
     pub priority: u8,
+    /// The work given directly, reference-GPU-hours; or derive it as for a [`Job`].
     #[serde(default)]
     pub ref_gpu_hours: Option<f64>,
+    /// Model parameters (a count), to derive the work.
     #[serde(default)]
     pub parameters: Option<f64>,
+    /// Training tokens (a count), to derive the work.
     #[serde(default)]
     pub tokens: Option<f64>,
     /// Model FLOPs utilisation on the reference GPU (0.52 = 52 %).
@@ -282,12 +312,16 @@ impl Default for SchedulingRule {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Refresh {
+    /// Whether rental pools refresh at all (default off).
     #[serde(default)]
     pub enabled: bool,
+    /// Months between refreshes (default 18).
     #[serde(default = "default_refresh_interval")]
     pub interval_months: u32,
+    /// Work per accelerator-hour × this at each refresh (default 1).
     #[serde(default = "one")]
     pub performance_uplift: f64,
+    /// Price per accelerator-hour × this at each refresh (default 1).
     #[serde(default = "one")]
     pub price_factor: f64,
 }
@@ -311,9 +345,11 @@ impl Default for Refresh {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScalingCurve {
+    /// The name options give as `interconnect`.
     pub id: String,
     /// `[accelerators, efficiency]` pairs, accelerators ascending.
     pub points: Vec<(f64, f64)>,
+    /// Where the points come from.
     #[serde(default)]
     pub source: String,
 }
@@ -334,8 +370,11 @@ pub struct EnergyAssumptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StorageAssumptions {
+    /// Size of the data set, TB.
     pub dataset_tb: f64,
+    /// Object storage, price per TB-month.
     pub object_price_per_tb_month: f64,
+    /// Storage attached to the GPU instances, price per TB-month.
     pub attached_price_per_tb_month: f64,
     /// Copies kept on attached storage (one per node group, say).
     #[serde(default = "one")]
@@ -346,6 +385,7 @@ pub struct StorageAssumptions {
     /// Price per TB read from object storage into the cluster.
     #[serde(default)]
     pub transfer_price_per_tb: f64,
+    /// Currency of these prices; default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
 }
@@ -355,52 +395,73 @@ pub struct StorageAssumptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EdgeAssumptions {
+    /// Raw data produced at the edge, TB per month.
     pub raw_tb_per_month: f64,
     /// Volume of features relative to raw data (the article: 0.17, i.e. −83 %).
     pub feature_share: f64,
+    /// Price per TB shipped to the central cloud.
     pub bandwidth_price_per_tb: f64,
     /// Running cost of the edge sites when features are computed there.
     #[serde(default)]
     pub edge_sites_per_month: f64,
+    /// Latency when raw data is shipped, ms (reported, not costed).
     #[serde(default)]
     pub latency_ms_raw: Option<f64>,
+    /// Latency when features are computed at the edge, ms (reported, not costed).
     #[serde(default)]
     pub latency_ms_features: Option<f64>,
+    /// Currency of these prices; default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
 }
 
+/// Which pools an option may have (see [`OptionSpec`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OptionKind {
+    /// Servers bought and run (`owned`), optionally with `on_demand` overflow (shared demand only).
     Buy,
+    /// A rented pool named by `billing` (with `on_demand` as its fallback or overflow).
     Rent,
+    /// Several pools routed by priority: a base with on demand and/or spot, or on demand and spot alone.
     Mix,
 }
 
+/// Which pool a rent option is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Billing {
+    /// Paid per accelerator-hour used.
     OnDemand,
+    /// A commitment of accelerators for a term, paid whether used or not.
     Reserved,
+    /// Interruptible capacity, not always available.
     Spot,
 }
 
+/// Where an option keeps the data set (see [`StorageAssumptions`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StorageMode {
+    /// No storage line (the default).
     #[default]
     None,
+    /// Object storage, mounted while training.
     Object,
+    /// Storage attached to the GPU instances.
     Attached,
 }
 
+/// What an option ships from the edge (see [`EdgeAssumptions`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeMode {
+    /// No edge lines (the default).
     #[default]
     None,
+    /// Raw data, shipped to the central cloud.
     Raw,
+    /// Features computed at the edge; only they are shipped.
     Features,
 }
 
@@ -412,9 +473,12 @@ pub enum EdgeMode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptionSpec {
+    /// Unique id among the options.
     pub id: String,
+    /// Shown to readers; default the id.
     #[serde(default)]
     pub label: String,
+    /// Buy, rent or mix: which pools the option may have.
     pub kind: OptionKind,
     /// For `kind = "rent"`: which pool is the option.
     #[serde(default)]
@@ -431,26 +495,33 @@ pub struct OptionSpec {
     /// named by `interconnect` at the cluster size, else 1.
     #[serde(default)]
     pub scaling_efficiency: Option<f64>,
+    /// Id of the scaling curve that gives the scaling efficiency when it is not stated.
     #[serde(default)]
     pub interconnect: Option<String>,
     /// Share of the expected throughput actually reached (performance
     /// pitfalls: the article's job ran at 0.60 before fixes).
     #[serde(default = "one")]
     pub achieved_share: f64,
+    /// Which storage line the option pays; needs `[storage]`.
     #[serde(default)]
     pub storage: StorageMode,
+    /// Which edge lines the option pays; needs `[edge]`.
     #[serde(default)]
     pub edge: EdgeMode,
     /// Expands into one rent option per catalogue offer that matches
     /// (resolved before evaluation).
     #[serde(default)]
     pub offer_filter: Option<OfferSelector>,
+    /// Servers bought and run.
     #[serde(default)]
     pub owned: Option<OwnedPool>,
+    /// Reserved (committed) rental capacity.
     #[serde(default)]
     pub reserved: Option<ReservedPool>,
+    /// On-demand rental: the option itself, overflow, or the fallback for spot.
     #[serde(default)]
     pub on_demand: Option<OnDemandPool>,
+    /// Spot rental.
     #[serde(default)]
     pub spot: Option<SpotPool>,
     /// Where each input of this option comes from: field name → source
@@ -511,6 +582,7 @@ impl OptionSpec {
     }
 }
 
+/// When owned hardware and installation are paid.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CapexPayment {
@@ -521,6 +593,7 @@ pub enum CapexPayment {
     OnDelivery,
 }
 
+/// How the owned fleet's value at the horizon is credited.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResidualBasis {
@@ -535,14 +608,19 @@ pub enum ResidualBasis {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OwnedPool {
+    /// Servers bought.
     pub servers: u32,
+    /// Accelerators in one server.
     pub accelerators_per_server: u32,
+    /// Hardware price of one server.
     pub capex_per_server: f64,
     /// Network and storage equipment for the cluster, one-off.
     #[serde(default)]
     pub network_storage_capex: f64,
+    /// Installation, one-off.
     #[serde(default)]
     pub installation: f64,
+    /// When capex is paid (default on delivery).
     #[serde(default)]
     pub capex_payment: CapexPayment,
     /// Months from order to first use.
@@ -555,12 +633,16 @@ pub struct OwnedPool {
     /// default: `server_kw`.
     #[serde(default)]
     pub provisioned_kw_per_server: Option<f64>,
+    /// Colocation price per provisioned kW and month.
     #[serde(default)]
     pub colocation_per_kw_month: f64,
+    /// Power usage effectiveness of the site, 1–5 (default 1).
     #[serde(default = "one")]
     pub pue: f64,
+    /// Electricity tariff per kWh.
     #[serde(default)]
     pub electricity_per_kwh: f64,
+    /// Staff cost per year (paid monthly from delivery).
     #[serde(default)]
     pub staff_per_year: f64,
     /// Maintenance per year as a share of hardware capex.
@@ -569,12 +651,16 @@ pub struct OwnedPool {
     /// Other yearly running costs (hosting and operations not split out).
     #[serde(default)]
     pub other_opex_per_year: f64,
+    /// Straight-line life for the book residual, years (default 5).
     #[serde(default = "default_depreciation_years")]
     pub depreciation_years: f64,
+    /// How the value at the horizon is credited (default book value).
     #[serde(default)]
     pub residual: ResidualBasis,
+    /// Resale value as a share of hardware capex; only with `residual = "market"`.
     #[serde(default)]
     pub market_residual_share: f64,
+    /// Currency of this pool's amounts; default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
     /// Per-pool efficiency ratio when it differs from the option's.
@@ -599,11 +685,13 @@ pub struct ReservedPool {
     #[serde(default)]
     pub upfront_share: f64,
     /// Committed accelerators; when absent (rent options only), sized to
-    /// the peak of the demand.
+    /// the peak of a profile demand, or to a job's `cluster_accelerators`.
     #[serde(default)]
     pub accelerators: Option<u32>,
+    /// Currency of the price; default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
+    /// Per-pool efficiency ratio when it differs from the option's.
     #[serde(default)]
     pub efficiency_ratio: Option<f64>,
     /// Catalogue offer id that supplies the price (resolved before evaluation).
@@ -611,22 +699,29 @@ pub struct ReservedPool {
     pub offer: Option<String>,
 }
 
+/// On-demand rental capacity, paid per accelerator-hour used.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OnDemandPool {
+    /// Price per accelerator-hour (or give `offer`).
     #[serde(default)]
     pub price_per_accel_hour: Option<f64>,
+    /// Currency of the price; default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
+    /// Per-pool efficiency ratio when it differs from the option's.
     #[serde(default)]
     pub efficiency_ratio: Option<f64>,
+    /// Catalogue offer id that supplies the price (resolved before evaluation).
     #[serde(default)]
     pub offer: Option<String>,
 }
 
+/// Spot rental capacity: interruptible, and not always available.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpotPool {
+    /// Price per accelerator-hour (or give `offer`).
     #[serde(default)]
     pub price_per_accel_hour: Option<f64>,
     /// Extra work from interruptions (checkpoint/restart waste), as a share
@@ -637,10 +732,13 @@ pub struct SpotPool {
     /// back to the option's on-demand pool.
     #[serde(default = "one")]
     pub availability: f64,
+    /// Currency of the price; default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
+    /// Per-pool efficiency ratio when it differs from the option's.
     #[serde(default)]
     pub efficiency_ratio: Option<f64>,
+    /// Catalogue offer id that supplies the price (resolved before evaluation).
     #[serde(default)]
     pub offer: Option<String>,
 }
@@ -650,26 +748,32 @@ pub struct SpotPool {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OfferSelector {
+    /// Catalogue accelerator id.
     #[serde(default)]
     pub accelerator: Option<String>,
+    /// Accelerator vendor (case-insensitive).
     #[serde(default)]
     pub vendor: Option<String>,
+    /// Chinese domestic accelerators only (`true`), or none of them (`false`).
     #[serde(default)]
     pub domestic: Option<bool>,
     /// on_demand, reserved_1y, reserved_3y, spot or monthly.
     #[serde(default)]
     pub billing_mode: Option<String>,
+    /// Catalogue provider id.
     #[serde(default)]
     pub provider: Option<String>,
     /// ISO 3166 alpha-2 (`CN` for data that must stay in China).
     #[serde(default)]
     pub provider_country: Option<String>,
+    /// Region, as the catalogue's offers name it.
     #[serde(default)]
     pub region: Option<String>,
     /// Only accelerators a buyer in China can obtain (`cn`).
     #[serde(default)]
     pub obtainable_in: Option<String>,
-    /// At most this many offers, cheapest effective price first.
+    /// At most this many offers, cheapest first: by effective price when the
+    /// workload has a class and no stated ratio, else by price per accelerator-hour.
     #[serde(default)]
     pub limit: Option<u32>,
 }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The `[optimise]` section: the template options whose pools the optimiser
+/// combines, and the constraints the mix must meet.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptimiseSpec {
@@ -14,10 +16,13 @@ pub struct OptimiseSpec {
     /// Option whose `spot` pool takes low-priority work.
     #[serde(default)]
     pub spot: Option<String>,
+    /// What the chosen mix must meet.
     #[serde(default)]
     pub constraints: Constraints,
 }
 
+/// Constraints on the optimiser's mix. Each one set can only remove
+/// candidates, never lower the cost.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Constraints {
@@ -32,6 +37,7 @@ pub struct Constraints {
     /// supply facts cannot show that they meet it).
     #[serde(default)]
     pub max_supply_score: Option<f64>,
+    /// Every pool must be a Chinese domestic accelerator (`domestic = true`).
     #[serde(default)]
     pub domestic_only: bool,
     /// Every pool must run in this country (ISO 3166), e.g. `CN`.

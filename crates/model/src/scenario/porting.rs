@@ -23,8 +23,11 @@ pub enum Maturity {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Effort {
+    /// Engineer-months per thousand lines of accelerator-facing code.
     pub months_per_kloc: f64,
+    /// Engineer-months per custom kernel rewritten.
     pub months_per_kernel: f64,
+    /// Engineer-months to validate the port, once.
     pub validation_months: f64,
     /// Yearly upkeep as a share of the porting cost.
     pub maintenance_share_per_year: f64,
@@ -44,6 +47,8 @@ pub struct PortingAssumptions {
     /// Engineers working on the port at once (sets the delay).
     #[serde(default = "one")]
     pub engineers: f64,
+    /// Currency of `engineer_month_cost` and `bridge_price_per_ref_gpu_hour`;
+    /// default the scenario's.
     #[serde(default)]
     pub currency: Option<Currency>,
     /// What serving demand costs while the port is under way (e.g. keep
@@ -64,6 +69,7 @@ fn one() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptionPorting {
+    /// How ready the adapter is; picks the row of the effort table.
     pub maturity: Maturity,
     /// The framework adapter, e.g. `torch_npu` (reported).
     #[serde(default)]

@@ -4,32 +4,47 @@ use serde::{Deserialize, Serialize};
 
 use crate::Lang;
 
-/// A workload class. The first eight are what enterprises run and what
+/// A workload class. The first nine (`PRICED`) are what enterprises run and what
 /// offers are priced for; the last few are benchmark probes (peak GEMM,
 /// memory bandwidth, links) that measure a part but price no work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum WorkloadClass {
+    /// Pre-training a large language model.
     LlmPretraining,
+    /// Fine-tuning a large language model.
     LlmFinetuning,
+    /// Serving a large language model.
     LlmInference,
+    /// Training vision models.
     VisionTraining,
+    /// Serving vision models.
     VisionInference,
+    /// Training BERT-class NLP models.
     NlpTraining,
+    /// Serving BERT-class NLP models.
     NlpInference,
+    /// Training recommendation models.
     RecommendationTraining,
+    /// Serving recommendation models.
     RecommendationInference,
+    /// Benchmark probe: peak BF16 matrix multiply.
     GemmBf16,
+    /// Benchmark probe: peak FP16 matrix multiply.
     GemmFp16,
+    /// Benchmark probe: peak FP8 matrix multiply.
     GemmFp8,
+    /// Benchmark probe: memory bandwidth.
     MemoryBandwidth,
+    /// Benchmark probe: interconnect bandwidth.
     Interconnect,
     /// A vendor claim that does not say which work.
     MixedUnspecified,
 }
 
 impl WorkloadClass {
+    /// Every class, in declaration order (priced classes first).
     pub const ALL: [WorkloadClass; 15] = [
         WorkloadClass::LlmPretraining,
         WorkloadClass::LlmFinetuning,
@@ -82,6 +97,7 @@ impl WorkloadClass {
         }
     }
 
+    /// The class's name in `lang`.
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
             WorkloadClass::LlmPretraining => lang.pick("LLM pre-training", "大模型预训练"),
@@ -102,6 +118,7 @@ impl WorkloadClass {
         }
     }
 
+    /// The class whose key is `text` (surrounding spaces ignored).
     pub fn parse(text: &str) -> Option<WorkloadClass> {
         WorkloadClass::ALL.into_iter().find(|c| c.key() == text.trim())
     }
