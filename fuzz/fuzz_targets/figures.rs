@@ -5,9 +5,9 @@
 //! allowed range); whatever `Checked` accepts must evaluate, simulate and go
 //! to JSON with every figure finite and at most `MAX_FIGURE`.
 use libfuzzer_sys::fuzz_target;
-use suanli_api::model::uncertainty::{SimulationConfig, simulate};
-use suanli_api::model::validate::MAX_FIGURE;
-use suanli_api::model::{Category, Checked, Evaluation, Lang, Scenario};
+use suanli_model::uncertainty::{SimulationConfig, simulate};
+use suanli_model::validate::MAX_FIGURE;
+use suanli_model::{Category, Checked, Evaluation, Lang, Scenario};
 
 /// Numbers from bytes: 9 bytes each, a selector then 8 bytes of payload.
 struct Numbers<'a>(&'a [u8]);

@@ -7,13 +7,14 @@ use serde::Serialize;
 use serde_json::Value;
 use specta::Type;
 use suanli_api::analytics::{SensitivityJson, SimulationJson};
-use suanli_api::catalog::{PriceBook, UpdateSummary};
-use suanli_api::catalog_store::pricebook::Discount;
-use suanli_api::catalog_store::query::{AcceleratorFilter, OfferFilter, OfferView};
-use suanli_api::catalog_store::{Accelerator, Counts, Offer, Provider, Source};
+use suanli_api::catalog::{
+    Accelerator, AcceleratorFilter, Discount, Offer, OfferFilter, OfferView, PriceBook, Provider, Source,
+    UpdateProgress, UpdateStage, UpdateSummary,
+};
 use suanli_api::document::{Evaluated, Example};
-use suanli_api::library::{Comparison, Draft, SavedScenario, ScenarioMeta, Settings};
-use suanli_api::{Error, ErrorJson};
+use suanli_api::library::{AppInfo, Comparison, Draft, SavedScenario, ScenarioMeta, Settings};
+use suanli_api::proposal::{Exported, ProposalFields};
+use suanli_api::{Error, ErrorJson, RankBy, WorkloadClass};
 use tauri::State;
 use tauri::ipc::Channel;
 
@@ -36,36 +37,14 @@ async fn blocking<T: Send + 'static>(
     let lang = state.lang();
     tauri::async_runtime::spawn_blocking(move || f(&state))
         .await
-        .unwrap_or_else(|e| Err(Error::Report(e.to_string()).to_json(lang)))
-}
-
-#[derive(Debug, Clone, Serialize, Type)]
-pub struct AppInfo {
-    pub version: String,
-    pub db_path: String,
-    #[specta(type = Option<specta_typescript::Number>)]
-    pub catalog_version: Option<i64>,
-    /// Why the database could not be opened (locked, corrupt, newer schema).
-    pub db_error: Option<ErrorJson>,
-    pub counts: Option<Counts>,
-    /// The language messages are written in: the saved setting, or the
-    /// system's when there is none (or no database to hold one).
-    pub lang: suanli_api::Lang,
+        .unwrap_or_else(|e| Err(Error::Internal(e.to_string()).to_json(lang)))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn app_info(state: State<'_, AppState>) -> Reply<AppInfo> {
-    let (catalog_version, counts) =
-        state.with(|c, _| Ok((c.version()?, c.counts()?))).map_or((None, None), |(v, n)| (v, Some(n)));
-    Ok(AppInfo {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        db_path: state.db_path.display().to_string(),
-        catalog_version,
-        db_error: state.open_error(),
-        counts,
-        lang: state.lang(),
-    })
+    let db_error = state.open_error();
+    state.with_optional(|c, lang| Ok(suanli_api::library::app_info(c, &state.db_path, db_error, lang)))
 }
 
 #[tauri::command]
@@ -114,13 +93,13 @@ pub async fn accelerators_for_workload(
 #[tauri::command]
 #[specta::specta]
 pub async fn get_source(state: State<'_, AppState>, id: String) -> Reply<Option<Source>> {
-    state.with(|c, _| Ok(c.source(&id)?))
+    state.with(|c, _| suanli_api::catalog::source(c, &id))
 }
 
 #[tauri::command]
 #[specta::specta]
-pub async fn workload_classes(state: State<'_, AppState>) -> Reply<Vec<suanli_api::model::WorkloadClass>> {
-    state.with(|c, _| Ok(c.workload_classes()))
+pub fn workload_classes() -> Reply<Vec<WorkloadClass>> {
+    Ok(suanli_api::catalog::workload_classes())
 }
 
 #[tauri::command]
@@ -178,7 +157,7 @@ pub async fn recommend(
     state: State<'_, AppState>,
     scenario: ScenarioDoc,
     constraints: suanli_api::recommend::Constraints,
-    rank_by: suanli_api::model::recommend::RankBy,
+    rank_by: RankBy,
 ) -> Reply<suanli_api::recommend::Recommendation> {
     state.with(|c, lang| suanli_api::recommend::recommend_doc(c, &scenario.0, &constraints, rank_by, lang))
 }
@@ -190,7 +169,7 @@ pub async fn recommend_pick(
     state: State<'_, AppState>,
     scenario: ScenarioDoc,
     constraints: suanli_api::recommend::Constraints,
-    rank_by: suanli_api::model::recommend::RankBy,
+    rank_by: RankBy,
     ids: Vec<String>,
 ) -> Reply<ScenarioDoc> {
     state.with(|c, lang| {
@@ -290,15 +269,6 @@ pub async fn autosave_clear(state: State<'_, AppState>) -> Reply<()> {
     state.with(|c, _| suanli_api::library::clear_draft(c))
 }
 
-/// Progress of a catalogue update, sent as an event while it runs.
-#[derive(Debug, Clone, Serialize, Type)]
-pub struct UpdateProgress {
-    /// `download`, `apply` or `done`.
-    pub stage: String,
-    pub done_bytes: f64,
-    pub total_bytes: Option<f64>,
-}
-
 /// Applies a signed catalogue pack file (and `FILE.minisig` beside it).
 #[tauri::command]
 #[specta::specta]
@@ -318,27 +288,23 @@ pub async fn catalog_update_url(
     on_progress: Channel<UpdateProgress>,
 ) -> Reply<UpdateSummary> {
     blocking(state, move |state| {
-        let send = |stage: &str, done: u64, total: Option<u64>| {
-            let event = UpdateProgress {
-                stage: stage.to_owned(),
-                done_bytes: done as f64,
-                total_bytes: total.map(|t| t as f64),
-            };
+        let send = |stage: UpdateStage, done: u64, total: Option<u64>| {
+            let event = UpdateProgress { stage, done_bytes: done as f64, total_bytes: total.map(|t| t as f64) };
             // A window that closed mid-update does not stop the update.
             let _ = on_progress.send(event);
         };
         // The download holds no lock: evaluations and every other command
         // go on meanwhile. The lock is taken only to verify and apply.
         // Nothing is downloaded for a database that is not open.
-        let mut progress = |done: u64, total: Option<u64>| send("download", done, total);
+        let mut progress = |done: u64, total: Option<u64>| send(UpdateStage::Download, done, total);
         let result = state
             .with(|_, _| Ok(()))
             .and_then(|()| suanli_api::catalog::update_fetch(&url, &mut progress).map_err(|e| e.to_json(state.lang())))
             .and_then(|fetched| {
-                send("apply", 0, None);
+                send(UpdateStage::Apply, 0, None);
                 state.with(|c, _| suanli_api::catalog::update_apply(c, &fetched, false).map(UpdateSummary::of))
             });
-        send("done", 0, None);
+        send(UpdateStage::Done, 0, None);
         result
     })
     .await
@@ -350,22 +316,6 @@ pub async fn catalog_update_url(
 #[specta::specta]
 pub fn default_export_path(name: String, extension: String) -> String {
     suanli_api::default_export_path(&name, &extension).display().to_string()
-}
-
-/// Who the proposal is for and from.
-#[derive(Debug, Clone, serde::Deserialize, Type)]
-pub struct ProposalFields {
-    pub client: String,
-    pub author: String,
-    pub firm: String,
-    /// A PNG or JPEG logo for the cover.
-    pub logo_path: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Type)]
-pub struct Exported {
-    pub path: String,
-    pub bytes: u32,
 }
 
 /// Writes the proposal PDF (whole or not at all): the same bytes `suanli proposal` writes.
@@ -380,24 +330,8 @@ pub async fn export_proposal(
     blocking(state, move |state| {
         let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
         let lang = state.lang();
-        let write = || -> Result<Exported, Error> {
-            let logo = match fields.logo_path.as_deref().filter(|p| !p.trim().is_empty()) {
-                Some(p) => Some(std::fs::read(p).map_err(|source| Error::Read { path: p.to_owned(), source })?),
-                None => None,
-            };
-            let date = suanli_api::today();
-            let meta = suanli_api::proposal::ProposalMeta {
-                client: fields.client,
-                author: fields.author,
-                firm: fields.firm,
-                date,
-                logo,
-            };
-            let bytes = suanli_api::proposal::proposal_pdf_for(&s, lang, &meta)?;
-            suanli_api::write_atomic(std::path::Path::new(&path), &bytes)?;
-            Ok(Exported { path, bytes: bytes.len() as u32 })
-        };
-        write().map_err(|e| e.to_json(lang))
+        suanli_api::proposal::export_proposal(&s, lang, fields, suanli_api::today(), std::path::Path::new(&path))
+            .map_err(|e| e.to_json(lang))
     })
     .await
 }
@@ -409,12 +343,7 @@ pub async fn export_spreadsheet(state: State<'_, AppState>, scenario: ScenarioDo
     blocking(state, move |state| {
         let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
         let lang = state.lang();
-        let write = || -> Result<Exported, Error> {
-            let bytes = suanli_api::proposal::xlsx_for(&s, lang)?;
-            suanli_api::write_atomic(std::path::Path::new(&path), &bytes)?;
-            Ok(Exported { path, bytes: bytes.len() as u32 })
-        };
-        write().map_err(|e| e.to_json(lang))
+        suanli_api::proposal::export_spreadsheet(&s, lang, std::path::Path::new(&path)).map_err(|e| e.to_json(lang))
     })
     .await
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use suanli_api::catalog_store::Catalog;
+use suanli_api::catalog::Catalog;
 use suanli_api::{Error, ErrorJson, Lang};
 
 /// Shared between the commands and the threads long work runs on.

@@ -7,7 +7,7 @@ mod toolchain;
 
 use std::path::{Path, PathBuf};
 
-use suanli_api::model::{Category, Evaluation, OptionResult};
+use suanli_api::{Category, Evaluation, OptionResult};
 
 fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/scenarios")

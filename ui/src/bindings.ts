@@ -58,21 +58,42 @@ export const commands = {
 };
 
 /* Types */
+/**
+ *  An accelerator model and its published specs (`accelerators.csv`). A
+ *  family row (`nvidia-a100-80gb`) holds only what all its `variants` share.
+ */
 export type Accelerator = Accelerator_Serialize | Accelerator_Deserialize;
 
+/**  Which accelerators to list; every criterion set must hold. */
 export type AcceleratorFilter = AcceleratorFilter_Serialize | AcceleratorFilter_Deserialize;
 
+/**  Which accelerators to list; every criterion set must hold. */
 export type AcceleratorFilter_Deserialize = {
+	/**  Vendor name in English (any case) or Chinese. */
 	vendor?: string | null,
+	/**  Only Chinese domestic parts (`true`) or only the others (`false`). */
 	domestic?: boolean | null,
+	/**  At least this much memory per accelerator, GB. */
 	min_memory_gb?: number | null,
+	/**
+	 *  Only parts a buyer there can obtain (neither banned nor
+	 *  licence-required; `unknown` is kept).
+	 */
 	obtainable_in?: Jurisdiction | null,
 };
 
+/**  Which accelerators to list; every criterion set must hold. */
 export type AcceleratorFilter_Serialize = {
+	/**  Vendor name in English (any case) or Chinese. */
 	vendor: string | null,
+	/**  Only Chinese domestic parts (`true`) or only the others (`false`). */
 	domestic: boolean | null,
+	/**  At least this much memory per accelerator, GB. */
 	min_memory_gb: number | null,
+	/**
+	 *  Only parts a buyer there can obtain (neither banned nor
+	 *  licence-required; `unknown` is kept).
+	 */
 	obtainable_in: Jurisdiction | null,
 };
 
@@ -146,34 +167,73 @@ export type AcceleratorForWorkload_Serialize = {
 	min_accelerators_for_model: number | null,
 };
 
+/**
+ *  An accelerator model and its published specs (`accelerators.csv`). A
+ *  family row (`nvidia-a100-80gb`) holds only what all its `variants` share.
+ */
 export type Accelerator_Deserialize = {
+	/**  Catalogue id, `vendor-model[-form][-memory]` (`nvidia-a100-sxm-80gb`). */
 	id: string,
+	/**  Vendor name in English (`NVIDIA`). */
 	vendor: string,
+	/**  Vendor name in Chinese (`英伟达`). */
 	vendor_zh?: string | null,
+	/**  Product name in English. */
 	name: string,
+	/**  Product name in Chinese (`昇腾910B`), where it has one. */
 	name_zh?: string | null,
+	/**  `true` for a Chinese domestic vendor's part. */
 	domestic?: boolean | null,
+	/**  Memory per accelerator, GB as the vendor quotes it. */
 	memory_gb?: number | null,
+	/**  Memory technology (`HBM3`, `GDDR6` …). */
 	memory_type?: string | null,
+	/**  Memory bandwidth, GB/s (gigabytes per second). */
 	memory_bandwidth_gbps?: number | null,
+	/**  Dense peak BF16 TFLOPS (no sparsity). */
 	bf16_tflops?: number | null,
+	/**  Dense peak FP16 TFLOPS (no sparsity). */
 	fp16_tflops?: number | null,
+	/**  Dense peak FP8 TFLOPS, where the part has FP8. */
 	fp8_tflops?: number | null,
+	/**  Dense FP32 TFLOPS (not TF32). */
 	fp32_tflops?: number | null,
+	/**  Dense INT8 TOPS. */
 	int8_tops?: number | null,
+	/**  Design TDP, watts. */
 	tdp_w?: number | null,
+	/**  Scale-up link, free text (`NVLink 4`, `HCCS`). */
 	interconnect?: string | null,
+	/**
+	 *  Scale-up bandwidth, GB/s (gigabytes, not gigabits), bidirectional
+	 *  aggregate as vendors quote it.
+	 */
 	interconnect_gbps?: number | null,
+	/**  Form factor, free text (`SXM5`, `PCIe`, `OAM`). */
 	form_factor?: string | null,
+	/**
+	 *  `;`-separated software (`CANN;MindSpore`); the first name is the stack
+	 *  the estimate model groups parts by.
+	 */
 	software_stack?: string | null,
+	/**  The PyTorch adapter the source names (`torch_npu`). */
 	framework_adapter?: string | null,
+	/**  Announcement or launch: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
 	release?: string | null,
 	/**  For a buyer in China. */
 	export_status_cn?: ExportStatus | null,
+	/**  Date the current export status began. */
 	export_status_since?: string | null,
+	/**  The source's wording on the export status, with its tags. */
 	export_status_notes?: string | null,
+	/**
+	 *  Price of one card in `list_price_currency` (list, MSRP or reseller;
+	 *  the notes say which).
+	 */
 	list_price?: number | null,
+	/**  Currency of `list_price`. */
 	list_price_currency?: Currency | null,
+	/**  Date of `list_price`. */
 	list_price_as_of?: string | null,
 	/**
 	 *  `;`-separated spec fields for which no public figure exists (they
@@ -185,40 +245,83 @@ export type Accelerator_Deserialize = {
 	 *  rows it may be (`;`-separated). Its ratio is the weakest of theirs.
 	 */
 	variants?: string | null,
+	/**  `;`-separated source ids (`sources.csv`). */
 	source: string,
+	/**  As-of date of the row's newest dated source; empty when none is dated. */
 	as_of?: string | null,
+	/**  Confidence tag of the spec figures (the lowest of their sources). */
 	confidence: Confidence,
+	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes?: string | null,
 };
 
+/**
+ *  An accelerator model and its published specs (`accelerators.csv`). A
+ *  family row (`nvidia-a100-80gb`) holds only what all its `variants` share.
+ */
 export type Accelerator_Serialize = {
+	/**  Catalogue id, `vendor-model[-form][-memory]` (`nvidia-a100-sxm-80gb`). */
 	id: string,
+	/**  Vendor name in English (`NVIDIA`). */
 	vendor: string,
+	/**  Vendor name in Chinese (`英伟达`). */
 	vendor_zh: string | null,
+	/**  Product name in English. */
 	name: string,
+	/**  Product name in Chinese (`昇腾910B`), where it has one. */
 	name_zh: string | null,
+	/**  `true` for a Chinese domestic vendor's part. */
 	domestic: boolean | null,
+	/**  Memory per accelerator, GB as the vendor quotes it. */
 	memory_gb: number | null,
+	/**  Memory technology (`HBM3`, `GDDR6` …). */
 	memory_type: string | null,
+	/**  Memory bandwidth, GB/s (gigabytes per second). */
 	memory_bandwidth_gbps: number | null,
+	/**  Dense peak BF16 TFLOPS (no sparsity). */
 	bf16_tflops: number | null,
+	/**  Dense peak FP16 TFLOPS (no sparsity). */
 	fp16_tflops: number | null,
+	/**  Dense peak FP8 TFLOPS, where the part has FP8. */
 	fp8_tflops: number | null,
+	/**  Dense FP32 TFLOPS (not TF32). */
 	fp32_tflops: number | null,
+	/**  Dense INT8 TOPS. */
 	int8_tops: number | null,
+	/**  Design TDP, watts. */
 	tdp_w: number | null,
+	/**  Scale-up link, free text (`NVLink 4`, `HCCS`). */
 	interconnect: string | null,
+	/**
+	 *  Scale-up bandwidth, GB/s (gigabytes, not gigabits), bidirectional
+	 *  aggregate as vendors quote it.
+	 */
 	interconnect_gbps: number | null,
+	/**  Form factor, free text (`SXM5`, `PCIe`, `OAM`). */
 	form_factor: string | null,
+	/**
+	 *  `;`-separated software (`CANN;MindSpore`); the first name is the stack
+	 *  the estimate model groups parts by.
+	 */
 	software_stack: string | null,
+	/**  The PyTorch adapter the source names (`torch_npu`). */
 	framework_adapter: string | null,
+	/**  Announcement or launch: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
 	release: string | null,
 	/**  For a buyer in China. */
 	export_status_cn: ExportStatus | null,
+	/**  Date the current export status began. */
 	export_status_since: string | null,
+	/**  The source's wording on the export status, with its tags. */
 	export_status_notes: string | null,
+	/**
+	 *  Price of one card in `list_price_currency` (list, MSRP or reseller;
+	 *  the notes say which).
+	 */
 	list_price: number | null,
+	/**  Currency of `list_price`. */
 	list_price_currency: Currency | null,
+	/**  Date of `list_price`. */
 	list_price_as_of: string | null,
 	/**
 	 *  `;`-separated spec fields for which no public figure exists (they
@@ -230,9 +333,13 @@ export type Accelerator_Serialize = {
 	 *  rows it may be (`;`-separated). Its ratio is the weakest of theirs.
 	 */
 	variants: string | null,
+	/**  `;`-separated source ids (`sources.csv`). */
 	source: string,
+	/**  As-of date of the row's newest dated source; empty when none is dated. */
 	as_of: string | null,
+	/**  Confidence tag of the spec figures (the lowest of their sources). */
 	confidence: Confidence,
+	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes: string | null,
 };
 
@@ -245,14 +352,26 @@ export type ApartJson = {
 	why: string,
 };
 
+/**
+ *  What the app shows about itself: its version, its database and the
+ *  language messages are written in.
+ */
 export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
 
+/**
+ *  What the app shows about itself: its version, its database and the
+ *  language messages are written in.
+ */
 export type AppInfo_Deserialize = {
+	/**  Suanli's version. */
 	version: string,
+	/**  Where the database is. */
 	db_path: string,
+	/**  The installed catalogue's version (none before the first pack). */
 	catalog_version?: number | null,
 	/**  Why the database could not be opened (locked, corrupt, newer schema). */
 	db_error?: ErrorJson | null,
+	/**  What the catalogue holds; none when the database is not open. */
 	counts?: Counts | null,
 	/**
 	 *  The language messages are written in: the saved setting, or the
@@ -261,12 +380,20 @@ export type AppInfo_Deserialize = {
 	lang: Lang,
 };
 
+/**
+ *  What the app shows about itself: its version, its database and the
+ *  language messages are written in.
+ */
 export type AppInfo_Serialize = {
+	/**  Suanli's version. */
 	version: string,
+	/**  Where the database is. */
 	db_path: string,
+	/**  The installed catalogue's version (none before the first pack). */
 	catalog_version: number | null,
 	/**  Why the database could not be opened (locked, corrupt, newer schema). */
 	db_error: ErrorJson | null,
+	/**  What the catalogue holds; none when the database is not open. */
 	counts: Counts | null,
 	/**
 	 *  The language messages are written in: the saved setting, or the
@@ -319,7 +446,19 @@ export type BestOffer_Serialize = {
 };
 
 /**  How an offer is billed. */
-export type BillingMode = "on_demand" | "reserved_1y" | "reserved_3y" | "spot" | "monthly" | "savings_plan" | 
+export type BillingMode = 
+/**  Pay as you go, no commitment. */
+"on_demand" | 
+/**  Reserved for one year. */
+"reserved_1y" | 
+/**  Reserved for three years. */
+"reserved_3y" | 
+/**  Spare capacity at a lower price, which the provider may take back. */
+"spot" | 
+/**  Billed by the month (包月). */
+"monthly" | 
+/**  An hourly rate in exchange for a committed spend. */
+"savings_plan" | 
 /**  A server bought outright. */
 "purchase";
 
@@ -569,11 +708,17 @@ export type Constraints_Serialize = {
 
 /**  Row counts of the catalogue tables. */
 export type Counts = {
+	/**  Accelerator rows. */
 	accelerators: number,
+	/**  Provider rows. */
 	providers: number,
+	/**  Catalogue offers (imported and price-book offers not counted). */
 	offers: number,
+	/**  Published ratio rows (`efficiency.csv`). */
 	efficiency: number,
+	/**  Published benchmark results. */
 	measurements: number,
+	/**  Source rows. */
 	sources: number,
 };
 
@@ -581,30 +726,60 @@ export type Counts = {
  *  The currencies the catalogue's sources quote in. A closed list, so a
  *  typo is an error and not a silent new currency.
  */
-export type Currency = "CNY" | "USD" | "EUR" | "GBP" | "JPY" | "HKD" | "SGD";
+export type Currency = 
+/**  Chinese yuan renminbi. */
+"CNY" | 
+/**  US dollar. */
+"USD" | 
+/**  Euro. */
+"EUR" | 
+/**  Pound sterling. */
+"GBP" | 
+/**  Japanese yen (no minor unit). */
+"JPY" | 
+/**  Hong Kong dollar. */
+"HKD" | 
+/**  Singapore dollar. */
+"SGD";
 
 /**  A negotiated discount on one offer or on every offer of a provider. */
 export type Discount = Discount_Serialize | Discount_Deserialize;
 
 /**  A negotiated discount on one offer or on every offer of a provider. */
 export type Discount_Deserialize = {
+	/**  Its id in the price book. */
 	id: string,
+	/**  The one offer it applies to; set this or `provider_id`, not both. */
 	offer_id?: string | null,
+	/**
+	 *  The provider on whose every offer it applies; an offer's own discount
+	 *  wins over it.
+	 */
 	provider_id?: string | null,
 	/**  0.15 = 15 % off the list price. */
 	discount_share: number | null,
+	/**  The user's note. */
 	note?: string | null,
+	/**  Its date, as the user gives it. */
 	as_of?: string | null,
 };
 
 /**  A negotiated discount on one offer or on every offer of a provider. */
 export type Discount_Serialize = {
+	/**  Its id in the price book. */
 	id: string,
+	/**  The one offer it applies to; set this or `provider_id`, not both. */
 	offer_id: string | null,
+	/**
+	 *  The provider on whose every offer it applies; an offer's own discount
+	 *  wins over it.
+	 */
 	provider_id: string | null,
 	/**  0.15 = 15 % off the list price. */
 	discount_share: number | null,
+	/**  The user's note. */
 	note: string | null,
+	/**  Its date, as the user gives it. */
 	as_of: string | null,
 };
 
@@ -646,6 +821,7 @@ export type Estimate = {
 	bandwidth_ratio: number | null,
 	/**  Fitted for the workload class on the measured comparisons. */
 	compute_exponent: number | null,
+	/**  Fitted likewise, for bandwidth. */
 	bandwidth_exponent: number | null,
 	/**  The software stack (the first name of `software_stack`, else the vendor). */
 	stack: string,
@@ -741,10 +917,25 @@ export type ExclusionJson_Serialize = {
 };
 
 /**  Export-control status for the buyer (the catalogue's field). */
-export type ExportStatus = "unrestricted" | "licence_required" | "banned" | "china_only_variant" | "domestic" | "unknown";
+export type ExportStatus = 
+/**  No export restriction. */
+"unrestricted" | 
+/**  Controlled: exports need a licence. */
+"licence_required" | 
+/**  Exports are banned. */
+"banned" | 
+/**  A compliant China-only variant, still shipping. */
+"china_only_variant" | 
+/**  A Chinese domestic product. */
+"domestic" | 
+/**  The sources say nothing. */
+"unknown";
 
+/**  A file written: where, and how many bytes. */
 export type Exported = {
+	/**  Where the file was written. */
 	path: string,
+	/**  Its size in bytes. */
 	bytes: number,
 };
 
@@ -762,19 +953,35 @@ export type InferenceModel = InferenceModel_Serialize | InferenceModel_Deseriali
 
 /**  An LLM as the offers view serves it. */
 export type InferenceModel_Deserialize = {
+	/**  Parameters of the model (70e9 for a 70 B model). */
 	parameters: number | null,
+	/**  The precision it is served at. */
 	precision: Precision,
+	/**  Tokens of context per request (prompt and output). */
 	context_tokens: number | null,
+	/**  The latency class it is served under. */
 	latency: LatencyClass,
+	/**
+	 *  KV cache per token of context, bytes; `None` for the model crate's
+	 *  dense-transformer rule.
+	 */
 	kv_bytes_per_token?: number | null,
 };
 
 /**  An LLM as the offers view serves it. */
 export type InferenceModel_Serialize = {
+	/**  Parameters of the model (70e9 for a 70 B model). */
 	parameters: number | null,
+	/**  The precision it is served at. */
 	precision: Precision,
+	/**  Tokens of context per request (prompt and output). */
 	context_tokens: number | null,
+	/**  The latency class it is served under. */
 	latency: LatencyClass,
+	/**
+	 *  KV cache per token of context, bytes; `None` for the model crate's
+	 *  dense-transformer rule.
+	 */
 	kv_bytes_per_token: number | null,
 };
 
@@ -791,7 +998,11 @@ export type Jurisdiction =
 "cn";
 
 /**  The language a figure or message is written in. */
-export type Lang = "en" | "zh";
+export type Lang = 
+/**  English. */
+"en" | 
+/**  Chinese (simplified characters). */
+"zh";
 
 /**  How quickly each generated token must come. */
 export type LatencyClass = 
@@ -825,31 +1036,62 @@ export type NoRatio =
 /**  The offer names no accelerator. */
 { kind: "no_accelerator" } | 
 /**  The accelerator is not in the catalogue. */
-{ kind: "unknown_accelerator"; accelerator_id: string } | 
+{ kind: "unknown_accelerator"; 
+/**  The id asked for. */
+accelerator_id: string } | 
 /**  No measurement, and the spec the estimate needs is not published. */
-{ kind: "no_spec"; accelerator_id: string; field: string; unpublished: boolean } | 
+{ kind: "no_spec"; 
+/**  The accelerator. */
+accelerator_id: string; 
+/**  The missing spec field (`bf16_tflops`, `memory_bandwidth_gbps`). */
+field: string; 
+/**  The vendor does not publish it (rather than: not collected). */
+unpublished: boolean } | 
 /**  A benchmark probe, not a workload offers are priced for. */
 { kind: "not_priced" };
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer = Offer_Serialize | Offer_Deserialize;
 
+/**
+ *  Which offers the offers view shows, and how it prices them. Every
+ *  criterion set must hold.
+ */
 export type OfferFilter = OfferFilter_Serialize | OfferFilter_Deserialize;
 
+/**
+ *  Which offers the offers view shows, and how it prices them. Every
+ *  criterion set must hold.
+ */
 export type OfferFilter_Deserialize = {
+	/**  Only offers of this accelerator id. */
 	accelerator?: string | null,
+	/**  Only accelerators of this vendor (English name, any case). */
 	vendor?: string | null,
+	/**  Only Chinese domestic accelerators (`true`) or only the others (`false`). */
 	domestic?: boolean | null,
+	/**  Only this billing mode. */
 	billing_mode?: BillingMode | null,
+	/**  Only this provider id. */
 	provider?: string | null,
+	/**  Only providers in this country (ISO 3166 alpha-2, any case). */
 	provider_country?: string | null,
+	/**  Only this region, exactly as the offer writes it. */
 	region?: string | null,
+	/**  Only accelerators a buyer there can obtain (`unknown` is kept). */
 	obtainable_in?: Jurisdiction | null,
 	/**  Price per accelerator-hour bounds, in `currency`. */
 	min_price?: number | null,
+	/**
+	 *  Upper bound of the same. With either bound set, an offer without a
+	 *  comparable price is left out.
+	 */
 	max_price?: number | null,
+	/**  Only providers whose sourced `bare_metal` is this. */
 	bare_metal?: boolean | null,
+	/**  Only providers whose sourced `dedicated_gpu` is this. */
 	dedicated_gpu?: boolean | null,
+	/**  Only providers whose sourced `encryption_in_transit` is this. */
 	encryption_in_transit?: boolean | null,
 	/**  A certification the provider must list (substring, case-insensitive). */
 	certification?: string | null,
@@ -861,6 +1103,7 @@ export type OfferFilter_Deserialize = {
 	 *  comparable price.
 	 */
 	currency?: Currency | null,
+	/**  Exchange rates: units of `currency` per unit of each other currency. */
 	fx: { [key in string]: number | null },
 	/**
 	 *  The model an LLM is served with: gives each offer's tokens per
@@ -869,23 +1112,43 @@ export type OfferFilter_Deserialize = {
 	inference?: InferenceModel_Deserialize | null,
 	/**  Include the user's own offers (default) or only the catalogue's. */
 	exclude_pricebook: boolean,
+	/**  The order of the result. */
 	sort: OfferSort,
 };
 
+/**
+ *  Which offers the offers view shows, and how it prices them. Every
+ *  criterion set must hold.
+ */
 export type OfferFilter_Serialize = {
+	/**  Only offers of this accelerator id. */
 	accelerator: string | null,
+	/**  Only accelerators of this vendor (English name, any case). */
 	vendor: string | null,
+	/**  Only Chinese domestic accelerators (`true`) or only the others (`false`). */
 	domestic: boolean | null,
+	/**  Only this billing mode. */
 	billing_mode: BillingMode | null,
+	/**  Only this provider id. */
 	provider: string | null,
+	/**  Only providers in this country (ISO 3166 alpha-2, any case). */
 	provider_country: string | null,
+	/**  Only this region, exactly as the offer writes it. */
 	region: string | null,
+	/**  Only accelerators a buyer there can obtain (`unknown` is kept). */
 	obtainable_in: Jurisdiction | null,
 	/**  Price per accelerator-hour bounds, in `currency`. */
 	min_price: number | null,
+	/**
+	 *  Upper bound of the same. With either bound set, an offer without a
+	 *  comparable price is left out.
+	 */
 	max_price: number | null,
+	/**  Only providers whose sourced `bare_metal` is this. */
 	bare_metal: boolean | null,
+	/**  Only providers whose sourced `dedicated_gpu` is this. */
 	dedicated_gpu: boolean | null,
+	/**  Only providers whose sourced `encryption_in_transit` is this. */
 	encryption_in_transit: boolean | null,
 	/**  A certification the provider must list (substring, case-insensitive). */
 	certification: string | null,
@@ -897,6 +1160,7 @@ export type OfferFilter_Serialize = {
 	 *  comparable price.
 	 */
 	currency: Currency | null,
+	/**  Exchange rates: units of `currency` per unit of each other currency. */
 	fx: { [key in string]: number | null },
 	/**
 	 *  The model an LLM is served with: gives each offer's tokens per
@@ -905,10 +1169,17 @@ export type OfferFilter_Serialize = {
 	inference: InferenceModel_Serialize | null,
 	/**  Include the user's own offers (default) or only the catalogue's. */
 	exclude_pricebook: boolean,
+	/**  The order of the result. */
 	sort: OfferSort,
 };
 
-export type OfferSort = "id" | 
+/**
+ *  The order of the offers view, lowest first. Offers without the key
+ *  come last; ties go by offer id.
+ */
+export type OfferSort = 
+/**  By offer id. */
+"id" | 
 /**  Price per accelerator-hour, in the comparison currency. */
 "price" | 
 /**  Effective price per reference-GPU-hour (needs a workload class). */
@@ -923,11 +1194,17 @@ export type OfferView = OfferView_Serialize | OfferView_Deserialize;
 export type OfferView_Deserialize = {
 	/**  `catalogue` or `pricebook` (the user's own). */
 	origin: string,
+	/**  The provider's name in English. */
 	provider_name?: string | null,
+	/**  The provider's country (ISO 3166 alpha-2). */
 	provider_country?: string | null,
+	/**  The accelerator's name in English. */
 	accelerator_name?: string | null,
+	/**  The accelerator's vendor. */
 	vendor?: string | null,
+	/**  Whether the accelerator is a Chinese domestic part. */
 	domestic?: boolean | null,
+	/**  The accelerator's export status for a buyer in China. */
 	export_status_cn?: ExportStatus | null,
 	/**  Negotiated discount from the price book (0.15 = 15 % off). */
 	discount_share?: number | null,
@@ -961,6 +1238,10 @@ export type OfferView_Deserialize = {
 	cost_per_million_tokens?: number | null,
 	/**  Fewest accelerators that hold the model, and whether one instance has them. */
 	min_accelerators_for_model?: number | null,
+	/**
+	 *  Whether one instance has that many (with an inference model and a
+	 *  known memory size).
+	 */
 	instance_holds_model?: boolean | null,
 } & Offer_Deserialize;
 
@@ -968,11 +1249,17 @@ export type OfferView_Deserialize = {
 export type OfferView_Serialize = {
 	/**  `catalogue` or `pricebook` (the user's own). */
 	origin: string,
+	/**  The provider's name in English. */
 	provider_name: string | null,
+	/**  The provider's country (ISO 3166 alpha-2). */
 	provider_country: string | null,
+	/**  The accelerator's name in English. */
 	accelerator_name: string | null,
+	/**  The accelerator's vendor. */
 	vendor: string | null,
+	/**  Whether the accelerator is a Chinese domestic part. */
 	domestic: boolean | null,
+	/**  The accelerator's export status for a buyer in China. */
 	export_status_cn: ExportStatus | null,
 	/**  Negotiated discount from the price book (0.15 = 15 % off). */
 	discount_share: number | null,
@@ -1006,46 +1293,100 @@ export type OfferView_Serialize = {
 	cost_per_million_tokens: number | null,
 	/**  Fewest accelerators that hold the model, and whether one instance has them. */
 	min_accelerators_for_model: number | null,
+	/**
+	 *  Whether one instance has that many (with an inference model and a
+	 *  known memory size).
+	 */
 	instance_holds_model: boolean | null,
 } & Offer_Serialize;
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer_Deserialize = {
+	/**
+	 *  Stable id (`provider-instance[-region]-billing[-suffix]` in the bundled
+	 *  data); an imported or price-book offer with the same id shadows it.
+	 */
 	id: string,
+	/**  The provider's id. */
 	provider_id: string,
+	/**  The accelerator's id; empty when the source names none. */
 	accelerator_id?: string | null,
+	/**  Instance type, shape or system name as the source writes it. */
 	instance?: string | null,
+	/**
+	 *  Region code (`us-east-1`) or the source's word (`global`, `cn`); empty
+	 *  when not stated.
+	 */
 	region?: string | null,
+	/**  How it is billed. */
 	billing_mode: BillingMode,
+	/**
+	 *  Accelerators in one instance or server; required above 0 for a price
+	 *  per instance.
+	 */
 	accelerators_per_instance?: number | null,
+	/**  The price, in `currency` per `price_unit`. */
 	price: number | null,
+	/**  What `price` is for. */
 	price_unit: PriceUnit,
+	/**  Currency of `price`, as the source quotes it. */
 	currency: Currency,
+	/**  Paid up front: `none`, `partial` or `all`; empty when not stated. */
 	upfront?: string | null,
+	/**  Network and scale-up facts for the instance, free text. */
 	interconnect?: string | null,
+	/**  Date the source gives for the price; empty when it gives none. */
 	as_of?: string | null,
+	/**  `;`-separated source ids; for an import, the feed and its version. */
 	source: string,
+	/**  Confidence tag of the price. */
 	confidence: Confidence,
+	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes?: string | null,
 };
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer_Serialize = {
+	/**
+	 *  Stable id (`provider-instance[-region]-billing[-suffix]` in the bundled
+	 *  data); an imported or price-book offer with the same id shadows it.
+	 */
 	id: string,
+	/**  The provider's id. */
 	provider_id: string,
+	/**  The accelerator's id; empty when the source names none. */
 	accelerator_id: string | null,
+	/**  Instance type, shape or system name as the source writes it. */
 	instance: string | null,
+	/**
+	 *  Region code (`us-east-1`) or the source's word (`global`, `cn`); empty
+	 *  when not stated.
+	 */
 	region: string | null,
+	/**  How it is billed. */
 	billing_mode: BillingMode,
+	/**
+	 *  Accelerators in one instance or server; required above 0 for a price
+	 *  per instance.
+	 */
 	accelerators_per_instance: number | null,
+	/**  The price, in `currency` per `price_unit`. */
 	price: number | null,
+	/**  What `price` is for. */
 	price_unit: PriceUnit,
+	/**  Currency of `price`, as the source quotes it. */
 	currency: Currency,
+	/**  Paid up front: `none`, `partial` or `all`; empty when not stated. */
 	upfront: string | null,
+	/**  Network and scale-up facts for the instance, free text. */
 	interconnect: string | null,
+	/**  Date the source gives for the price; empty when it gives none. */
 	as_of: string | null,
+	/**  `;`-separated source ids; for an import, the feed and its version. */
 	source: string,
+	/**  Confidence tag of the price. */
 	confidence: Confidence,
+	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes: string | null,
 };
 
@@ -1186,7 +1527,19 @@ export type PortingJson_Serialize = {
 };
 
 /**  Number format of the weights. */
-export type Precision = "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int4";
+export type Precision = 
+/**  32-bit float: 4 bytes per parameter. */
+"fp32" | 
+/**  bfloat16: 2 bytes per parameter (the default). */
+"bf16" | 
+/**  16-bit float: 2 bytes per parameter. */
+"fp16" | 
+/**  8-bit float: 1 byte per parameter. */
+"fp8" | 
+/**  8-bit integer: 1 byte per parameter. */
+"int8" | 
+/**  4-bit integer: half a byte per parameter. */
+"int4";
 
 /**  The user's own offers and negotiated discounts. */
 export type PriceBook = PriceBook_Serialize | PriceBook_Deserialize;
@@ -1204,72 +1557,126 @@ export type PriceBook_Serialize = {
 };
 
 /**  What an offer's price is for. */
-export type PriceUnit = "instance_hour" | "accelerator_hour" | "instance_month" | 
+export type PriceUnit = 
+/**  Per instance per hour. */
+"instance_hour" | 
+/**  Per accelerator per hour. */
+"accelerator_hour" | 
+/**  Per instance per month. */
+"instance_month" | 
 /**  The price of one server (a purchase). */
 "server";
 
-/**  Who the proposal is for and from. */
+/**  Who the proposal is for and from, as the app's export dialog sends it. */
 export type ProposalFields = ProposalFields_Serialize | ProposalFields_Deserialize;
 
-/**  Who the proposal is for and from. */
+/**  Who the proposal is for and from, as the app's export dialog sends it. */
 export type ProposalFields_Deserialize = {
+	/**  The client the proposal is for. */
 	client: string,
+	/**  Who wrote it. */
 	author: string,
+	/**  The author's firm. */
 	firm: string,
-	/**  A PNG or JPEG logo for the cover. */
+	/**  A PNG or JPEG logo for the cover (blank: none). */
 	logo_path?: string | null,
 };
 
-/**  Who the proposal is for and from. */
+/**  Who the proposal is for and from, as the app's export dialog sends it. */
 export type ProposalFields_Serialize = {
+	/**  The client the proposal is for. */
 	client: string,
+	/**  Who wrote it. */
 	author: string,
+	/**  The author's firm. */
 	firm: string,
-	/**  A PNG or JPEG logo for the cover. */
+	/**  A PNG or JPEG logo for the cover (blank: none). */
 	logo_path: string | null,
 };
 
+/**
+ *  A seller of compute: cloud, GPU cloud, Chinese cloud, server vendor or
+ *  reseller (`providers.csv`).
+ */
 export type Provider = Provider_Serialize | Provider_Deserialize;
 
+/**
+ *  A seller of compute: cloud, GPU cloud, Chinese cloud, server vendor or
+ *  reseller (`providers.csv`).
+ */
 export type Provider_Deserialize = {
+	/**  Catalogue id (`aws`). */
 	id: string,
+	/**  Name in English. */
 	name: string,
+	/**  Name in Chinese. */
 	name_zh?: string | null,
 	/**  ISO 3166 alpha-2; empty where no source says. */
 	country?: string | null,
+	/**  `hyperscaler`, `gpu_cloud`, `china_cloud`, `server_vendor` or `reseller`. */
 	kind: string,
 	/**  `;`-separated billing modes. */
 	billing_modes?: string | null,
+	/**  `true` when a bare-metal GPU product is sourced; empty if unsourced. */
 	bare_metal?: boolean | null,
+	/**
+	 *  `true` when tenant-dedicated physical GPUs are sourced; empty if
+	 *  unsourced.
+	 */
 	dedicated_gpu?: boolean | null,
+	/**  `true` when encryption in transit is sourced; empty if unsourced. */
 	encryption_in_transit?: boolean | null,
 	/**  `;`-separated certifications. */
 	certifications?: string | null,
+	/**  Security and compliance facts, free text, including what is unsourced. */
 	security_notes?: string | null,
+	/**  `;`-separated source ids (`sources.csv`). */
 	source: string,
+	/**  As-of date of the row's newest dated source. */
 	as_of?: string | null,
+	/**  Confidence tag (the lowest of the cited sources). */
 	confidence: Confidence,
+	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes?: string | null,
 };
 
+/**
+ *  A seller of compute: cloud, GPU cloud, Chinese cloud, server vendor or
+ *  reseller (`providers.csv`).
+ */
 export type Provider_Serialize = {
+	/**  Catalogue id (`aws`). */
 	id: string,
+	/**  Name in English. */
 	name: string,
+	/**  Name in Chinese. */
 	name_zh: string | null,
 	/**  ISO 3166 alpha-2; empty where no source says. */
 	country: string | null,
+	/**  `hyperscaler`, `gpu_cloud`, `china_cloud`, `server_vendor` or `reseller`. */
 	kind: string,
 	/**  `;`-separated billing modes. */
 	billing_modes: string | null,
+	/**  `true` when a bare-metal GPU product is sourced; empty if unsourced. */
 	bare_metal: boolean | null,
+	/**
+	 *  `true` when tenant-dedicated physical GPUs are sourced; empty if
+	 *  unsourced.
+	 */
 	dedicated_gpu: boolean | null,
+	/**  `true` when encryption in transit is sourced; empty if unsourced. */
 	encryption_in_transit: boolean | null,
 	/**  `;`-separated certifications. */
 	certifications: string | null,
+	/**  Security and compliance facts, free text, including what is unsourced. */
 	security_notes: string | null,
+	/**  `;`-separated source ids (`sources.csv`). */
 	source: string,
+	/**  As-of date of the row's newest dated source. */
 	as_of: string | null,
+	/**  Confidence tag (the lowest of the cited sources). */
 	confidence: Confidence,
+	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes: string | null,
 };
 
@@ -1296,21 +1703,33 @@ export type RatioComparison = RatioComparison_Serialize | RatioComparison_Deseri
 
 /**  A like-for-like comparison as a step shows it. */
 export type RatioComparison_Deserialize = {
+	/**  The suite's case. */
 	case: string,
+	/**  The suite, as a reader names it (`MLPerf Inference`). */
 	suite: string,
+	/**  The round; `None` where rounds do not matter. */
 	round?: string | null,
+	/**  The step's `to` ÷ its `from`, by this comparison. */
 	ratio: number | null,
+	/**  The two measurement ids, the `to` side's first. */
 	measurements: [string, string],
+	/**  `none`, `per_accelerator` or `mfu_times_peak`. */
 	normalisation: string,
 };
 
 /**  A like-for-like comparison as a step shows it. */
 export type RatioComparison_Serialize = {
+	/**  The suite's case. */
 	case: string,
+	/**  The suite, as a reader names it (`MLPerf Inference`). */
 	suite: string,
+	/**  The round; `None` where rounds do not matter. */
 	round: string | null,
+	/**  The step's `to` ÷ its `from`, by this comparison. */
 	ratio: number | null,
+	/**  The two measurement ids, the `to` side's first. */
 	measurements: [string, string],
+	/**  `none`, `per_accelerator` or `mfu_times_peak`. */
 	normalisation: string,
 };
 
@@ -1319,8 +1738,11 @@ export type RatioUsed = RatioUsed_Serialize | RatioUsed_Deserialize;
 
 /**  The ratio an accelerator gets for a workload class, and why. */
 export type RatioUsed_Deserialize = {
+	/**  Work per accelerator ÷ the reference's, for this class. */
 	ratio: number | null,
+	/**  The workload class. */
 	workload_class: WorkloadClass,
+	/**  Where it comes from. */
 	basis: Basis,
 	/**  From the reference to the accelerator. */
 	steps: Step_Deserialize[],
@@ -1332,17 +1754,26 @@ export type RatioUsed_Deserialize = {
 	source: string,
 	/**  The weakest confidence along the chain. */
 	confidence: Confidence,
+	/**
+	 *  The newest as-of date of the measurements behind it; `None` when no
+	 *  measurement is.
+	 */
 	as_of?: string | null,
+	/**  The accelerator it is relative to. */
 	reference_accelerator_id: string,
 	/**  How it was made, in words. */
 	method_en: string,
+	/**  The same in Chinese. */
 	method_zh: string,
 };
 
 /**  The ratio an accelerator gets for a workload class, and why. */
 export type RatioUsed_Serialize = {
+	/**  Work per accelerator ÷ the reference's, for this class. */
 	ratio: number | null,
+	/**  The workload class. */
 	workload_class: WorkloadClass,
+	/**  Where it comes from. */
 	basis: Basis,
 	/**  From the reference to the accelerator. */
 	steps: Step_Serialize[],
@@ -1354,10 +1785,16 @@ export type RatioUsed_Serialize = {
 	source: string,
 	/**  The weakest confidence along the chain. */
 	confidence: Confidence,
+	/**
+	 *  The newest as-of date of the measurements behind it; `None` when no
+	 *  measurement is.
+	 */
 	as_of: string | null,
+	/**  The accelerator it is relative to. */
 	reference_accelerator_id: string,
 	/**  How it was made, in words. */
 	method_en: string,
+	/**  The same in Chinese. */
 	method_zh: string,
 };
 
@@ -1424,9 +1861,13 @@ export type ScenarioDoc = { [key in string]: JsonValue };
 
 /**  A saved scenario's name and dates (the text is fetched on open). */
 export type ScenarioMeta = {
+	/**  Its id in the library. */
 	id: number,
+	/**  The name the user gave it. */
 	name: string,
+	/**  When it was first saved (the caller's `now`). */
 	created_at: string,
+	/**  When it was last saved. */
 	updated_at: string,
 };
 
@@ -1523,6 +1964,10 @@ export type SimulationJson_Serialize = {
 	options: SimulatedOptionJson_Serialize[],
 };
 
+/**
+ *  A source rows cite: a fact sheet's register entry, a benchmark, a spec
+ *  sheet (`sources.csv`).
+ */
 export type Source = Source_Serialize | Source_Deserialize;
 
 /**  Where one of an option's figures comes from. */
@@ -1532,42 +1977,97 @@ export type SourceLine = {
 	text: string,
 };
 
+/**
+ *  A source rows cite: a fact sheet's register entry, a benchmark, a spec
+ *  sheet (`sources.csv`).
+ */
 export type Source_Deserialize = {
+	/**
+	 *  Its id as rows cite it: `article`, `gpu:S<n>`, `prices:S<n>`,
+	 *  `bench:…`, `spec:…` (`feed:…` in the feed tables).
+	 */
 	id: string,
+	/**
+	 *  The register it is listed in (`gpu-facts`, `provider-prices`,
+	 *  `benchmarks`, `specs`, `article`; `feeds`).
+	 */
 	sheet: string,
+	/**  What the source is, in the register's words. */
 	title: string,
+	/**  Its address; empty when the register gives none that is usable. */
 	url?: string | null,
+	/**
+	 *  The register's as-of text, verbatim (`Nov 2022 / Mar 2023`); not
+	 *  always a date.
+	 */
 	date?: string | null,
 };
 
+/**
+ *  A source rows cite: a fact sheet's register entry, a benchmark, a spec
+ *  sheet (`sources.csv`).
+ */
 export type Source_Serialize = {
+	/**
+	 *  Its id as rows cite it: `article`, `gpu:S<n>`, `prices:S<n>`,
+	 *  `bench:…`, `spec:…` (`feed:…` in the feed tables).
+	 */
 	id: string,
+	/**
+	 *  The register it is listed in (`gpu-facts`, `provider-prices`,
+	 *  `benchmarks`, `specs`, `article`; `feeds`).
+	 */
 	sheet: string,
+	/**  What the source is, in the register's words. */
 	title: string,
+	/**  Its address; empty when the register gives none that is usable. */
 	url: string | null,
+	/**
+	 *  The register's as-of text, verbatim (`Nov 2022 / Mar 2023`); not
+	 *  always a date.
+	 */
 	date: string | null,
 };
 
 /**  One step of a ratio's chain: `to` relative to `from`. */
 export type Step = Step_Serialize | Step_Deserialize;
 
+/**  What one step of a chain rests on. */
 export type StepKind = StepKind_Serialize | StepKind_Deserialize;
 
+/**  What one step of a chain rests on. */
 export type StepKind_Deserialize = 
 /**  Geometric mean of like-for-like comparisons (each names its two measurements). */
-({ kind: "derived"; comparisons: RatioComparison_Deserialize[] }) & { confidence?: never; id?: never; source?: never } | 
+({ kind: "derived"; 
+/**  The comparisons, each as `to` ÷ `from`. */
+comparisons: RatioComparison_Deserialize[] }) & { confidence?: never; id?: never; source?: never } | 
 /**  A ratio row of the catalogue (`efficiency.csv`). */
-({ kind: "published"; id: string; confidence: Confidence; source: string }) & { comparisons?: never } | 
+({ kind: "published"; 
+/**  The row's id. */
+id: string; 
+/**  The row's confidence tag. */
+confidence: Confidence; 
+/**  The row's source ids. */
+source: string }) & { comparisons?: never } | 
 /**  The calibrated model (see [`Estimate`]). */
 {
 	kind: "estimated",
 } & Estimate;
 
+/**  What one step of a chain rests on. */
 export type StepKind_Serialize = 
 /**  Geometric mean of like-for-like comparisons (each names its two measurements). */
-({ kind: "derived"; comparisons: RatioComparison_Serialize[] }) & { confidence?: never; id?: never; source?: never } | 
+({ kind: "derived"; 
+/**  The comparisons, each as `to` ÷ `from`. */
+comparisons: RatioComparison_Serialize[] }) & { confidence?: never; id?: never; source?: never } | 
 /**  A ratio row of the catalogue (`efficiency.csv`). */
-({ kind: "published"; id: string; confidence: Confidence; source: string }) & { comparisons?: never } | 
+({ kind: "published"; 
+/**  The row's id. */
+id: string; 
+/**  The row's confidence tag. */
+confidence: Confidence; 
+/**  The row's source ids. */
+source: string }) & { comparisons?: never } | 
 /**  The calibrated model (see [`Estimate`]). */
 {
 	kind: "estimated",
@@ -1575,17 +2075,25 @@ export type StepKind_Serialize =
 
 /**  One step of a ratio's chain: `to` relative to `from`. */
 export type Step_Deserialize = {
+	/**  The accelerator the step starts from. */
 	from: string,
+	/**  The accelerator it reaches. */
 	to: string,
+	/**  Work per accelerator of `to` ÷ that of `from`. */
 	ratio: number | null,
+	/**  What the step rests on. */
 	kind: StepKind_Deserialize,
 };
 
 /**  One step of a ratio's chain: `to` relative to `from`. */
 export type Step_Serialize = {
+	/**  The accelerator the step starts from. */
 	from: string,
+	/**  The accelerator it reaches. */
 	to: string,
+	/**  Work per accelerator of `to` ÷ that of `from`. */
 	ratio: number | null,
+	/**  What the step rests on. */
 	kind: StepKind_Serialize,
 };
 
@@ -1622,19 +2130,32 @@ export type UpdateProgress = UpdateProgress_Serialize | UpdateProgress_Deseriali
 
 /**  Progress of a catalogue update, sent as an event while it runs. */
 export type UpdateProgress_Deserialize = {
-	/**  `download`, `apply` or `done`. */
-	stage: string,
+	/**  Where the update is. */
+	stage: UpdateStage,
+	/**  Bytes downloaded so far. */
 	done_bytes: number | null,
+	/**  The download's size, when the server says it. */
 	total_bytes?: number | null,
 };
 
 /**  Progress of a catalogue update, sent as an event while it runs. */
 export type UpdateProgress_Serialize = {
-	/**  `download`, `apply` or `done`. */
-	stage: string,
+	/**  Where the update is. */
+	stage: UpdateStage,
+	/**  Bytes downloaded so far. */
 	done_bytes: number | null,
+	/**  The download's size, when the server says it. */
 	total_bytes: number | null,
 };
+
+/**  Where a catalogue update is. */
+export type UpdateStage = 
+/**  The pack is downloading (no lock held). */
+"download" | 
+/**  The pack is being verified and applied. */
+"apply" | 
+/**  The update has ended, applied or not. */
+"done";
 
 /**  What a catalogue update did. */
 export type UpdateSummary = UpdateSummary_Serialize | UpdateSummary_Deserialize;
@@ -1674,11 +2195,39 @@ export type UtilisationBreakEvenJson_Serialize = {
 };
 
 /**
- *  A workload class. The first eight are what enterprises run and what
+ *  A workload class. The first nine (`PRICED`) are what enterprises run and what
  *  offers are priced for; the last few are benchmark probes (peak GEMM,
  *  memory bandwidth, links) that measure a part but price no work.
  */
-export type WorkloadClass = "llm_pretraining" | "llm_finetuning" | "llm_inference" | "vision_training" | "vision_inference" | "nlp_training" | "nlp_inference" | "recommendation_training" | "recommendation_inference" | "gemm_bf16" | "gemm_fp16" | "gemm_fp8" | "memory_bandwidth" | "interconnect" | 
+export type WorkloadClass = 
+/**  Pre-training a large language model. */
+"llm_pretraining" | 
+/**  Fine-tuning a large language model. */
+"llm_finetuning" | 
+/**  Serving a large language model. */
+"llm_inference" | 
+/**  Training vision models. */
+"vision_training" | 
+/**  Serving vision models. */
+"vision_inference" | 
+/**  Training BERT-class NLP models. */
+"nlp_training" | 
+/**  Serving BERT-class NLP models. */
+"nlp_inference" | 
+/**  Training recommendation models. */
+"recommendation_training" | 
+/**  Serving recommendation models. */
+"recommendation_inference" | 
+/**  Benchmark probe: peak BF16 matrix multiply. */
+"gemm_bf16" | 
+/**  Benchmark probe: peak FP16 matrix multiply. */
+"gemm_fp16" | 
+/**  Benchmark probe: peak FP8 matrix multiply. */
+"gemm_fp8" | 
+/**  Benchmark probe: memory bandwidth. */
+"memory_bandwidth" | 
+/**  Benchmark probe: interconnect bandwidth. */
+"interconnect" | 
 /**  A vendor claim that does not say which work. */
 "mixed_unspecified";
 

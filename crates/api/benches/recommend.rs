@@ -9,12 +9,9 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use suanli_api::catalog_store::import::{Format, Provenance};
-use suanli_api::catalog_store::query::{AcceleratorFilter, OfferFilter};
-use suanli_api::catalog_store::{Catalog, Confidence};
-use suanli_api::model::recommend::RankBy;
+use suanli_api::catalog::{AcceleratorFilter, Catalog, Confidence, FeedFormat as Format, OfferFilter, Provenance};
 use suanli_api::recommend::{Constraints, recommend};
-use suanli_api::{Lang, Scenario};
+use suanli_api::{Lang, RankBy, Scenario};
 
 const NOW: &str = "2026-11-30T00:00:00Z";
 

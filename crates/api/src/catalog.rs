@@ -4,22 +4,59 @@
 use std::path::Path;
 
 use serde::Serialize;
-use suanli_catalog::import::{Format, ImportReport, Provenance};
-use suanli_catalog::pack::{self, Subset, VerifyOptions};
-use suanli_catalog::pricebook::PriceBookFile;
-use suanli_catalog::query::{AcceleratorFilter, OfferFilter, OfferView, REFERENCE_ACCELERATOR};
-use suanli_catalog::ratios::{Calibration, DerivedRatio, NoRatio, PinnedRatio, RatioUsed};
-use suanli_catalog::{Accelerator, Catalog, ChangeSummary, Efficiency, Opened, PriceChange, Provider, Source};
+use suanli_catalog::pack::{self, VerifyOptions};
+use suanli_catalog::query::REFERENCE_ACCELERATOR;
+use suanli_catalog::ratios::{Calibration, DerivedRatio, NoRatio, RatioUsed};
+use suanli_catalog::{Efficiency, PriceChange};
 use suanli_model::{InputError, Rule, WorkloadClass};
 
 use crate::Error;
 use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomic};
+
+// The catalogue's types the CLI and the shell name: the store as a handle,
+// its rows, filters and reports. Its methods stay behind this module's functions.
+/// What the catalogue refused, and why.
+pub use suanli_catalog::Error as CatalogError;
+/// A price feed's format: what `import` reads.
+pub use suanli_catalog::import::Format as FeedFormat;
+pub use suanli_catalog::import::{ImportReport, Provenance, SkipReason};
+pub use suanli_catalog::pack::Subset;
+pub use suanli_catalog::pricebook::{Discount, PriceBookFile};
+pub use suanli_catalog::query::{
+    AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort, OfferView, SearchHit,
+};
+pub use suanli_catalog::ratios::{Basis, IMPLAUSIBLE, PinnedRatio};
+pub use suanli_catalog::update::{Limits, UpdateError};
+pub use suanli_catalog::{
+    Accelerator, BillingMode, Catalog, ChangeSummary, Confidence, Counts, Offer, OfferChange, Opened, Provider, Source,
+    Tables,
+};
 
 /// Opens the catalogue database (creating it from the bundled catalogue
 /// on first start). `path`: `None` means [`crate::default_db_path`].
 pub fn open_catalog(path: Option<&Path>) -> Result<(Catalog, Opened), Error> {
     let path = path.map_or_else(crate::default_db_path, Path::to_path_buf);
     Ok(Catalog::open(&path, &now_utc())?)
+}
+
+/// The installed catalogue's version (none before the first pack).
+pub fn version(c: &Catalog) -> Result<Option<i64>, Error> {
+    Ok(c.version()?)
+}
+
+/// How many accelerators, providers, offers and sources the catalogue holds.
+pub fn counts(c: &Catalog) -> Result<Counts, Error> {
+    Ok(c.counts()?)
+}
+
+/// One source by id.
+pub fn source(c: &Catalog, id: &str) -> Result<Option<Source>, Error> {
+    Ok(c.source(id)?)
+}
+
+/// The workload classes offers can be priced for (the ones with ratios).
+pub fn workload_classes() -> Vec<WorkloadClass> {
+    WorkloadClass::PRICED.to_vec()
 }
 
 pub fn list_accelerators(c: &Catalog, filter: &AcceleratorFilter) -> Result<Vec<Accelerator>, Error> {
@@ -68,7 +105,7 @@ pub struct AcceleratorForWorkload {
 pub struct BestOffer {
     pub id: String,
     pub provider_name: Option<String>,
-    pub billing_mode: suanli_catalog::BillingMode,
+    pub billing_mode: BillingMode,
     pub region: Option<String>,
 }
 
@@ -99,7 +136,7 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
         .filter(|a| filter.accelerator.as_ref().is_none_or(|id| id == &a.id))
         .map(|a| {
             let mine = || offers.iter().filter(|o| o.offer.accelerator_id.as_deref() == Some(a.id.as_str()));
-            let rentals = || mine().filter(|o| o.offer.billing_mode != suanli_catalog::BillingMode::Purchase);
+            let rentals = || mine().filter(|o| o.offer.billing_mode != BillingMode::Purchase);
             let key =
                 |o: &&OfferView| if by_tokens { o.cost_per_million_tokens } else { o.effective_price_per_ref_gpu_hour };
             // A served model is priced only on instances that hold it.
@@ -180,11 +217,7 @@ pub fn class_ratios(c: &Catalog, accelerator_id: &str) -> Result<Vec<ClassRatio>
     Ok(WorkloadClass::PRICED
         .iter()
         .map(|class| match book.get(accelerator_id, *class) {
-            Ok(r) => ClassRatio {
-                workload_class: *class,
-                ratio: Some(suanli_catalog::ratios::RatioUsed::clone(r)),
-                no_ratio: None,
-            },
+            Ok(r) => ClassRatio { workload_class: *class, ratio: Some(RatioUsed::clone(r)), no_ratio: None },
             Err(why) => ClassRatio { workload_class: *class, ratio: None, no_ratio: Some(why) },
         })
         .collect())
@@ -332,18 +365,53 @@ pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> 
     Err(Error::Catalog(suanli_catalog::Error::NotFound(id.to_owned())))
 }
 
-pub fn search(c: &Catalog, text: &str) -> Result<Vec<suanli_catalog::query::SearchHit>, Error> {
+pub fn search(c: &Catalog, text: &str) -> Result<Vec<SearchHit>, Error> {
     Ok(c.search(text)?)
 }
 
+/// The provenance an imported feed's offers carry: the source the user gave,
+/// else the feed's name and version, never the local file it was saved as.
+pub fn feed_provenance(
+    format: &FeedFormat,
+    feed_version: Option<&str>,
+    source: Option<String>,
+    as_of: Option<String>,
+    confidence: Confidence,
+) -> Provenance {
+    let feed = match format {
+        FeedFormat::Csv => "offers CSV".to_owned(),
+        FeedFormat::Skypilot { provider } => {
+            let (cloud, _) = suanli_catalog::aliases::skypilot_cloud(provider);
+            format!("SkyPilot catalogue {cloud}/vms.csv")
+        }
+        FeedFormat::AzureRetail => "Azure Retail Prices API".to_owned(),
+    };
+    let version = feed_version.map_or(String::new(), |v| format!(" @ {v}"));
+    Provenance { source: source.unwrap_or_else(|| format!("{feed}{version}")), as_of, confidence }
+}
+
+/// An import in which rows were read and none landed is a failure (after
+/// its report is shown): nothing was imported.
+pub fn require_landed(report: &ImportReport) -> Result<(), Error> {
+    if report.rows > 0 && report.rows_landed == 0 {
+        return Err(Error::Catalog(suanli_catalog::Error::NothingLanded { rows: report.rows }));
+    }
+    Ok(())
+}
+
 /// Imports a price feed file in one transaction.
-pub fn import(c: &mut Catalog, format: &Format, file: &Path, provenance: &Provenance) -> Result<ImportReport, Error> {
+pub fn import(
+    c: &mut Catalog,
+    format: &FeedFormat,
+    file: &Path,
+    provenance: &Provenance,
+) -> Result<ImportReport, Error> {
     let bytes = read(file)?;
     Ok(c.import(format, &bytes, provenance, &now_utc())?)
 }
 
 /// What one change did, offer by offer (new, repriced, removed).
-pub fn change_details(c: &Catalog, change_id: i64) -> Result<Vec<suanli_catalog::OfferChange>, Error> {
+pub fn change_details(c: &Catalog, change_id: i64) -> Result<Vec<OfferChange>, Error> {
     if !c.changes()?.iter().any(|ch| ch.id == change_id) {
         return Err(Error::Catalog(suanli_catalog::Error::NotFound(format!("change {change_id}"))));
     }
@@ -525,8 +593,24 @@ pub fn pricebook_export(c: &Catalog, out: &Path) -> Result<usize, Error> {
     Ok(file.offers.len() + file.discounts.len())
 }
 
+/// Imports a price book file: a Suanli price book (JSON), or a CSV of own
+/// offers (`.csv`). Every row is checked first; then all land, or none.
 pub fn pricebook_import(c: &mut Catalog, file: &Path) -> Result<usize, Error> {
     let bytes = read(file)?;
+    if file.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+        let text = String::from_utf8(bytes).map_err(|_| Error::Read {
+            path: file.display().to_string(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+        })?;
+        let offers: Vec<Offer> = suanli_catalog::csv_rows(&file.display().to_string(), &text)?;
+        let book = PriceBookFile {
+            format: suanli_catalog::pricebook::PRICEBOOK_FORMAT.to_owned(),
+            version: 1,
+            offers,
+            discounts: Vec::new(),
+        };
+        return Ok(c.import_pricebook(&book)?);
+    }
     let parsed: PriceBookFile = serde_json::from_slice(&bytes).map_err(|e| {
         Error::Catalog(suanli_catalog::Error::Pack(format!(
             "{} is not a Suanli price book: line {}, column {}: {e}",
@@ -580,7 +664,7 @@ pub struct FeedUrls {
     pub skypilot: String,
     /// The first Azure Retail Prices page; later pages follow `NextPageLink`.
     pub azure: String,
-    pub limits: suanli_catalog::update::Limits,
+    pub limits: Limits,
 }
 
 impl Default for FeedUrls {
@@ -589,7 +673,7 @@ impl Default for FeedUrls {
             skypilot: "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v9/{cloud}/vms.csv"
                 .into(),
             azure: "https://prices.azure.com/api/retail/prices?api-version=2023-01-01-preview&$filter=serviceName%20eq%20%27Virtual%20Machines%27%20and%20startswith(armSkuName,%27Standard_N%27)".into(),
-            limits: suanli_catalog::update::Limits::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -607,14 +691,14 @@ pub fn refresh(
     urls: &FeedUrls,
     progress: &mut dyn FnMut(&str, u64),
 ) -> Result<Vec<(String, ImportReport)>, Error> {
-    use suanli_catalog::update::{Session, UpdateError, same_origin_urls};
+    use suanli_catalog::update::{Session, same_origin_urls};
     let first = match feeds.first() {
         Some(FeedSource::Azure) => urls.azure.clone(),
         _ => urls.skypilot.clone(),
     };
     let session = Session::new(&first, &urls.limits)?;
     let today = crate::today();
-    let mut downloaded: Vec<(String, Format, Vec<u8>, Provenance)> = Vec::new();
+    let mut downloaded: Vec<(String, FeedFormat, Vec<u8>, Provenance)> = Vec::new();
     for feed in feeds {
         match feed {
             FeedSource::Skypilot { cloud } => {
@@ -623,11 +707,11 @@ pub fn refresh(
                 let provenance = Provenance {
                     source: format!("SkyPilot catalogue {cloud}/vms.csv ({url})"),
                     as_of: Some(today.clone()),
-                    confidence: suanli_catalog::Confidence::A,
+                    confidence: Confidence::A,
                 };
                 downloaded.push((
                     format!("skypilot:{cloud}"),
-                    Format::Skypilot { provider: cloud.clone() },
+                    FeedFormat::Skypilot { provider: cloud.clone() },
                     bytes,
                     provenance,
                 ));
@@ -662,13 +746,13 @@ pub fn refresh(
                 let provenance = Provenance {
                     source: format!("Azure Retail Prices API ({})", urls.azure),
                     as_of: Some(today.clone()),
-                    confidence: suanli_catalog::Confidence::A,
+                    confidence: Confidence::A,
                 };
-                downloaded.push(("azure".into(), Format::AzureRetail, bytes, provenance));
+                downloaded.push(("azure".into(), FeedFormat::AzureRetail, bytes, provenance));
             }
         }
     }
-    let batch: Vec<(Format, &[u8], Provenance)> =
+    let batch: Vec<(FeedFormat, &[u8], Provenance)> =
         downloaded.iter().map(|(_, f, b, p)| (f.clone(), b.as_slice(), p.clone())).collect();
     let reports = c.import_all(&batch, &now_utc())?;
     Ok(downloaded.into_iter().map(|(name, ..)| name).zip(reports).collect())
@@ -678,8 +762,8 @@ pub fn refresh(
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PriceBook {
-    pub offers: Vec<suanli_catalog::Offer>,
-    pub discounts: Vec<suanli_catalog::pricebook::Discount>,
+    pub offers: Vec<Offer>,
+    pub discounts: Vec<Discount>,
 }
 
 /// The price book as it stands.
@@ -688,16 +772,13 @@ pub fn pricebook(c: &Catalog) -> Result<PriceBook, Error> {
 }
 
 /// Adds or replaces one of the user's own offers (checked field by field).
-pub fn pricebook_put_offer(c: &mut Catalog, offer: &suanli_catalog::Offer) -> Result<PriceBook, Error> {
+pub fn pricebook_put_offer(c: &mut Catalog, offer: &Offer) -> Result<PriceBook, Error> {
     c.put_own_offer(offer)?;
     pricebook(c)
 }
 
 /// Adds or replaces a negotiated discount (on one offer or one provider).
-pub fn pricebook_put_discount(
-    c: &mut Catalog,
-    discount: &suanli_catalog::pricebook::Discount,
-) -> Result<PriceBook, Error> {
+pub fn pricebook_put_discount(c: &mut Catalog, discount: &Discount) -> Result<PriceBook, Error> {
     c.put_discount(discount)?;
     pricebook(c)
 }
@@ -708,6 +789,31 @@ pub fn pricebook_remove(c: &mut Catalog, id: &str) -> Result<PriceBook, Error> {
         return Err(Error::NotFound(id.to_owned()));
     }
     pricebook(c)
+}
+
+/// Where a catalogue update is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum UpdateStage {
+    /// The pack is downloading (no lock held).
+    Download,
+    /// The pack is being verified and applied.
+    Apply,
+    /// The update has ended, applied or not.
+    Done,
+}
+
+/// Progress of a catalogue update, sent as an event while it runs.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct UpdateProgress {
+    /// Where the update is.
+    pub stage: UpdateStage,
+    /// Bytes downloaded so far.
+    pub done_bytes: f64,
+    /// The download's size, when the server says it.
+    pub total_bytes: Option<f64>,
 }
 
 /// What a catalogue update did.

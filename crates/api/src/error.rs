@@ -52,7 +52,10 @@ pub enum Error {
     Deploy(#[from] suanli_report::DeployError),
     /// The proposal or export could not be built.
     #[error("{0}")]
-    Report(String),
+    Report(#[from] suanli_report::ReportError),
+    /// Something that cannot happen on any input did (a bug): said plainly.
+    #[error("{0}")]
+    Internal(String),
     /// A figure to be handed out (JSON, a workbook, a PDF) is not a finite
     /// number; nothing was handed out.
     #[error("{}", self.message(Lang::En))]
@@ -82,6 +85,7 @@ impl Error {
             Error::Reference { .. } => "reference",
             Error::Deploy(_) => "deploy",
             Error::Report(_) => "report",
+            Error::Internal(_) => "internal",
             Error::NonFinite { .. } => "not_finite",
         }
     }
@@ -196,9 +200,16 @@ impl Error {
             }
             Error::Report(e) => {
                 if zh {
-                    format!("无法生成报告：{e}")
+                    format!("无法生成报告：{}", e.message(lang))
                 } else {
                     format!("cannot build the report: {e}")
+                }
+            }
+            Error::Internal(e) => {
+                if zh {
+                    format!("内部错误（请报告此问题）：{e}")
+                } else {
+                    format!("internal error (please report it): {e}")
                 }
             }
             Error::Deploy(e) => {

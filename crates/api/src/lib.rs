@@ -30,9 +30,15 @@ pub use finite::ensure_finite;
 pub use json::EvaluationJson;
 pub use resolve::{needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;
-pub use suanli_catalog as catalog_store;
-pub use suanli_model as model;
-pub use suanli_model::{Checked, Evaluation, Lang, Scenario};
+// The engine's types and formatters that callers name. The surface is
+// listed, never a whole crate: what is not here is not for front ends.
+pub use suanli_model::cost_lines::CostLines;
+pub use suanli_model::money::group_thousands;
+pub use suanli_model::recommend::RankBy;
+pub use suanli_model::{
+    Category, Checked, Currency, Evaluation, Lang, LatencyClass, OptionKind, OptionResult, Precision, Scenario,
+    WorkloadClass, format_amount, format_number, format_percent, format_unit_price,
+};
 
 /// Reads and checks a scenario file.
 pub fn load_scenario(path: &Path) -> Result<Checked<Scenario>, Error> {
@@ -45,6 +51,12 @@ pub fn load_scenario(path: &Path) -> Result<Checked<Scenario>, Error> {
 /// starts from (it needs no options, and checks the rest itself).
 pub fn parse_scenario_text(text: &str) -> Result<Scenario, Error> {
     scenario_file::parse_scenario_unvalidated(text)
+}
+
+/// Each option's cost lines as formulas of the scenario's money inputs
+/// (what the workbook writes), measured from the engine.
+pub fn cost_lines(scenario: &Checked<Scenario>) -> CostLines {
+    suanli_model::cost_lines::cost_lines(scenario)
 }
 
 /// Evaluates every option of a checked scenario.

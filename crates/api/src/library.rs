@@ -16,6 +16,46 @@ use suanli_model::{Currency, Lang};
 use crate::document::{checked, doc_from_toml, doc_to_toml};
 use crate::{Error, now_utc};
 
+/// What the app shows about itself: its version, its database and the
+/// language messages are written in.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AppInfo {
+    /// Suanli's version.
+    pub version: String,
+    /// Where the database is.
+    pub db_path: String,
+    /// The installed catalogue's version (none before the first pack).
+    #[cfg_attr(feature = "specta", specta(type = Option<f64>))]
+    pub catalog_version: Option<i64>,
+    /// Why the database could not be opened (locked, corrupt, newer schema).
+    pub db_error: Option<crate::ErrorJson>,
+    /// What the catalogue holds; none when the database is not open.
+    pub counts: Option<suanli_catalog::Counts>,
+    /// The language messages are written in: the saved setting, or the
+    /// system's when there is none (or no database to hold one).
+    pub lang: Lang,
+}
+
+/// The app's facts for a database that is open (`Some`) or not.
+pub fn app_info(
+    c: Option<&Catalog>,
+    db_path: &std::path::Path,
+    db_error: Option<crate::ErrorJson>,
+    lang: Lang,
+) -> AppInfo {
+    let (catalog_version, counts) =
+        c.and_then(|c| Some((c.version().ok()?, c.counts().ok()?))).map_or((None, None), |(v, n)| (v, Some(n)));
+    AppInfo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        db_path: db_path.display().to_string(),
+        catalog_version,
+        db_error,
+        counts,
+        lang,
+    }
+}
+
 /// A saved scenario, opened.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

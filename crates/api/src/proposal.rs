@@ -13,6 +13,70 @@ use crate::{Error, Lang};
 pub const PROPOSAL_TRIALS: u32 = 10_000;
 pub const PROPOSAL_SEED: u64 = 1;
 
+/// Who the proposal is for and from, as the app's export dialog sends it.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProposalFields {
+    /// The client the proposal is for.
+    pub client: String,
+    /// Who wrote it.
+    pub author: String,
+    /// The author's firm.
+    pub firm: String,
+    /// A PNG or JPEG logo for the cover (blank: none).
+    pub logo_path: Option<String>,
+}
+
+/// A file written: where, and how many bytes.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Exported {
+    /// Where the file was written.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u32,
+}
+
+/// Reads a cover logo; a blank path is no logo.
+pub fn read_logo(path: Option<&Path>) -> Result<Option<Vec<u8>>, Error> {
+    match path.filter(|p| !p.as_os_str().to_string_lossy().trim().is_empty()) {
+        Some(p) => std::fs::read(p).map(Some).map_err(|source| Error::Read { path: p.display().to_string(), source }),
+        None => Ok(None),
+    }
+}
+
+/// Writes the proposal PDF of a checked scenario to `path` (whole or not
+/// at all), dated `date`: what the app's export does.
+pub fn export_proposal(
+    s: &suanli_model::Checked<suanli_model::Scenario>,
+    lang: Lang,
+    fields: ProposalFields,
+    date: String,
+    path: &Path,
+) -> Result<Exported, Error> {
+    let logo = read_logo(fields.logo_path.as_deref().map(Path::new))?;
+    let meta = ProposalMeta { client: fields.client, author: fields.author, firm: fields.firm, date, logo };
+    let bytes = proposal_pdf_for(s, lang, &meta)?;
+    write_atomic(path, &bytes)?;
+    Ok(exported(path, &bytes))
+}
+
+/// Writes the spreadsheet (`.xlsx`) of a checked scenario to `path` (whole
+/// or not at all): what the app's export does.
+pub fn export_spreadsheet(
+    s: &suanli_model::Checked<suanli_model::Scenario>,
+    lang: Lang,
+    path: &Path,
+) -> Result<Exported, Error> {
+    let bytes = xlsx_for(s, lang)?;
+    write_atomic(path, &bytes)?;
+    Ok(exported(path, &bytes))
+}
+
+fn exported(path: &Path, bytes: &[u8]) -> Exported {
+    Exported { path: path.display().to_string(), bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX) }
+}
+
 /// Builds the proposal PDF's bytes for a scenario file.
 pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
@@ -26,7 +90,7 @@ pub fn proposal_pdf_for(
     lang: Lang,
     meta: &ProposalMeta,
 ) -> Result<Vec<u8>, Error> {
-    with_input(s, lang, meta, |input| proposal_pdf(input).map_err(Error::Report))
+    with_input(s, lang, meta, |input| Ok(proposal_pdf(input)?))
 }
 
 /// The text a scenario file's proposal draws, page by page (for checks of
@@ -38,7 +102,7 @@ pub fn proposal_text_for_file(
     meta: &ProposalMeta,
 ) -> Result<Vec<Vec<String>>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    with_input(&s, lang, meta, |input| proposal_text(input).map_err(Error::Report))
+    with_input(&s, lang, meta, |input| Ok(proposal_text(input)?))
 }
 
 /// Evaluates (and, with ranges, simulates and runs the sensitivity) once,
@@ -134,9 +198,9 @@ fn tables_for(
 ) -> Result<suanli_report::sheet::Tables, Error> {
     let e = crate::evaluate(s);
     let lines = suanli_model::cost_lines::cost_lines(s);
-    suanli_report::sheet::tables(s, &e, &lines, &accelerator_names(lang), lang).map_err(Error::Report)
+    Ok(suanli_report::sheet::tables(s, &e, &lines, &accelerator_names(lang), lang)?)
 }
 
 fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {
-    suanli_report::sheet::xlsx(tables, lang).map_err(|e| Error::Report(e.to_string()))
+    Ok(suanli_report::sheet::xlsx(tables, lang)?)
 }

@@ -1012,7 +1012,7 @@ fn price(s: &Scenario, mut candidates: Vec<Candidate>, lang: Lang) -> Result<(Ve
             }
         }
     }
-    Err(Error::Report("the recommendation's candidates could not be checked".into()))
+    Err(Error::Internal("the recommendation's candidates could not be checked".into()))
 }
 
 /// `3` from `options[3].owned.servers`.
@@ -1419,6 +1419,6 @@ pub fn picks(r: &Recommendation, ranks: &[u32]) -> Result<Vec<String>, Error> {
 /// Writes the scenario with the chosen candidates (see [`scenario_with`]) as TOML.
 pub fn write_scenario(path: &Path, scenario: &Scenario, r: &Recommendation, ids: &[String]) -> Result<(), Error> {
     let s = scenario_with(scenario, r, ids)?;
-    let text = toml::to_string(&s).map_err(|e| Error::Report(format!("scenario as TOML: {e}")))?;
+    let text = toml::to_string(&s).map_err(|e| Error::Internal(format!("scenario as TOML: {e}")))?;
     crate::write_atomic(path, text.as_bytes())
 }

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use suanli_api::catalog_store::pricebook::Discount;
+use suanli_api::catalog::Discount;
 
 const CHILD: &str = "SUANLI_CRASH_CHILD_DB";
 const ROUNDS: u32 = 200;

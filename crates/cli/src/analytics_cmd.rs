@@ -3,8 +3,7 @@
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use suanli_api::model::{Checked, Scenario, format_amount, format_percent, format_unit_price};
-use suanli_api::{Error, Lang, analytics};
+use suanli_api::{Checked, Error, Lang, Scenario, analytics, format_amount, format_percent, format_unit_price};
 
 use crate::Format;
 use crate::table::Table;

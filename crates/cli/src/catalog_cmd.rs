@@ -4,14 +4,12 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use suanli_api::catalog_store::import::{Format as FeedFormat, Provenance};
-use suanli_api::catalog_store::pack::Subset;
-use suanli_api::catalog_store::pricebook::{Discount, PriceBookFile};
-use suanli_api::catalog_store::query::{AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort};
-use suanli_api::catalog_store::{BillingMode, Catalog, Confidence, Offer};
+use suanli_api::catalog::{
+    AcceleratorFilter, BillingMode, Catalog, ChangeSummary, Confidence, Discount, FeedFormat, IMPLAUSIBLE,
+    InferenceModel, Jurisdiction, OfferFilter, OfferSort, SkipReason, Subset,
+};
 use suanli_api::freshness::{self, Freshness};
-use suanli_api::model::{Currency, LatencyClass, Precision, WorkloadClass};
-use suanli_api::{Error, Lang, catalog};
+use suanli_api::{Currency, Error, Lang, LatencyClass, Precision, WorkloadClass, catalog, format_percent};
 
 use crate::Format;
 use crate::table::Table;
@@ -628,7 +626,7 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
         return json(&rows);
     }
     let cur = filter.currency.unwrap_or(Currency::USD);
-    let money = |x: Option<f64>| x.map_or("—".to_owned(), |x| suanli_api::model::format_unit_price(x, cur, lang));
+    let money = |x: Option<f64>| x.map_or("—".to_owned(), |x| suanli_api::format_unit_price(x, cur, lang));
     let mut t = Table::new([
         lang.pick("Accelerator", "加速卡"),
         lang.pick("Domestic", "国产"),
@@ -831,8 +829,8 @@ fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
         t.row([
             e.workload_class.label(lang).to_owned(),
             e.ratios.to_string(),
-            suanli_api::model::format_percent(e.median_abs_error, 0),
-            suanli_api::model::format_percent(e.worst_abs_error, 0),
+            format_percent(e.median_abs_error, 0),
+            format_percent(e.worst_abs_error, 0),
             e.worst_accelerator_id.clone(),
             exps,
         ]);
@@ -870,7 +868,7 @@ fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(), Error> {
                 "Set aside: comparisons that disagree with both parts' specs by more than",
                 "已剔除：与两者规格比相差超过"
             ),
-            suanli_api::catalog_store::ratios::IMPLAUSIBLE
+            IMPLAUSIBLE
         );
         for d in &r.set_aside {
             outln!(
@@ -905,21 +903,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         },
         FeedArg::AzureRetail => FeedFormat::AzureRetail,
     };
-    // The source names the feed and its version, never the local file it was saved as.
-    let feed = match &format {
-        FeedFormat::Csv => "offers CSV".to_owned(),
-        FeedFormat::Skypilot { provider } => {
-            let (cloud, _) = suanli_api::catalog_store::aliases::skypilot_cloud(provider);
-            format!("SkyPilot catalogue {cloud}/vms.csv")
-        }
-        FeedFormat::AzureRetail => "Azure Retail Prices API".to_owned(),
-    };
-    let version = a.feed_version.as_deref().map_or(String::new(), |v| format!(" @ {v}"));
-    let provenance = Provenance {
-        source: a.source.unwrap_or_else(|| format!("{feed}{version}")),
-        as_of: a.as_of,
-        confidence: a.confidence,
-    };
+    let provenance = catalog::feed_provenance(&format, a.feed_version.as_deref(), a.source, a.as_of, a.confidence);
     let report = catalog::import(c, &format, &a.file, &provenance)?;
     outln!(
         "{}: {} {}: {} {}, {} {} · {} {}, {} {}",
@@ -956,7 +940,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
     // Reasons once each, with the lines they apply to.
     let mut reasons: Vec<(String, Vec<usize>)> = Vec::new();
     for s in &report.skipped {
-        if matches!(s.reason, suanli_api::catalog_store::import::SkipReason::UnknownName { .. }) {
+        if matches!(s.reason, SkipReason::UnknownName { .. }) {
             continue;
         }
         let text = s.reason.describe(lang);
@@ -978,10 +962,7 @@ fn import(a: ImportArgs, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
     for r in &report.rejected {
         outln!("  {} {}", lang.pick("rejected", "拒绝"), r.message(lang));
     }
-    if report.rows > 0 && report.rows_landed == 0 {
-        return Err(Error::Catalog(suanli_api::catalog_store::Error::NothingLanded { rows: report.rows }));
-    }
-    Ok(())
+    catalog::require_landed(&report)
 }
 
 /// `lines 2, 5, 9` or `lines 2, 5, 9 … (40 in all)`.
@@ -999,11 +980,7 @@ fn line_list(lines: &[usize], lang: Lang) -> String {
     format!("{} {}{more}", lang.pick("lines", "行"), shown.join(", "))
 }
 
-fn report_pack(
-    s: &suanli_api::catalog::PackSummary,
-    change: Option<&suanli_api::catalog_store::ChangeSummary>,
-    lang: Lang,
-) {
+fn report_pack(s: &suanli_api::catalog::PackSummary, change: Option<&ChangeSummary>, lang: Lang) {
     let signer = s.signed_by.clone().unwrap_or_else(|| lang.pick("unsigned", "未签名").to_owned());
     outln!(
         "{} {:?} {} {} ({}), {}: {} · {} {}, {} {}, {} {}",
@@ -1040,7 +1017,7 @@ fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
         PackAction::Export { out: file, key, version, label, providers } => {
             let version = match version {
                 Some(v) => v,
-                None => c.version().map_err(Error::Catalog)?.unwrap_or(0) + 1,
+                None => catalog::version(c)?.unwrap_or(0) + 1,
             };
             let subset = Subset { providers: (!providers.is_empty()).then_some(providers) };
             catalog::pack_export(c, &file, key.as_deref(), version, &label, &subset)?;
@@ -1073,7 +1050,7 @@ fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
 pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
     match cmd {
         PricebookCommand::List { format } => {
-            let file = c.export_pricebook().map_err(Error::Catalog)?;
+            let file = catalog::pricebook(c)?;
             if let Format::Json = format {
                 return json(&file);
             }
@@ -1098,7 +1075,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
                     d.id.clone(),
                     lang.pick("discount", "折扣").to_owned(),
                     d.offer_id.clone().or(d.provider_id.clone()).unwrap_or_default(),
-                    suanli_api::model::format_percent(d.discount_share, 1),
+                    format_percent(d.discount_share, 1),
                     opt(&d.note),
                 ]);
             }
@@ -1111,27 +1088,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             Ok(())
         }
         PricebookCommand::Import { file } => {
-            let n = if file.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
-                let bytes =
-                    std::fs::read(&file).map_err(|source| Error::Read { path: file.display().to_string(), source })?;
-                let text = String::from_utf8(bytes).map_err(|_| Error::Reference {
-                    path: file.display().to_string(),
-                    value: "(bytes)".into(),
-                    problem: "not UTF-8 text".into(),
-                })?;
-                let offers: Vec<Offer> =
-                    suanli_api::catalog_store::csv_rows(&file.display().to_string(), &text).map_err(Error::Catalog)?;
-                let file = PriceBookFile {
-                    format: suanli_api::catalog_store::pricebook::PRICEBOOK_FORMAT.to_owned(),
-                    version: 1,
-                    offers,
-                    discounts: Vec::new(),
-                };
-                // All rows are checked first; then all land, or none.
-                c.import_pricebook(&file).map_err(Error::Catalog)?
-            } else {
-                catalog::pricebook_import(c, &file)?
-            };
+            let n = catalog::pricebook_import(c, &file)?;
             outln!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
             Ok(())
         }

@@ -3,12 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use suanli_api::catalog_store::BillingMode;
-use suanli_api::catalog_store::ratios::Basis;
-use suanli_api::model::recommend::RankBy;
-use suanli_api::model::{format_amount, format_percent};
+use suanli_api::catalog::{Basis, BillingMode};
 use suanli_api::recommend::{self, CandidateJson, Constraints, Recommendation};
 use suanli_api::{Error, Lang};
+use suanli_api::{RankBy, format_amount, format_percent};
 
 use crate::Format;
 use crate::table::Table;

@@ -2,8 +2,7 @@
 
 use std::fmt::Write as _;
 
-use suanli_api::model::{Evaluation, OptionKind, format_amount};
-use suanli_api::{Lang, model};
+use suanli_api::{Evaluation, Lang, OptionKind, format_amount, format_percent, format_unit_price, group_thousands};
 use unicode_width::UnicodeWidthStr;
 
 use crate::terminal::escape;
@@ -89,7 +88,7 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
         e.horizon_months,
         l.months,
         l.demand,
-        model::money::group_thousands(e.demand_ref_gpu_hours, 0),
+        group_thousands(e.demand_ref_gpu_hours, 0),
         l.ref_hours,
         c
     );
@@ -122,7 +121,7 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
             kind(o.kind, lang).to_owned(),
             format_amount(o.total_nominal, c, lang),
             format_amount(o.total_npv, c, lang),
-            o.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| model::format_unit_price(p, c, lang)),
+            o.effective_price_per_ref_gpu_hour.map_or("—".to_owned(), |p| format_unit_price(p, c, lang)),
             time,
             break_even,
         ]);
@@ -136,9 +135,7 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     let per_token: Vec<String> = e
         .options
         .iter()
-        .filter_map(|o| {
-            o.cost_per_million_tokens.map(|p| format!("  {}: {}", o.label, model::format_unit_price(p, c, lang)))
-        })
+        .filter_map(|o| o.cost_per_million_tokens.map(|p| format!("  {}: {}", o.label, format_unit_price(p, c, lang))))
         .collect();
     if !per_token.is_empty() {
         let _ =
@@ -169,8 +166,8 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
             let _ = writeln!(out, "  - {}{} {why}", o.label, lang.pick(":", "："));
         }
         for (o, s) in short {
-            let done = model::format_percent(s.done_share, 0);
-            let missing = model::money::group_thousands(s.ref_gpu_hours, 0);
+            let done = format_percent(s.done_share, 0);
+            let missing = group_thousands(s.ref_gpu_hours, 0);
             let _ = if lang == Lang::Zh {
                 writeln!(out, "  - {}：完成 {done}，差 {missing} {}", o.label, l.ref_hours)
             } else {

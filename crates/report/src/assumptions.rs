@@ -77,7 +77,8 @@ pub(crate) fn fx_source(s: &Scenario, lang: Lang) -> String {
     }
 }
 
-/// `[input, value, source]` rows: scenario-level inputs, then each option's.
+/// `[input, value, source]` rows: scenario-level inputs, then each option's,
+/// then the uncertainty ranges.
 pub fn rows(s: &Scenario, names: &crate::Names, lang: Lang) -> Vec<Vec<String>> {
     // A catalogue id anywhere in a value or a source (a derived ratio's
     // source names the accelerators it chains) is said by its name.

@@ -1,4 +1,5 @@
-//! The closing parts of a board's business case: the risks of the
+//! Parts of a board's business case: the assumptions in plain words,
+//! energy and emissions, and, to close, the risks of the
 //! recommended option (from its own figures: supply score, export facts,
 //! porting, lead time, the simulated range), the next steps, an approval
 //! block and the notices. A likelihood is given only where a figure states

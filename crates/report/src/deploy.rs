@@ -2,8 +2,8 @@
 //! Prometheus rules that watch its spend against the plan, unit tests for
 //! those rules, and a Grafana dashboard.
 //!
-//! The price per accelerator-hour and the budget come from the evaluation,
-//! so the alerts fire when reality leaves the plan. Device-plugin resource
+//! The price per accelerator-hour and, unless one is given, the budget come
+//! from the evaluation, so the alerts fire when reality leaves the plan. Device-plugin resource
 //! names are those the vendors' plugins register; the ones not confirmed
 //! from a vendor's own plugin are marked as such in the generated README.
 
@@ -15,39 +15,55 @@ use crate::yaml::to_yaml;
 /// One generated file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Artifact {
+    /// File name, without a directory (e.g. `job.yaml`).
     pub file: String,
+    /// The file's text.
     pub contents: String,
 }
 
+/// What the user sets for [`deploy`]; `None` takes Suanli's default where it has one.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeploySettings {
+    /// Kubernetes namespace of the Job; default `default`.
     pub namespace: Option<String>,
     /// Container image; required where Suanli knows no pinned image.
     pub image: Option<String>,
     /// Device-plugin resource name, for accelerators Suanli has none for.
     pub resource_name: Option<String>,
-    /// Monthly budget for the alerts; default: the plan's average month.
+    /// Monthly budget for the alerts, in the plan's currency; default: the plan's average month.
     pub budget_per_month: Option<f64>,
     /// Project label in the metrics and the dashboard.
     pub project: Option<String>,
 }
 
+/// Why [`deploy`] made no artefacts.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum DeployError {
+    /// The scenario or its evaluation has no option of this id.
     #[error("no option {0:?} in the scenario")]
     NoSuchOption(String),
+    /// No device-plugin resource name is known for this accelerator, and none was given.
     #[error(
         "no device-plugin resource name is known for accelerator {0:?}; pass the one your cluster's device plugin registers (e.g. --resource-name vendor.com/xpu)"
     )]
     UnknownResource(String),
+    /// No pinned image is known for this accelerator and runtime, and none was given.
     #[error("no pinned image is known for {0}; pass --image with the runtime image your cluster uses")]
     NoImage(String),
+    /// The monthly budget is not a finite number above 0.
     #[error("the budget must be a number above 0, not {0}")]
     Budget(f64),
+    /// The option runs no accelerator-hours, so it has no price per accelerator-hour.
     #[error("the option ran no accelerator-hours, so it has no price per accelerator-hour to watch")]
     NoUsage,
+    /// A value cannot be made a DNS-1123 label.
     #[error("{field} = {value:?} cannot be made a valid Kubernetes name")]
-    Name { field: &'static str, value: String },
+    Name {
+        /// What the value names: `option`, `namespace` or `project`.
+        field: &'static str,
+        /// The value as given.
+        value: String,
+    },
 }
 
 /// How sure we are of a device-plugin resource name.
@@ -103,7 +119,8 @@ pub fn dns_label(field: &'static str, value: &str) -> Result<String, DeployError
     if out.is_empty() { Err(DeployError::Name { field, value: value.to_owned() }) } else { Ok(out) }
 }
 
-/// Builds every artefact for one option of an evaluated scenario.
+/// Builds every artefact for one option of an evaluated scenario, with notes
+/// for the user (a sanitised name, an unconfirmed resource name).
 pub fn deploy(
     s: &Scenario,
     e: &Evaluation,

@@ -3,12 +3,20 @@
 //! of a chosen option (Kubernetes Job, Prometheus alerting rules with their
 //! unit tests, a Grafana dashboard).
 //!
-//! Pure: every function takes the scenario, its evaluation and settings,
-//! and returns file contents; the API crate writes them.
+//! The PDF is drawn with printpdf in a bundled subset of Noto Sans CJK SC,
+//! charts included. The workbook has seven sheets (Comparison, Inputs,
+//! Breakdown, Monthly, By year, Cost lines, Assumptions), with formulas
+//! that recompute the costs from its Inputs sheet.
+//!
+//! Pure: the entry points take the scenario, its computed results and
+//! settings, and return file contents; the API crate writes them.
+
+#![warn(missing_docs)]
 
 mod assumptions;
 mod case;
 pub mod deploy;
+mod error;
 mod labels;
 mod pdf;
 pub mod proposal;
@@ -16,6 +24,7 @@ pub mod sheet;
 mod yaml;
 
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
+pub use error::ReportError;
 pub use pdf::{fallback, font_covers};
 
 /// Display names by catalogue id (accelerators), in one language.

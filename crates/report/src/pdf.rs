@@ -5,6 +5,7 @@
 //! Every position is in points from the top-left corner; printpdf's origin
 //! is bottom-left, so `y` is flipped once, here.
 
+use crate::ReportError;
 use printpdf::{
     Color, FontId, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFont, PdfFontHandle, PdfPage,
     PdfSaveOptions, Point, Pt, RawImage, Rect, Rgb, TextItem, WindingOrder, XObject, XObjectId, XObjectTransform,
@@ -71,19 +72,19 @@ fn font_id(bold: bool) -> FontId {
 }
 
 impl Canvas {
-    pub fn new() -> Result<Canvas, String> {
+    pub fn new() -> Result<Canvas, ReportError> {
         let mut warnings = Vec::new();
-        let regular = ParsedFont::from_bytes(REGULAR, 0, &mut warnings).ok_or("the embedded font cannot be read")?;
-        let bold = ParsedFont::from_bytes(BOLD, 0, &mut warnings).ok_or("the embedded bold font cannot be read")?;
+        let regular = ParsedFont::from_bytes(REGULAR, 0, &mut warnings).ok_or(ReportError::Font { bold: false })?;
+        let bold = ParsedFont::from_bytes(BOLD, 0, &mut warnings).ok_or(ReportError::Font { bold: true })?;
         Ok(Canvas { regular, bold, logo: None, pages: Vec::new(), y: TOP, non_finite: false })
     }
 
     /// Decodes a PNG or JPEG logo; the error says why it cannot be used.
-    pub fn set_logo(&mut self, bytes: &[u8]) -> Result<(), String> {
+    pub fn set_logo(&mut self, bytes: &[u8]) -> Result<(), ReportError> {
         let image = RawImage::decode_from_bytes(bytes, &mut Vec::new())
-            .map_err(|e| format!("the logo is not a PNG or JPEG image this report can embed ({e})"))?;
+            .map_err(|e| ReportError::Logo { problem: e.to_string() })?;
         if image.width == 0 || image.height == 0 || image.width > 8000 || image.height > 8000 {
-            return Err(format!("the logo is {}×{} pixels; use one of at most 8000×8000", image.width, image.height));
+            return Err(ReportError::LogoSize { width: image.width, height: image.height });
         }
         self.logo = Some(image);
         Ok(())
@@ -429,8 +430,8 @@ impl Canvas {
     }
 }
 
-/// What stands for a character the font does not draw (see
-/// [`Canvas::printable`]).
+/// What stands for a character the font does not draw: its NFKC form when
+/// `covers` accepts all of it, else its code point in brackets (`[U+20000]`).
 pub fn fallback(c: char, covers: impl Fn(char) -> bool) -> String {
     use unicode_normalization::UnicodeNormalization;
     let decomposed: String = c.nfkc().collect();

@@ -1,8 +1,10 @@
 //! The proposal a consultant hands to a client's board: cover, contents,
-//! executive summary, comparison, charts, ranges and risks, and an
-//! appendix that traces every input to its source or marks it as an
-//! assumption. Built from computed results; every outside input (date,
-//! names) is passed in, so the same inputs give the same bytes.
+//! executive summary, assumptions, comparison, cash flow by year, charts,
+//! ranges and sensitivity, porting and supply, energy, risks, next steps
+//! and approval, an appendix that traces every input to its source or
+//! marks it as an assumption, and notices. Built from computed results;
+//! every outside input (date, names) is passed in, so the same inputs give
+//! the same bytes.
 
 use suanli_model::decision::{Decision, Reason, decide};
 use suanli_model::sensitivity::Sensitivity;
@@ -11,31 +13,43 @@ use suanli_model::{
     Category, Evaluation, Lang, OptionResult, Scenario, format_amount, format_axis, format_percent, format_unit_price,
 };
 
+use crate::ReportError;
 use crate::labels::for_lang;
 use crate::pdf::{ACCENT, CONTENT_W, Canvas, INK, MARGIN_X, MUTED, PAGE_H, PAGE_W, RULE, Rgb8, TOP};
 
 /// Who the proposal is for and from; all optional but the date.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProposalMeta {
+    /// The client, on the cover and in the confidentiality notice.
     pub client: String,
+    /// Who prepared it: the cover, the approval block and the PDF's author.
     pub author: String,
+    /// The author's firm, on the cover.
     pub firm: String,
-    /// The proposal's date, as it should be printed (e.g. 2026-11-30).
+    /// The proposal's date, as it should be printed (e.g. 2026-11-30); a
+    /// `YYYY-MM-DD` date also dates the PDF's metadata.
     pub date: String,
     /// A PNG or JPEG logo for the cover.
     pub logo: Option<Vec<u8>>,
 }
 
+/// Everything the proposal is made from.
 #[derive(Debug)]
 pub struct ProposalInput<'a> {
+    /// The scenario.
     pub scenario: &'a Scenario,
+    /// The scenario's evaluation.
     pub evaluation: &'a Evaluation,
+    /// Simulated ranges: the P10–P90 chart, and the recommendation by median.
     pub simulation: Option<&'a Simulation>,
+    /// Sensitivity analysis: the tornado chart.
     pub sensitivity: Option<&'a Sensitivity>,
+    /// Who the proposal is for and from.
     pub meta: &'a ProposalMeta,
     /// Accelerators' names by catalogue id, in the report's language, for
     /// inputs that name one (an id is never client text).
     pub names: &'a crate::Names,
+    /// The one language the proposal is written in.
     pub lang: Lang,
 }
 
@@ -54,7 +68,7 @@ pub const PALETTE: [Rgb8; 8] = [
 ];
 
 /// Renders the proposal PDF.
-pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
+pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, ReportError> {
     let cv = layout(input)?;
     let lang = input.lang;
     let title = format!(
@@ -62,22 +76,16 @@ pub fn proposal_pdf(input: &ProposalInput<'_>) -> Result<Vec<u8>, String> {
         lang.pick("GPU compute proposal", "算力获取方案建议书"),
         for_lang(&input.scenario.name, lang)
     );
-    cv.save(&title, &input.meta.author, &input.meta.date).map_err(|_| {
-        lang.pick(
-            "a figure to be drawn is not a finite number; no PDF was made",
-            "待绘制的数字不是有限数值；未生成 PDF",
-        )
-        .to_owned()
-    })
+    cv.save(&title, &input.meta.author, &input.meta.date).map_err(|_| ReportError::NonFiniteDrawing)
 }
 
 /// Every piece of text the proposal draws, page by page, as drawn (after
 /// the font's fallback): what a reader sees, for tests that read it.
-pub fn proposal_text(input: &ProposalInput<'_>) -> Result<Vec<Vec<String>>, String> {
+pub fn proposal_text(input: &ProposalInput<'_>) -> Result<Vec<Vec<String>>, ReportError> {
     Ok(layout(input)?.texts())
 }
 
-fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
+fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     let lang = input.lang;
     let e = input.evaluation;
     let s = input.scenario;
@@ -90,8 +98,8 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, String> {
     // An option that leaves work undone is never the recommendation.
     let ranked = e.ranked_by_npv();
     // The recommendation follows the documented rule (suanli_model::decision).
-    let decision = decide(e, input.simulation).ok_or("the scenario has no options")?;
-    let best = e.option(&decision.recommended).ok_or("the scenario has no options")?;
+    let decision = decide(e, input.simulation).ok_or(ReportError::NoOptions)?;
+    let best = e.option(&decision.recommended).ok_or(ReportError::NoOptions)?;
     // Client text names options by their label in the report's language, never by id.
     let label = |o: &OptionResult| for_lang(&o.label, lang);
     let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
@@ -591,8 +599,6 @@ fn disagreements(
     out
 }
 
-/// The text wrapped at the first size that needs at most `max_lines`
-/// lines (or the last size, at any number of lines).
 /// Options shown side by side in the yearly table (the best ranked first).
 const YEARLY_OPTIONS: usize = 4;
 
@@ -760,7 +766,8 @@ fn cash_flow_by_year(
     }
 }
 
-/// The report's sections as placed: each starts a page, the numbered ones
+/// The report's sections as placed: each starts a page unless placed below
+/// the one before (see `numbered_below`), the numbered ones
 /// count up (a section left out leaves no gap), and the contents page lists
 /// them all with their page.
 #[derive(Default)]
@@ -843,6 +850,8 @@ fn fit_and_tokens(e: &Evaluation, ranked: &[&OptionResult], lang: Lang) -> Vec<S
         .collect()
 }
 
+/// The text wrapped at the first size that needs at most `max_lines`
+/// lines (or the last size, at any number of lines).
 fn fit_lines(cv: &Canvas, text: &str, sizes: &[f32], width: f32, max_lines: usize) -> (f32, Vec<String>) {
     let mut last = (sizes[sizes.len() - 1], Vec::new());
     for &size in sizes {
@@ -871,7 +880,8 @@ pub(crate) fn one_line(cv: &Canvas, text: &str, size: f32, width: f32) -> String
     format!("{}…", out.trim_end())
 }
 
-/// A "nice" axis maximum: 1, 2 or 5 × a power of ten at or above `x`.
+/// A "nice" axis maximum: the first of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 or 10 ×
+/// a power of ten at or above `x`; 1 when `x` is not above 0.
 fn nice(x: f64) -> f64 {
     if x <= 0.0 {
         return 1.0;

@@ -1,6 +1,8 @@
-//! The spreadsheet a purchasing team works in: the comparison, the
-//! breakdown by category, the monthly and yearly cash flows and every input with its
-//! source — as XLSX (formatted, frozen headers) and as CSV files.
+//! The spreadsheet a purchasing team works in, seven sheets: Comparison,
+//! Inputs, Breakdown, Monthly, By year, Cost lines and Assumptions. The
+//! costs are formulas that recompute from the Inputs sheet, each cached
+//! with the engine's figure. As XLSX (formatted, header row and first
+//! column frozen) and as CSV files (the cached figures).
 
 use rust_xlsxwriter::utility::{quote_sheet_name, row_col_to_cell, row_col_to_cell_absolute};
 use rust_xlsxwriter::{Format, Formula, Workbook, XlsxError};
@@ -9,12 +11,15 @@ use suanli_model::cost_lines::{CostLines, Driver, Line};
 use suanli_model::uncertainty::{OwnedField, Param, PortingField, RentalPool};
 use suanli_model::{Category, Evaluation, Lang, Scenario, round_money, round_quantity, round_unit_price};
 
+use crate::ReportError;
 use crate::labels::for_lang;
 
-/// The tables, as rows of cells (numbers where they are numbers).
+/// One cell of a table (numbers where they are numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
+    /// Text: a header, a label, a unit, a source.
     Text(String),
+    /// A figure (two decimals in the XLSX; four inside [`Cell::Price`]).
     Number(f64),
     /// A whole number (a month, a year, a count of months).
     Whole(u32),
@@ -22,11 +27,14 @@ pub enum Cell {
     Input(f64),
     /// A formula, with the engine's figure as its cached result.
     Formula {
+        /// The formula, with its leading `=`.
         formula: String,
+        /// The engine's figure.
         value: f64,
     },
     /// A price per unit (four decimals, as the reports give it).
     Price(Box<Cell>),
+    /// No value.
     Empty,
 }
 
@@ -42,18 +50,26 @@ impl Cell {
     }
 }
 
+/// The workbook's seven tables, one per sheet, each as rows of cells with
+/// a header row first.
 pub struct Tables {
+    /// Each option's kind, totals (nominal and NPV), price per reference-GPU-hour,
+    /// reference-GPU-hours served and break-even month.
     pub comparison: Vec<Vec<Cell>>,
-    /// The money inputs and the discount rate: the cells that drive the
-    /// formulas of every other sheet.
+    /// The discount rate and the money inputs: the cells every formula of
+    /// the workbook leads back to.
     pub inputs: Vec<Vec<Cell>>,
+    /// Each option's nominal cost per category, and its total.
     pub breakdown: Vec<Vec<Cell>>,
+    /// Each option's cost per month, and the month's discount factor.
     pub monthly: Vec<Vec<Cell>>,
     /// Each option's cash flow by year and kind (capital, one-off,
     /// recurring, money back), as the proposal's business case gives it.
     pub yearly: Vec<Vec<Cell>>,
-    /// Each option's cost per category and month, as formulas of the inputs.
+    /// Each option's cost per category and month: formulas of the inputs
+    /// where an input moves the month's figure, the figure otherwise.
     pub lines: Vec<Vec<Cell>>,
+    /// Every input of the scenario as text, with its value and source.
     pub assumptions: Vec<Vec<Cell>>,
 }
 
@@ -262,7 +278,7 @@ pub fn tables(
     measured: &CostLines,
     names: &crate::Names,
     lang: Lang,
-) -> Result<Tables, String> {
+) -> Result<Tables, ReportError> {
     let c = e.currency;
     let h = e.horizon_months as usize;
     let text = |x: &str| Cell::Text(x.to_owned());
@@ -497,15 +513,7 @@ pub fn tables(
         for (r, row) in rows.iter().enumerate() {
             for (c, cell) in row.iter().enumerate() {
                 if cell.value().is_some_and(|x| !x.is_finite()) {
-                    return Err(if lang == Lang::Zh {
-                        format!("工作表“{sheet}”第 {} 行第 {} 列的数字不是有限数值；未生成表格", r + 1, c + 1)
-                    } else {
-                        format!(
-                            "{sheet} row {}, column {}: the number is not finite; no workbook was made",
-                            r + 1,
-                            c + 1
-                        )
-                    });
+                    return Err(ReportError::NonFiniteCell { sheet: sheet.to_string(), row: r + 1, column: c + 1 });
                 }
             }
         }
@@ -531,7 +539,7 @@ fn flow_kind(kind: FlowKind, lang: Lang) -> &'static str {
 }
 
 /// The workbook's bytes.
-pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
+pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, ReportError> {
     let mut wb = Workbook::new();
     let formats = Formats {
         header: Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap(),
@@ -555,7 +563,7 @@ pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, XlsxError> {
         }
         ws.set_freeze_panes(1, 1)?;
     }
-    wb.save_to_buffer()
+    Ok(wb.save_to_buffer()?)
 }
 
 struct Formats {
@@ -610,7 +618,8 @@ fn csv_field(c: &Cell) -> String {
     }
 }
 
-/// CSV files (UTF-8 with BOM, so spreadsheet programs read Chinese right).
+/// CSV files as (file name, contents), one per sheet (UTF-8 with BOM, so
+/// spreadsheet programs read Chinese right; CRLF line ends).
 pub fn csv(tables: &Tables) -> Vec<(String, String)> {
     tables.sheets(Lang::En).into_iter().map(|(_, file, rows)| (file.to_owned(), render_csv(rows))).collect()
 }

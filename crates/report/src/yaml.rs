@@ -1,5 +1,7 @@
-//! A small YAML writer for JSON values: block style, every string quoted
-//! (so `on`, `no`, `1e3` or `08` are never read as something else).
+//! A small YAML writer for JSON values: block style, every string value
+//! quoted (so `on`, `no`, `1e3` or `08` are never read as something else);
+//! a key is quoted unless it is a non-empty run of ASCII letters, digits,
+//! `_` and `-`.
 
 use serde_json::Value;
 

@@ -152,7 +152,9 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
     }
     let broken = ProposalMeta { logo: Some(b"not an image".to_vec()), ..meta() };
     let err = input(&broken).unwrap_err();
-    assert!(err.contains("logo"), "{err}");
+    assert!(matches!(err, suanli_report::ReportError::Logo { .. }), "{err}");
+    assert!(err.to_string().contains("logo"), "{err}");
+    assert!(err.message(Lang::Zh).starts_with("徽标不是"), "{}", err.message(Lang::Zh));
 }
 
 /// The PDF's charts and the app's charts use one palette, in one order.

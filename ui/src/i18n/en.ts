@@ -154,7 +154,7 @@ export default {
     dataLocation: "Data location", catalogue: "Catalogue", version: "Version {v}", counts: "{a} accelerators · {p} providers · {o} offers · {e} efficiency rows · {s} sources",
     updateFile: "Update from file…", updateUrl: "Update from URL", filePath: "Pack file path", url: "Pack URL (https://)", update: "Update",
     updated: "{message}: {added} added, {changed} changed, {removed} removed.", saved: "Settings saved.", notSaved: "Settings not saved",
-    stage: { download: "Downloading", verify: "Verifying signature", apply: "Applying", done: "Done" }, appVersion: "Suanli {v}",
+    stage: { download: "Downloading", apply: "Verifying and applying", done: "Done" }, appVersion: "Suanli {v}",
   },
   export: {
     title: "Export", proposal: "Proposal (PDF)", spreadsheet: "Spreadsheet (.xlsx)", client: "Client", author: "Author",

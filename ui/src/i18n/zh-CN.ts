@@ -155,7 +155,7 @@ export default {
     dataLocation: "数据位置", catalogue: "目录", version: "版本 {v}", counts: "{a} 款加速卡 · {p} 家服务商 · {o} 条报价 · {e} 条效率数据 · {s} 个来源",
     updateFile: "从文件更新…", updateUrl: "从网址更新", filePath: "数据包文件路径", url: "数据包网址（https://）", update: "更新",
     updated: "{message}：新增 {added}，变更 {changed}，删除 {removed}。", saved: "设置已保存。", notSaved: "设置未保存",
-    stage: { download: "下载中", verify: "校验签名", apply: "应用中", done: "完成" }, appVersion: "Suanli {v}",
+    stage: { download: "下载中", apply: "校验并应用中", done: "完成" }, appVersion: "Suanli {v}",
   },
   export: {
     title: "导出", proposal: "方案建议书（PDF）", spreadsheet: "电子表格（.xlsx）", client: "客户", author: "作者",

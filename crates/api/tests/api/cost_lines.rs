@@ -5,8 +5,7 @@
 use std::path::Path;
 
 use crate::examples;
-use suanli_api::model::cost_lines::cost_lines;
-use suanli_api::model::{Category, Checked};
+use suanli_api::{Category, Checked, cost_lines};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * (1.0 + b.abs())

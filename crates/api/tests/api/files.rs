@@ -140,7 +140,7 @@ fn a_signed_pack_and_its_signature_are_written_together_or_not_at_all() {
     // A directory where the signature should go: the pack must not be written alone.
     std::fs::create_dir(dir.path().join("pack.json.minisig")).unwrap();
     let version = c.version().unwrap().unwrap() + 1;
-    let subset = suanli_api::catalog_store::pack::Subset::default();
+    let subset = suanli_api::catalog::Subset::default();
     suanli_api::catalog::pack_export(&c, &out, Some(&secret), version, "team", &subset).unwrap_err();
     assert!(!out.exists(), "a pack without its signature was written");
 }

@@ -10,7 +10,7 @@ fn poisoned(x: f64) -> (suanli_api::Checked<suanli_api::Scenario>, suanli_api::E
     let s = parse_scenario(text).unwrap();
     let mut e = suanli_api::evaluate(&s);
     e.options[1].total_nominal = x;
-    e.options[1].monthly[3].add(suanli_api::model::Category::OnDemand, x);
+    e.options[1].monthly[3].add(suanli_api::Category::OnDemand, x);
     (s, e)
 }
 
@@ -45,11 +45,13 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
             lang,
         };
         let err = proposal_pdf(&input).expect_err("a PDF with NaN in its drawing was made");
-        assert!(err.contains("finite") || err.contains("有限"), "{err}");
+        assert!(matches!(err, suanli_report::ReportError::NonFiniteDrawing), "{err}");
+        assert!(err.message(lang).contains(lang.pick("finite", "有限")), "{}", err.message(lang));
     }
     let err = suanli_report::sheet::tables(&s, &e, &Default::default(), &Default::default(), Lang::En)
         .expect_err("a workbook with NaN was made");
-    assert!(err.contains("finite"), "{err}");
+    assert!(matches!(err, suanli_report::ReportError::NonFiniteCell { .. }), "{err}");
+    assert!(err.to_string().contains("finite"), "{err}");
     // The unpoisoned case still gives both.
     let (s, mut e) = poisoned(0.0);
     e.options[1].total_nominal = 1.0;

@@ -192,8 +192,8 @@ fn the_proposal_states_its_assumptions_and_the_energy_of_owned_servers() {
     let (s, _) = suanli_api::load_resolved(&file, Some(&db.path().join("db.sqlite"))).unwrap();
     let e = suanli_api::evaluate(&s);
     let kwh = e.options.iter().find_map(|o| o.owned_energy_kwh).unwrap();
-    let mwh = suanli_api::model::format_number(kwh / 1000.0, 0);
-    let tonnes = suanli_api::model::format_number(kwh * 0.5306 / 1000.0, 0);
+    let mwh = suanli_api::format_number(kwh / 1000.0, 0);
+    let tonnes = suanli_api::format_number(kwh * 0.5306 / 1000.0, 0);
     assert!(en.contains(&format!("{mwh} ")) && en.contains(&tonnes), "{mwh} MWh, {tonnes} t: {en}");
     let zh = text(Lang::Zh, "");
     assert!(zh.contains("2. 比较所依据的假设") && zh.contains("能耗与排放"), "{zh}");

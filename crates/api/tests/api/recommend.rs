@@ -1,9 +1,9 @@
 //! `recommend`: the catalogue searched for a scenario's demand, on the
 //! bundled catalogue (in memory, or a temporary database file).
 
-use suanli_api::catalog_store::import::{Format, Provenance};
-use suanli_api::catalog_store::{BillingMode, Catalog, Confidence};
-use suanli_api::model::recommend::RankBy;
+use suanli_api::RankBy;
+use suanli_api::catalog::{BillingMode, Catalog, Confidence};
+use suanli_api::catalog::{FeedFormat as Format, Provenance};
 use suanli_api::recommend::{self, Constraints, Recommendation};
 use suanli_api::{Error, Lang, Scenario};
 

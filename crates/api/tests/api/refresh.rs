@@ -8,9 +8,9 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
+use suanli_api::catalog::{Catalog, CatalogError};
 use suanli_api::catalog::{FeedSource, FeedUrls, refresh};
-use suanli_api::catalog_store::update::{Limits, UpdateError};
-use suanli_api::catalog_store::{Catalog, Error as CatalogError};
+use suanli_api::catalog::{Limits, UpdateError};
 use suanli_api::{Error, Lang};
 
 fn fixture(path: &str) -> Vec<u8> {
@@ -85,7 +85,7 @@ fn offers(c: &Catalog) -> usize {
     c.all_offers(true).unwrap().len()
 }
 
-fn update_error(r: Result<Vec<(String, suanli_api::catalog_store::import::ImportReport)>, Error>) -> UpdateError {
+fn update_error(r: Result<Vec<(String, suanli_api::catalog::ImportReport)>, Error>) -> UpdateError {
     match r {
         Err(Error::Catalog(CatalogError::Update(e))) => e,
         other => panic!("expected an update error, got {other:?}"),

@@ -8,7 +8,9 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use suanli_api::catalog;
-use suanli_api::catalog_store::pack::{self, Subset};
+use suanli_api::catalog::Subset;
+// Signed packs are made here with the catalogue crate itself: a fixture, not a use case.
+use suanli_catalog::pack;
 
 /// path → (status, body, bytes actually sent)
 type Routes = BTreeMap<String, (u16, Vec<u8>, usize)>;
@@ -107,7 +109,7 @@ fn fixture() -> Fixture {
     Fixture { _dir: dir, db, base: serve(routes) }
 }
 
-fn snapshot(db: &std::path::Path) -> (Option<i64>, suanli_api::catalog_store::Tables) {
+fn snapshot(db: &std::path::Path) -> (Option<i64>, suanli_api::catalog::Tables) {
     let (c, _) = catalog::open_catalog(Some(db)).unwrap();
     (c.version().unwrap(), c.tables().unwrap())
 }

@@ -1,10 +1,10 @@
 //! Accelerators compared for a workload, as the CLI's `catalog list
 //! for-workload` and the app's comparison show them.
 
+use suanli_api::catalog::Catalog;
 use suanli_api::catalog::{self, AcceleratorForWorkload};
-use suanli_api::catalog_store::Catalog;
-use suanli_api::catalog_store::query::{InferenceModel, OfferFilter};
-use suanli_api::model::{Currency, LatencyClass, Precision, WorkloadClass};
+use suanli_api::catalog::{InferenceModel, OfferFilter};
+use suanli_api::{Currency, LatencyClass, Precision, WorkloadClass};
 
 fn ranked(domestic: Option<bool>) -> Vec<AcceleratorForWorkload> {
     let (c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
@@ -110,7 +110,7 @@ fn a_served_model_ranks_by_cost_per_million_tokens_and_says_how_many_cards_hold_
 /// checked and lands, an id in neither list is not found, nothing is lost.
 #[test]
 fn the_price_book_is_changed_through_the_api_and_refuses_what_is_not_there() {
-    use suanli_api::catalog_store::pricebook::Discount;
+    use suanli_api::catalog::Discount;
     let (mut c, _) = Catalog::open_in_memory("2026-12-01T00:00:00Z").unwrap();
     let discount = Discount {
         id: "my-deal".into(),
