@@ -14,7 +14,8 @@ use crate::rows::*;
 pub struct RowError {
     /// The table or input it came from (`offers`, `import`, `pricebook offers`).
     pub table: &'static str,
-    /// Line in the file the row came from (header = line 1), when known.
+    /// Where the row came from, when known: its line in a CSV (header = line 1),
+    /// its item number in an Azure page, its entry number in a price book.
     pub line: Option<usize>,
     /// The row's id; empty when it has none.
     pub id: String,

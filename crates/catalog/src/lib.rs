@@ -2,9 +2,9 @@
 //! and how much useful work it does — every figure with its source, as-of
 //! date and confidence.
 //!
-//! One SQLite file holds the catalogue (replaced by bundled upgrades,
-//! imports and signed packs, each change in one transaction and recorded
-//! in the price history) and the user's price book (own offers and
+//! One SQLite file holds the catalogue (replaced by bundled upgrades and
+//! signed packs; imported feeds land beside it in `imported_offers`; each
+//! change in one transaction and recorded in the price history) and the user's price book (own offers and
 //! negotiated discounts), which nothing but the user's own commands
 //! writes. Paths, times and keys come in as arguments; this crate reads
 //! no clock and chooses no directory.
@@ -75,7 +75,7 @@ pub enum Error {
     /// minisign key, not a price book, a version out of bounds); the text says why.
     #[error("{0}")]
     Pack(String),
-    /// A catalogue update could not be downloaded.
+    /// A download (a catalogue pack or a price feed) failed or was refused.
     #[error("{0}")]
     Update(#[from] update::UpdateError),
     /// JSON that could not be read or written.

@@ -20,7 +20,7 @@ use crate::{Catalog, ChangeSummary, Error, store};
 pub const PACK_FORMAT: &str = "suanli-catalog-pack";
 
 /// Catalogue versions are dates with a serial, `YYYYMMDDNN` (the bundled
-/// catalogue is 2026113001); none may be above the last of the year 9999.
+/// catalogue is 2026120101); none may be above the last of the year 9999.
 pub const MAX_PACK_VERSION: i64 = 9_999_123_199;
 
 /// How far one pack may move the catalogue's version: ten years of dated

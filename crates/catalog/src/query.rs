@@ -127,7 +127,7 @@ pub struct OfferView {
     /// The offer itself (its fields are flattened into the JSON).
     #[serde(flatten)]
     pub offer: std::sync::Arc<Offer>,
-    /// `catalogue` or `pricebook` (the user's own).
+    /// `catalogue`, `import` (a price feed) or `pricebook` (the user's own).
     pub origin: String,
     /// The provider's name in English.
     pub provider_name: Option<String>,
@@ -524,7 +524,7 @@ impl Catalog {
         Ok(by_id.into_values().collect())
     }
 
-    /// One offer by id, from the price book or the catalogue.
+    /// One offer by id, from the price book, an import or the catalogue, if it passes `filter`.
     pub fn offer(&self, id: &str, filter: &OfferFilter) -> Result<Option<OfferView>, Error> {
         Ok(self.offers(filter)?.into_iter().find(|o| o.offer.id == id))
     }

@@ -654,7 +654,7 @@ fn class_index(class: WorkloadClass) -> usize {
     WorkloadClass::PRICED.iter().position(|c| *c == class).unwrap_or(0)
 }
 
-/// The fitted model: log ratio = a[class]·log compute + b[class]·log bandwidth + β[stack].
+/// The fitted model: log ratio = a(class)·log compute + b(class)·log bandwidth + β(stack).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
     exponents: [(f64, f64); CLASSES],

@@ -1,7 +1,7 @@
 //! The database schema and its migrations, tracked in `PRAGMA user_version`.
 //!
 //! Catalogue tables (`sources` … `export_controls`) are replaced by bundled
-//! upgrades, imports and packs. The price book tables (`pricebook_*`) and
+//! upgrades and packs; imports write only `imported_offers`. The price book tables (`pricebook_*`) and
 //! scenarios belong to the user: nothing but the user's own commands
 //! writes them.
 

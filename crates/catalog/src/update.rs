@@ -27,7 +27,8 @@ pub const MAX_REDIRECTS: usize = 5;
 /// How long a download may take and how much it may hold.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
-    /// The pack and its signature together, from the first connection on.
+    /// Every file of one download together (a pack and its signature, or all
+    /// of a refresh's feeds), from the first connection on.
     pub deadline: Duration,
     /// The longest the server may send nothing (also the connect timeout).
     pub read_timeout: Duration,

@@ -183,8 +183,8 @@ impl Confidence {
         }
     }
 
-    /// Order of preference when two sources give the same figure: measured
-    /// and provider data first, unsourced and suspect last.
+    /// Order of preference when two sources give the same figure: the
+    /// user's own first, then measured and provider data, unsourced and suspect last.
     pub fn rank(self) -> u8 {
         match self {
             Confidence::User => 0,

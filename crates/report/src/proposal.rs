@@ -10,7 +10,8 @@ use suanli_model::decision::{Decision, Reason, decide};
 use suanli_model::sensitivity::Sensitivity;
 use suanli_model::uncertainty::Simulation;
 use suanli_model::{
-    Category, Evaluation, Lang, OptionResult, Scenario, format_amount, format_axis, format_percent, format_unit_price,
+    Category, Currency, Evaluation, Lang, OptionResult, Scenario, format_amount, format_axis, format_percent,
+    format_unit_price,
 };
 
 use crate::ReportError;
@@ -89,27 +90,94 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     let lang = input.lang;
     let e = input.evaluation;
     let s = input.scenario;
-    let c = e.currency;
     let mut cv = Canvas::new()?;
     if let Some(bytes) = &input.meta.logo {
         cv.set_logo(bytes)?;
     }
-    let money = |x: f64| format_amount(x, c, lang);
     // An option that leaves work undone is never the recommendation.
     let ranked = e.ranked_by_npv();
     // The recommendation follows the documented rule (suanli_model::decision).
     let decision = decide(e, input.simulation).ok_or(ReportError::NoOptions)?;
     let best = e.option(&decision.recommended).ok_or(ReportError::NoOptions)?;
-    // Client text names options by their label in the report's language, never by id.
-    let label = |o: &OptionResult| for_lang(&o.label, lang);
-    let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    let x = Summary { input, e, s, c: e.currency, lang, ranked: &ranked, decision: &decision, best };
     let name = for_lang(&s.name, lang);
 
-    // ---- cover
-    // Long names wrap, in a smaller size past three lines, and the band grows
-    // with the title, so nothing leaves the page.
+    cover(&mut cv, input, &name);
+    // The contents page is filled in once the sections are placed.
     cv.new_page();
-    let (title_size, title_lines) = fit_lines(&cv, &name, &[14.0, 10.0, 8.0], CONTENT_W, 8);
+    let contents_page = cv.pages.len() - 1;
+    let mut sections = Sections::default();
+
+    sections.numbered(&mut cv, lang.pick("Executive summary", "摘要"));
+    executive_summary(&mut cv, &x);
+    sections.numbered_below(&mut cv, lang.pick("What the comparison assumes", "比较所依据的假设"));
+    crate::case::assumptions_in_words(&mut cv, s, e, lang);
+    sections.numbered(&mut cv, lang.pick("Options compared", "方案比较"));
+    options_compared(&mut cv, &x);
+    sections.numbered(&mut cv, lang.pick("Cash flow by year", "逐年现金流"));
+    cash_flow_by_year(&mut cv, s, e, &ranked, best, lang);
+    sections.numbered(&mut cv, lang.pick("Cost over time and where it goes", "成本随时间的变化与构成"));
+    cumulative_chart(&mut cv, e, lang);
+    breakdown_chart(&mut cv, e, lang);
+    if input.simulation.is_some() || input.sensitivity.is_some() {
+        sections.numbered(&mut cv, lang.pick("How sure the numbers are", "数字的确定性"));
+        if let Some(sim) = input.simulation {
+            range_chart(&mut cv, e, sim, lang);
+        }
+        if let Some(sens) = input.sensitivity {
+            tornado_chart(&mut cv, s, sens, best, lang);
+        }
+    }
+    if e.options.iter().any(|o| o.porting.is_some() || o.supply.is_some()) {
+        sections.numbered(&mut cv, lang.pick("Porting and supply risk", "迁移成本与供应风险"));
+        porting_and_supply(&mut cv, &x);
+    }
+    if ranked.iter().any(|o| o.owned_energy_kwh.is_some_and(|k| k > 0.0)) {
+        sections.numbered_below(&mut cv, lang.pick("Energy and emissions", "能耗与排放"));
+        crate::case::energy(&mut cv, s, e, &ranked, lang);
+    }
+    sections.numbered(&mut cv, lang.pick("Risks", "风险"));
+    crate::case::risk_register(&mut cv, s, best, input.simulation, lang);
+    sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
+    crate::case::next_steps(&mut cv, s, best, lang);
+    crate::case::approval(&mut cv, input.meta, lang);
+    sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
+    appendix(&mut cv, &x);
+    sections.unnumbered(&mut cv, lang.pick("Notices", "声明"));
+    crate::case::notices(&mut cv, input.meta, lang);
+    contents(&mut cv, contents_page, &sections, lang);
+
+    // The running header is one line: a long name is cut with an ellipsis
+    // (the cover gives it whole).
+    let header = one_line(&cv, &format!("Suanli · {name}"), 8.0, CONTENT_W);
+    cv.finish(&header, &|n, total| {
+        if lang == Lang::Zh { format!("第 {n} 页 / 共 {total} 页") } else { format!("page {n} / {total}") }
+    });
+    Ok(cv)
+}
+
+/// What the sections after the cover read: the results, the recommendation
+/// and the ranking, worked out once.
+#[derive(Clone, Copy)]
+struct Summary<'a> {
+    input: &'a ProposalInput<'a>,
+    e: &'a Evaluation,
+    s: &'a Scenario,
+    c: Currency,
+    lang: Lang,
+    /// Options by NPV, those that cannot do the work last.
+    ranked: &'a [&'a OptionResult],
+    decision: &'a Decision,
+    best: &'a OptionResult,
+}
+
+/// The cover: title band, logo, who it is for and from, and the footnote.
+/// Long names wrap, in a smaller size past three lines, and the band grows
+/// with the title, so nothing leaves the page.
+fn cover(cv: &mut Canvas, input: &ProposalInput<'_>, name: &str) {
+    let lang = input.lang;
+    cv.new_page();
+    let (title_size, title_lines) = fit_lines(cv, name, &[14.0, 10.0, 8.0], CONTENT_W, 8);
     let band = (175.0 + title_lines.len() as f32 * title_size * 1.4).max(250.0);
     cv.rect(0.0, 0.0, PAGE_W, band, ACCENT);
     if input.meta.logo.is_some() {
@@ -146,7 +214,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         if value.trim().is_empty() {
             continue;
         }
-        let (size, lines) = fit_lines(&cv, &value, &[13.0, 9.0, 7.0], CONTENT_W - 110.0, 4);
+        let (size, lines) = fit_lines(cv, &value, &[13.0, 9.0, 7.0], CONTENT_W - 110.0, 4);
         if y + lines.len() as f32 * size * 1.45 > foot_top {
             // Only names of many hundred characters get here.
             cv.new_page();
@@ -162,59 +230,18 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     for (i, line) in footnote.iter().enumerate() {
         cv.text_at(MARGIN_X, foot_top + 12.0 * (i as f32 + 1.0), 8.5, false, MUTED, line);
     }
+}
 
-    // ---- contents (filled in once the sections are placed)
-    cv.new_page();
-    let contents_page = cv.pages.len() - 1;
-    let mut sections = Sections::default();
-
-    // ---- executive summary
-    sections.numbered(&mut cv, lang.pick("Executive summary", "摘要"));
+/// The recommendation and why, the three numbers that matter, the points
+/// behind them, where the measures disagree, and the scenario's description.
+fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
+    let Summary { input, e, s, c, lang, ranked, decision, best } = *x;
+    let money = |x: f64| format_amount(x, c, lang);
+    let label = |o: &OptionResult| for_lang(&o.label, lang);
     let runner_up = ranked.iter().copied().find(|o| o.id != best.id && !o.ranked_apart());
     let worst = ranked.last().copied().unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
-    let why = match (&decision.reason, lang) {
-        (Reason::LowestCost { by_median: false }, Lang::Zh) => {
-            format!("在 {} 个月的评估期内，其净现值在全部 {} 个方案中最低。", e.horizon_months, e.options.len())
-        }
-        (Reason::LowestCost { by_median: false }, Lang::En) => format!(
-            "Over the {}-month horizon it has the lowest net present cost of the {} options compared.",
-            e.horizon_months,
-            e.options.len()
-        ),
-        (Reason::LowestCost { by_median: true }, Lang::Zh) => {
-            format!(
-                "在 {} 个月的评估期内，按模拟的中位数（P50）计，其净现值在全部 {} 个方案中最低。",
-                e.horizon_months,
-                e.options.len()
-            )
-        }
-        (Reason::LowestCost { by_median: true }, Lang::En) => format!(
-            "Over the {}-month horizon it has the lowest median (P50) net present cost across the simulated trials of the {} options compared.",
-            e.horizon_months,
-            e.options.len()
-        ),
-        (Reason::LessSupplyRisk { cheapest }, Lang::Zh) => format!(
-            "其成本与最低的{}相差不到 {}，而供应风险明显更低。",
-            label_of(cheapest),
-            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0)
-        ),
-        (Reason::LessSupplyRisk { cheapest }, Lang::En) => format!(
-            "It costs within {} of the cheapest, {}, and carries clearly less supply risk.",
-            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0),
-            label_of(cheapest)
-        ),
-        (Reason::SoonerResult { cheapest }, Lang::Zh) => format!(
-            "其成本与最低的{}相差不到 {}，而出结果更早。",
-            label_of(cheapest),
-            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0)
-        ),
-        (Reason::SoonerResult { cheapest }, Lang::En) => format!(
-            "It costs within {} of the cheapest, {}, and delivers the result sooner.",
-            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0),
-            label_of(cheapest)
-        ),
-    };
+    let why = why_recommended(&decision.reason, e, lang);
     cv.paragraph(
         &if lang == Lang::Zh {
             format!("建议：{}。{why}", label(best))
@@ -257,6 +284,91 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         }
     }
     cv.y += 76.0;
+    let points = summary_points(x, runner_up);
+    for p in points {
+        cv.paragraph(&format!("· {p}"), 10.0, false, INK);
+    }
+    let disagreements = disagreements(decision, e, input.simulation, best, lang);
+    if !disagreements.is_empty() {
+        cv.space(8.0);
+        cv.paragraph(lang.pick("Where the measures disagree", "各项指标的分歧"), 10.5, true, ACCENT);
+        for p in disagreements {
+            cv.paragraph(&format!("· {p}"), 10.0, false, INK);
+        }
+        cv.paragraph(
+            lang.pick(
+                "The rule: among options that can do all the work (no shortfall, and accelerators that hold the model), the lowest net present cost (the median across trials when there are ranges) is recommended, unless a rival within 5 % of it carries at least 15 points less supply risk (with a P90 no more than 5 % higher) or, at no more risk, gives its result at least a month sooner. Porting cost is part of the cost; porting delay part of the time to result.",
+                "规则：在能完成全部工作（无缺口，且加速卡装得下模型）的方案中，推荐净现值最低者（有区间时取模拟的中位数）；但若另一方案成本相差不到 5%，且供应风险评分至少低 15 分（P90 高出不超过 5%），或在风险不更高的前提下至少早一个月出结果，则推荐该方案。迁移成本计入成本，迁移延迟计入出结果的时间。",
+            ),
+            8.5,
+            false,
+            MUTED,
+        );
+    }
+    // The scenario's own description is printed when it is in the report's
+    // language (or split from a bilingual one): a report is in one language.
+    let description = for_lang(s.description.trim(), lang);
+    if !description.is_empty() && crate::labels::is_in(&description, lang) {
+        let description = crate::labels::without_file_names(&description, lang);
+        cv.space(8.0);
+        cv.paragraph(&description, 9.0, false, MUTED);
+    }
+}
+
+/// Why the recommendation was chosen, in one sentence.
+fn why_recommended(reason: &Reason, e: &Evaluation, lang: Lang) -> String {
+    let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    match (reason, lang) {
+        (Reason::LowestCost { by_median: false }, Lang::Zh) => {
+            format!("在 {} 个月的评估期内，其净现值在全部 {} 个方案中最低。", e.horizon_months, e.options.len())
+        }
+        (Reason::LowestCost { by_median: false }, Lang::En) => format!(
+            "Over the {}-month horizon it has the lowest net present cost of the {} options compared.",
+            e.horizon_months,
+            e.options.len()
+        ),
+        (Reason::LowestCost { by_median: true }, Lang::Zh) => {
+            format!(
+                "在 {} 个月的评估期内，按模拟的中位数（P50）计，其净现值在全部 {} 个方案中最低。",
+                e.horizon_months,
+                e.options.len()
+            )
+        }
+        (Reason::LowestCost { by_median: true }, Lang::En) => format!(
+            "Over the {}-month horizon it has the lowest median (P50) net present cost across the simulated trials of the {} options compared.",
+            e.horizon_months,
+            e.options.len()
+        ),
+        (Reason::LessSupplyRisk { cheapest }, Lang::Zh) => format!(
+            "其成本与最低的{}相差不到 {}，而供应风险明显更低。",
+            label_of(cheapest),
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0)
+        ),
+        (Reason::LessSupplyRisk { cheapest }, Lang::En) => format!(
+            "It costs within {} of the cheapest, {}, and carries clearly less supply risk.",
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0),
+            label_of(cheapest)
+        ),
+        (Reason::SoonerResult { cheapest }, Lang::Zh) => format!(
+            "其成本与最低的{}相差不到 {}，而出结果更早。",
+            label_of(cheapest),
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0)
+        ),
+        (Reason::SoonerResult { cheapest }, Lang::En) => format!(
+            "It costs within {} of the cheapest, {}, and delivers the result sooner.",
+            format_percent(suanli_model::decision::NEAR_TIE_SHARE, 0),
+            label_of(cheapest)
+        ),
+    }
+}
+
+/// The points under the recommendation: the runner-up, break-even, time to
+/// result and the simulated range.
+fn summary_points(x: &Summary<'_>, runner_up: Option<&OptionResult>) -> Vec<String> {
+    let Summary { input, e, c, lang, best, .. } = *x;
+    let money = |x: f64| format_amount(x, c, lang);
+    let label = |o: &OptionResult| for_lang(&o.label, lang);
+    let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
     let mut points = Vec::new();
     if let Some(r) = runner_up.filter(|r| r.total_npv >= best.total_npv) {
         points.push(if lang == Lang::Zh {
@@ -312,41 +424,14 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
             )
         });
     }
-    for p in points {
-        cv.paragraph(&format!("· {p}"), 10.0, false, INK);
-    }
-    let disagreements = disagreements(&decision, e, input.simulation, best, lang);
-    if !disagreements.is_empty() {
-        cv.space(8.0);
-        cv.paragraph(lang.pick("Where the measures disagree", "各项指标的分歧"), 10.5, true, ACCENT);
-        for p in disagreements {
-            cv.paragraph(&format!("· {p}"), 10.0, false, INK);
-        }
-        cv.paragraph(
-            lang.pick(
-                "The rule: among options that can do all the work (no shortfall, and accelerators that hold the model), the lowest net present cost (the median across trials when there are ranges) is recommended, unless a rival within 5 % of it carries at least 15 points less supply risk (with a P90 no more than 5 % higher) or, at no more risk, gives its result at least a month sooner. Porting cost is part of the cost; porting delay part of the time to result.",
-                "规则：在能完成全部工作（无缺口，且加速卡装得下模型）的方案中，推荐净现值最低者（有区间时取模拟的中位数）；但若另一方案成本相差不到 5%，且供应风险评分至少低 15 分（P90 高出不超过 5%），或在风险不更高的前提下至少早一个月出结果，则推荐该方案。迁移成本计入成本，迁移延迟计入出结果的时间。",
-            ),
-            8.5,
-            false,
-            MUTED,
-        );
-    }
-    // The scenario's own description is printed when it is in the report's
-    // language (or split from a bilingual one): a report is in one language.
-    let description = for_lang(s.description.trim(), lang);
-    if !description.is_empty() && crate::labels::is_in(&description, lang) {
-        let description = crate::labels::without_file_names(&description, lang);
-        cv.space(8.0);
-        cv.paragraph(&description, 9.0, false, MUTED);
-    }
+    points
+}
 
-    // ---- the assumptions in plain words
-    sections.numbered_below(&mut cv, lang.pick("What the comparison assumes", "比较所依据的假设"));
-    crate::case::assumptions_in_words(&mut cv, s, e, lang);
-
-    // ---- comparison table
-    sections.numbered(&mut cv, lang.pick("Options compared", "方案比较"));
+/// The comparison table, fit and token notes, and how its figures are defined.
+fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
+    let Summary { e, c, lang, ranked, .. } = *x;
+    let money = |x: f64| format_amount(x, c, lang);
+    let label = |o: &OptionResult| for_lang(&o.label, lang);
     let header = vec![
         lang.pick("Option", "方案").to_owned(),
         lang.pick("Total (nominal)", "总成本（名义）").to_owned(),
@@ -376,7 +461,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         &rows,
         1,
     );
-    for line in fit_and_tokens(e, &ranked, lang) {
+    for line in fit_and_tokens(e, ranked, lang) {
         cv.paragraph(&format!("· {line}"), 9.0, false, INK);
     }
     cv.space(10.0);
@@ -386,88 +471,59 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         false,
         MUTED,
     );
+}
 
-    // ---- cash flow by year, payback and IRR
-    sections.numbered(&mut cv, lang.pick("Cash flow by year", "逐年现金流"));
-    cash_flow_by_year(&mut cv, s, e, &ranked, best, lang);
+/// Each option's porting cost and delay and its supply-risk score with its drivers.
+fn porting_and_supply(cv: &mut Canvas, x: &Summary<'_>) {
+    let Summary { e, c, lang, .. } = *x;
+    let money = |x: f64| format_amount(x, c, lang);
+    let label = |o: &OptionResult| for_lang(&o.label, lang);
+    let header = vec![
+        lang.pick("Option", "方案").to_owned(),
+        lang.pick("Porting cost", "迁移成本").to_owned(),
+        lang.pick("Delay", "延迟").to_owned(),
+        lang.pick("Supply risk", "供应风险").to_owned(),
+        lang.pick("Main drivers", "主要因素").to_owned(),
+    ];
+    let rows: Vec<Vec<String>> = e
+        .options
+        .iter()
+        .map(|o| {
+            vec![
+                label(o),
+                o.porting.as_ref().map_or("—".into(), |p| money(p.cost)),
+                o.porting.as_ref().map_or("—".into(), |p| {
+                    if lang == Lang::Zh {
+                        format!("{:.1} 个月", p.delay_months)
+                    } else {
+                        format!("{:.1} months", p.delay_months)
+                    }
+                }),
+                o.supply.as_ref().map_or("—".into(), |s| format!("{:.0} / 100", s.score)),
+                o.supply.as_ref().map_or(String::new(), |s| {
+                    s.drivers.iter().take(3).map(|d| d.label(lang)).collect::<Vec<_>>().join(", ")
+                }),
+            ]
+        })
+        .collect();
+    cv.table(
+        &[CONTENT_W * 0.3, CONTENT_W * 0.16, CONTENT_W * 0.12, CONTENT_W * 0.12, CONTENT_W * 0.3],
+        &header,
+        &rows,
+        1,
+    );
+    cv.space(8.0);
+    cv.paragraph(
+        lang.pick("Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.", "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。"),
+        8.5,
+        false,
+        MUTED,
+    );
+}
 
-    // ---- charts
-    sections.numbered(&mut cv, lang.pick("Cost over time and where it goes", "成本随时间的变化与构成"));
-    cumulative_chart(&mut cv, e, lang);
-    breakdown_chart(&mut cv, e, lang);
-
-    // ---- ranges and sensitivity
-    if input.simulation.is_some() || input.sensitivity.is_some() {
-        sections.numbered(&mut cv, lang.pick("How sure the numbers are", "数字的确定性"));
-        if let Some(sim) = input.simulation {
-            range_chart(&mut cv, e, sim, lang);
-        }
-        if let Some(sens) = input.sensitivity {
-            tornado_chart(&mut cv, s, sens, best, lang);
-        }
-    }
-
-    // ---- porting and supply
-    if e.options.iter().any(|o| o.porting.is_some() || o.supply.is_some()) {
-        sections.numbered(&mut cv, lang.pick("Porting and supply risk", "迁移成本与供应风险"));
-        let header = vec![
-            lang.pick("Option", "方案").to_owned(),
-            lang.pick("Porting cost", "迁移成本").to_owned(),
-            lang.pick("Delay", "延迟").to_owned(),
-            lang.pick("Supply risk", "供应风险").to_owned(),
-            lang.pick("Main drivers", "主要因素").to_owned(),
-        ];
-        let rows: Vec<Vec<String>> = e
-            .options
-            .iter()
-            .map(|o| {
-                vec![
-                    label(o),
-                    o.porting.as_ref().map_or("—".into(), |p| money(p.cost)),
-                    o.porting.as_ref().map_or("—".into(), |p| {
-                        if lang == Lang::Zh {
-                            format!("{:.1} 个月", p.delay_months)
-                        } else {
-                            format!("{:.1} months", p.delay_months)
-                        }
-                    }),
-                    o.supply.as_ref().map_or("—".into(), |s| format!("{:.0} / 100", s.score)),
-                    o.supply.as_ref().map_or(String::new(), |s| {
-                        s.drivers.iter().take(3).map(|d| d.label(lang)).collect::<Vec<_>>().join(", ")
-                    }),
-                ]
-            })
-            .collect();
-        cv.table(
-            &[CONTENT_W * 0.3, CONTENT_W * 0.16, CONTENT_W * 0.12, CONTENT_W * 0.12, CONTENT_W * 0.3],
-            &header,
-            &rows,
-            1,
-        );
-        cv.space(8.0);
-        cv.paragraph(
-            lang.pick("Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.", "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。"),
-            8.5,
-            false,
-            MUTED,
-        );
-    }
-
-    // ---- energy and emissions of owned servers
-    if ranked.iter().any(|o| o.owned_energy_kwh.is_some_and(|k| k > 0.0)) {
-        sections.numbered_below(&mut cv, lang.pick("Energy and emissions", "能耗与排放"));
-        crate::case::energy(&mut cv, s, e, &ranked, lang);
-    }
-
-    // ---- risks, next steps and approval
-    sections.numbered(&mut cv, lang.pick("Risks", "风险"));
-    crate::case::risk_register(&mut cv, s, best, input.simulation, lang);
-    sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
-    crate::case::next_steps(&mut cv, s, best, lang);
-    crate::case::approval(&mut cv, input.meta, lang);
-
-    // ---- assumptions appendix
-    sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
+/// Every input with its value and its source (or "assumption").
+fn appendix(cv: &mut Canvas, x: &Summary<'_>) {
+    let Summary { input, s, lang, .. } = *x;
     let rows = crate::assumptions::rows(s, input.names, lang);
     let header = vec![
         lang.pick("Input", "输入").to_owned(),
@@ -475,12 +531,11 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         lang.pick("Source", "来源").to_owned(),
     ];
     cv.table(&[CONTENT_W * 0.34, CONTENT_W * 0.2, CONTENT_W * 0.46], &header, &rows, 3);
+}
 
-    sections.unnumbered(&mut cv, lang.pick("Notices", "声明"));
-    crate::case::notices(&mut cv, input.meta, lang);
-
-    // ---- contents page
-    cv.draw_on(contents_page, |cv| {
+/// Fills the contents page with each placed section and its page.
+fn contents(cv: &mut Canvas, page: usize, sections: &Sections, lang: Lang) {
+    cv.draw_on(page, |cv| {
         cv.y = 60.0;
         cv.heading(lang.pick("Contents", "目录"));
         for (title, page) in &sections.placed {
@@ -490,14 +545,6 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
             cv.line(&[(MARGIN_X, cv.y + 5.0), (PAGE_W - MARGIN_X, cv.y + 5.0)], RULE, 0.3);
         }
     });
-
-    // The running header is one line: a long name is cut with an ellipsis
-    // (the cover gives it whole).
-    let header = one_line(&cv, &format!("Suanli · {name}"), 8.0, CONTENT_W);
-    cv.finish(&header, &|n, total| {
-        if lang == Lang::Zh { format!("第 {n} 页 / 共 {total} 页") } else { format!("page {n} / {total}") }
-    });
-    Ok(cv)
 }
 
 /// One sentence for each measure whose leader is not the recommendation.
