@@ -245,10 +245,28 @@ fn eligible(
     }
 }
 
-/// Base sizes to try: every size up to the peak, thinned to about 200 steps.
+/// Base sizes tried at most (about): every size up to the peak, thinned to
+/// this many steps. An assumption: fine enough that the step is under 1 %
+/// of the peak for any peak the search sees in a second.
+const SIZE_STEPS: u32 = 200;
+
+/// Candidates, cheapest first, whose P90 is simulated against a P90 budget
+/// before the search gives up. An assumption that bounds the search's time.
+const P90_CANDIDATES: usize = 25;
+
+/// Trials (and the fixed seed) of each candidate's P90 check: the same
+/// answer every run. An assumption: 1,000 trials put a P90 within about
+/// 1 % for the ranges the examples carry.
+const P90_CONFIG: SimulationConfig = SimulationConfig { trials: 1000, seed: 0x5EED, threads: 1 };
+
+/// Work left undone, as a share of the work served, below which a
+/// candidate counts as doing all of it (rounding, not shortfall).
+const UNSERVED_TOLERANCE: f64 = 1e-6;
+
+/// Base sizes to try: every size up to the peak, thinned to about [`SIZE_STEPS`] steps.
 fn sizes(peak_accelerators: f64, per_unit: u32) -> Vec<u32> {
     let max_units = (peak_accelerators / f64::from(per_unit.max(1))).ceil().max(1.0) as u32;
-    let step = (max_units / 200).max(1);
+    let step = (max_units / SIZE_STEPS).max(1);
     let mut v: Vec<u32> = (1..=max_units).step_by(step as usize).collect();
     if v.last() != Some(&max_units) {
         v.push(max_units);
@@ -296,69 +314,11 @@ fn search(
         crate::demand::Prepared::Job { .. } => 0.0,
     };
 
-    let mut shapes: Vec<Shape> = Vec::new();
-    let base_unit = base.map(|i| s.options[i].owned.as_ref().map_or(1, |p| p.accelerators_per_server.max(1)));
-    if let (Some(bi), Some(unit)) = (base, base_unit) {
-        let eff = s.options[bi].efficiency_ratio.unwrap_or(1.0).max(1e-9);
-        for size in sizes(peak_ref / eff, unit) {
-            for (with_od, with_spot) in [(true, true), (true, false), (false, true), (false, false)] {
-                if (with_od && od.is_none()) || (with_spot && spot.is_none()) {
-                    continue;
-                }
-                shapes.push((Some(size), with_od, with_spot));
-            }
-        }
-    }
-    for (with_od, with_spot) in [(true, false), (true, true), (false, true)] {
-        let available = (!with_od || od.is_some()) && (!with_spot || spot.is_some());
-        if available && (with_od || with_spot) {
-            shapes.push((None, with_od, with_spot));
-        }
-    }
-    let build = |(size, with_od, with_spot): Shape, n: usize| -> Option<OptionSpec> {
-        let mut o = OptionSpec::bare(format!("candidate-{n}"), OptionKind::Mix);
-        // Each pool keeps its template's efficiency.
-        let eff = |i: usize| s.options[i].efficiency_ratio;
-        if let (Some(size), Some(bi)) = (size, base) {
-            let t = &s.options[bi];
-            if let Some(mut p) = t.owned.clone() {
-                p.servers = size;
-                p.efficiency_ratio = p.efficiency_ratio.or(eff(bi));
-                o.owned = Some(p);
-            } else if let Some(mut p) = t.reserved.clone() {
-                p.accelerators = Some(size);
-                p.efficiency_ratio = p.efficiency_ratio.or(eff(bi));
-                o.reserved = Some(p);
-            }
-        }
-        if with_od {
-            let i = od?;
-            let mut p = s.options[i].on_demand.clone()?;
-            p.efficiency_ratio = p.efficiency_ratio.or(eff(i));
-            o.on_demand = Some(p);
-        }
-        if with_spot {
-            let i = spot?;
-            let mut p = s.options[i].spot.clone()?;
-            p.efficiency_ratio = p.efficiency_ratio.or(eff(i));
-            if p.availability < 1.0 && o.on_demand.is_none() {
-                return None;
-            }
-            o.spot = Some(p);
-        }
-        // A single pool is a plain buy or rent option; several make a mix.
-        match (o.owned.is_some(), o.reserved.is_some(), o.on_demand.is_some(), o.spot.is_some()) {
-            (true, false, false, false) => o.kind = OptionKind::Buy,
-            (false, true, false, false) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::Reserved)),
-            (false, false, true, false) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::OnDemand)),
-            (false, false, false, true) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::Spot)),
-            _ => {}
-        }
-        Some(o)
-    };
+    let shapes = shapes(s, base, od, spot, peak_ref);
+    let pools = Pools { base, od, spot };
     let mut built: Vec<(Shape, OptionSpec)> = Vec::new();
     for (n, shape) in shapes.iter().enumerate() {
-        if let Some(o) = build(*shape, n) {
+        if let Some(o) = candidate_option(s, pools, *shape, n) {
             built.push((*shape, o));
         }
     }
@@ -385,40 +345,7 @@ fn search(
         Err(_) => return Ok(Outcome::Infeasible { reasons: reasons() }),
     };
     let e = evaluate(&trial);
-    let mut candidates: Vec<Candidate> = built
-        .into_iter()
-        .zip(e.options)
-        .filter(|(_, r)| r.ref_gpu_hours_unserved <= 1e-6 * r.ref_gpu_hours_served.max(1.0))
-        .map(|(((size, with_od, with_spot), option), r)| {
-            use crate::Category as C;
-            let base_spend = r.breakdown(C::Reserved)
-                + [
-                    C::Hardware,
-                    C::Installation,
-                    C::Hosting,
-                    C::Power,
-                    C::Staff,
-                    C::Maintenance,
-                    C::OtherOpex,
-                    C::ResidualValue,
-                ]
-                .iter()
-                .map(|c| r.breakdown(*c))
-                .sum::<f64>();
-            let spend = [base_spend, r.breakdown(C::OnDemand), r.breakdown(C::Spot)];
-            let total: f64 = spend.iter().sum::<f64>().max(1e-9);
-            Candidate {
-                base: size.zip(spec.base.clone()).map(|(n, id)| (id, n)),
-                on_demand: with_od,
-                spot: with_spot,
-                option,
-                total_nominal: r.total_nominal,
-                total_npv: r.total_npv,
-                shares: spend.map(|x| x / total),
-                p90_npv: None,
-            }
-        })
-        .collect();
+    let mut candidates: Vec<Candidate> = priced(built, e.options, spec);
     candidates.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
     if candidates.is_empty() {
         return Ok(Outcome::Infeasible { reasons: reasons() });
@@ -429,7 +356,7 @@ fn search(
         None => Some(candidates[0].clone()),
         Some(cap) => {
             let mut found = None;
-            for cand in candidates.iter().take(25) {
+            for cand in candidates.iter().take(P90_CANDIDATES) {
                 let p90 = p90_npv(s, &spec.base, &spec.on_demand, &spec.spot, cand, params);
                 if p90 <= cap {
                     let mut c = cand.clone();
@@ -459,6 +386,123 @@ fn search(
     .flatten()
     .collect();
     Ok(Outcome::Chosen(Box::new(Optimised { chosen, pure, binding: Vec::new(), excluded })))
+}
+
+/// The eligible templates of each pool (their index in the scenario).
+#[derive(Clone, Copy)]
+struct Pools {
+    base: Option<usize>,
+    od: Option<usize>,
+    spot: Option<usize>,
+}
+
+/// Every shape to try: each base size with or without on-demand and spot
+/// top-up, then the pure rental shapes.
+fn shapes(s: &Scenario, base: Option<usize>, od: Option<usize>, spot: Option<usize>, peak_ref: f64) -> Vec<Shape> {
+    let mut shapes: Vec<Shape> = Vec::new();
+    let base_unit = base.map(|i| s.options[i].owned.as_ref().map_or(1, |p| p.accelerators_per_server.max(1)));
+    if let (Some(bi), Some(unit)) = (base, base_unit) {
+        let eff = s.options[bi].efficiency_ratio.unwrap_or(1.0).max(1e-9);
+        for size in sizes(peak_ref / eff, unit) {
+            for (with_od, with_spot) in [(true, true), (true, false), (false, true), (false, false)] {
+                if (with_od && od.is_none()) || (with_spot && spot.is_none()) {
+                    continue;
+                }
+                shapes.push((Some(size), with_od, with_spot));
+            }
+        }
+    }
+    for (with_od, with_spot) in [(true, false), (true, true), (false, true)] {
+        let available = (!with_od || od.is_some()) && (!with_spot || spot.is_some());
+        if available && (with_od || with_spot) {
+            shapes.push((None, with_od, with_spot));
+        }
+    }
+    shapes
+}
+
+/// A shape as an option: the templates' pools, sized; `None` when the shape
+/// needs a pool it lacks, or spot with interruptions and no on-demand cover.
+fn candidate_option(s: &Scenario, pools: Pools, (size, with_od, with_spot): Shape, n: usize) -> Option<OptionSpec> {
+    let Pools { base, od, spot } = pools;
+    let mut o = OptionSpec::bare(format!("candidate-{n}"), OptionKind::Mix);
+    // Each pool keeps its template's efficiency.
+    let eff = |i: usize| s.options[i].efficiency_ratio;
+    if let (Some(size), Some(bi)) = (size, base) {
+        let t = &s.options[bi];
+        if let Some(mut p) = t.owned.clone() {
+            p.servers = size;
+            p.efficiency_ratio = p.efficiency_ratio.or(eff(bi));
+            o.owned = Some(p);
+        } else if let Some(mut p) = t.reserved.clone() {
+            p.accelerators = Some(size);
+            p.efficiency_ratio = p.efficiency_ratio.or(eff(bi));
+            o.reserved = Some(p);
+        }
+    }
+    if with_od {
+        let i = od?;
+        let mut p = s.options[i].on_demand.clone()?;
+        p.efficiency_ratio = p.efficiency_ratio.or(eff(i));
+        o.on_demand = Some(p);
+    }
+    if with_spot {
+        let i = spot?;
+        let mut p = s.options[i].spot.clone()?;
+        p.efficiency_ratio = p.efficiency_ratio.or(eff(i));
+        if p.availability < 1.0 && o.on_demand.is_none() {
+            return None;
+        }
+        o.spot = Some(p);
+    }
+    // A single pool is a plain buy or rent option; several make a mix.
+    match (o.owned.is_some(), o.reserved.is_some(), o.on_demand.is_some(), o.spot.is_some()) {
+        (true, false, false, false) => o.kind = OptionKind::Buy,
+        (false, true, false, false) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::Reserved)),
+        (false, false, true, false) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::OnDemand)),
+        (false, false, false, true) => (o.kind, o.billing) = (OptionKind::Rent, Some(Billing::Spot)),
+        _ => {}
+    }
+    Some(o)
+}
+
+/// The candidates that do all the work, with their totals and the share of
+/// spend in each pool.
+fn priced(built: Vec<(Shape, OptionSpec)>, results: Vec<crate::OptionResult>, spec: &OptimiseSpec) -> Vec<Candidate> {
+    built
+        .into_iter()
+        .zip(results)
+        .filter(|(_, r)| r.ref_gpu_hours_unserved <= UNSERVED_TOLERANCE * r.ref_gpu_hours_served.max(1.0))
+        .map(|(((size, with_od, with_spot), option), r)| {
+            use crate::Category as C;
+            let base_spend = r.breakdown(C::Reserved)
+                + [
+                    C::Hardware,
+                    C::Installation,
+                    C::Hosting,
+                    C::Power,
+                    C::Staff,
+                    C::Maintenance,
+                    C::OtherOpex,
+                    C::ResidualValue,
+                ]
+                .iter()
+                .map(|c| r.breakdown(*c))
+                .sum::<f64>();
+            let spend = [base_spend, r.breakdown(C::OnDemand), r.breakdown(C::Spot)];
+            let total: f64 = spend.iter().sum::<f64>().max(1e-9);
+            Candidate {
+                base: size.zip(spec.base.clone()).map(|(n, id)| (id, n)),
+                on_demand: with_od,
+                spot: with_spot,
+                option,
+                total_nominal: r.total_nominal,
+                total_npv: r.total_npv,
+                shares: spend.map(|x| x / total),
+                p90_npv: None,
+            }
+        })
+        .collect()
 }
 
 /// P90 NPV of a candidate under the scenario's uncertainty, with the
@@ -502,9 +546,8 @@ fn p90_npv(
             Param::Porting(_) | Param::Option { .. } => None,
         })
         .collect();
-    let config = SimulationConfig { trials: 1000, seed: 0x5EED, threads: 1 };
     Checked::new(one)
-        .and_then(|one| crate::uncertainty::simulate(&one, config, &|_| {}))
+        .and_then(|one| crate::uncertainty::simulate(&one, P90_CONFIG, &|_| {}))
         .map_or(f64::INFINITY, |sim| sim.options[0].npv.p90)
 }
 
