@@ -279,10 +279,6 @@ pub fn tables(
     names: &crate::Names,
     lang: Lang,
 ) -> Result<Tables, ReportError> {
-    let c = e.currency;
-    let h = e.horizon_months as usize;
-    let text = |x: &str| Cell::Text(x.to_owned());
-    let money = |x: f64| round_money(x, c);
     let drivers = &measured.drivers;
     // Every non-zero line of the evaluation; as measured where it was.
     let fixed_lines: Vec<Line> = e
@@ -303,7 +299,56 @@ pub fn tables(
         layout.rows[l.option].push((1 + i, *l));
     }
 
-    // ---- inputs
+    let b = Book { s, e, drivers, layout: &layout, all: &all, lang };
+    let tables = Tables {
+        comparison: comparison_sheet(&b),
+        inputs: inputs_sheet(&b),
+        breakdown: breakdown_sheet(&b),
+        monthly: monthly_sheet(&b),
+        yearly: yearly_sheet(&b),
+        lines: lines_sheet(&b),
+        assumptions: assumptions_sheet(s, names, lang),
+    };
+    for (sheet, _, rows) in tables.sheets(lang) {
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if cell.value().is_some_and(|x| !x.is_finite()) {
+                    return Err(ReportError::NonFiniteCell { sheet: sheet.to_string(), row: r + 1, column: c + 1 });
+                }
+            }
+        }
+    }
+    Ok(tables)
+}
+
+/// What each sheet is built from: the results, the measured inputs, and
+/// where each cost line sits on the Cost lines sheet.
+#[derive(Clone, Copy)]
+struct Book<'a> {
+    s: &'a Scenario,
+    e: &'a Evaluation,
+    drivers: &'a [Driver],
+    layout: &'a Layout<'a>,
+    /// Every line, in the order of the Cost lines sheet.
+    all: &'a [&'a Line],
+    lang: Lang,
+}
+
+/// The Monthly sheet's discount-factor column (after the options').
+fn discount_factor_col(e: &Evaluation) -> usize {
+    e.options.len() + 1
+}
+
+/// The Monthly sheet's column of option `i`, months 1 to the horizon.
+fn monthly_col(b: &Book<'_>, i: usize) -> String {
+    let h = b.e.horizon_months as usize;
+    range_ref(Sheet::Monthly, b.lang, (1, i + 1), (h, i + 1))
+}
+
+/// The Inputs sheet: the discount rate and every money input, with unit and source.
+fn inputs_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { s, drivers, lang, .. } = *b;
+    let text = |x: &str| Cell::Text(x.to_owned());
     let mut inputs = vec![header(&[
         lang.pick("Input", "输入").to_owned(),
         lang.pick("Value (change me)", "取值（可修改）").to_owned(),
@@ -329,8 +374,16 @@ pub fn tables(
         "Change a value in the second column: the cost lines, the monthly and yearly cash flows, the breakdown and the comparison recompute. Inputs not listed here (the workload, counts, utilisation, terms) change quantities: change them in Suanli and export again. The break-even month is as exported.",
         "修改第二列的取值，成本明细、月度与逐年现金流、成本构成和方案比较会随之重算。未列于此的输入（工作负载、数量、利用率、期限等）改变的是用量：请在算力中修改后重新导出。盈亏平衡月为导出时的结果。",
     ))]);
+    inputs
+}
 
-    // ---- cost lines
+/// The Cost lines sheet: one row per option and category, a formula per month.
+fn lines_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { s, e, drivers, layout, lang, .. } = *b;
+    let c = e.currency;
+    let h = e.horizon_months as usize;
+    let text = |x: &str| Cell::Text(x.to_owned());
+    let money = |x: f64| round_money(x, c);
     let month_header = |m: usize| format!("{} {}", lang.pick("Month", "第"), m + 1) + lang.pick("", " 月");
     let mut lines = vec![header(
         &[
@@ -344,7 +397,7 @@ pub fn tables(
         .chain((0..h).map(month_header))
         .collect::<Vec<_>>(),
     )];
-    for (r, l) in all.iter().enumerate() {
+    for (r, l) in b.all.iter().enumerate() {
         let o = &e.options[l.option];
         let moved: Vec<usize> = l.factors.iter().copied().chain(l.terms.iter().map(|(d, _)| *d)).collect();
         let moved = if moved.is_empty() {
@@ -368,10 +421,16 @@ pub fn tables(
         cells.extend((0..h).map(|m| line_cell(l, drivers, m, lang, money(l.figures[m]))));
         lines.push(cells);
     }
+    lines
+}
 
-    // ---- monthly, with the discount factor
+/// The Monthly sheet: each option's month as the sum of its lines, and the discount factor.
+fn monthly_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { s, e, layout, lang, .. } = *b;
+    let c = e.currency;
+    let h = e.horizon_months as usize;
+    let money = |x: f64| round_money(x, c);
     let discount = cell_ref(Sheet::Inputs, lang, DISCOUNT_ROW, 1);
-    let factor_col = e.options.len() + 1;
     let mut monthly = vec![header(
         &std::iter::once(lang.pick("Month", "月份").to_owned())
             .chain(e.options.iter().map(|o| format!("{} ({c})", for_lang(&o.label, lang))))
@@ -392,9 +451,16 @@ pub fn tables(
         });
         monthly.push(row);
     }
-    let monthly_col = |i: usize| range_ref(Sheet::Monthly, lang, (1, i + 1), (h, i + 1));
+    monthly
+}
 
-    // ---- comparison
+/// The Comparison sheet: totals (nominal and NPV) over the Monthly sheet, and the price per reference-GPU-hour.
+fn comparison_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { e, layout, lang, .. } = *b;
+    let c = e.currency;
+    let h = e.horizon_months as usize;
+    let money = |x: f64| round_money(x, c);
+    let factor_col = discount_factor_col(e);
     let mut comparison = vec![header(&[
         lang.pick("Option", "方案").to_owned(),
         lang.pick("Kind", "类型").to_owned(),
@@ -422,11 +488,11 @@ pub fn tables(
         comparison.push(vec![
             Cell::Text(for_lang(&o.label, lang)),
             Cell::Text(crate::labels::value(kind_key(o.kind), lang)),
-            Cell::Formula { formula: format!("=SUM({})", monthly_col(i)), value: money(o.total_nominal) },
+            Cell::Formula { formula: format!("=SUM({})", monthly_col(b, i)), value: money(o.total_nominal) },
             Cell::Formula {
                 formula: format!(
                     "=SUMPRODUCT({},{})",
-                    monthly_col(i),
+                    monthly_col(b, i),
                     range_ref(Sheet::Monthly, lang, (1, factor_col), (h, factor_col))
                 ),
                 value: money(o.total_npv),
@@ -436,8 +502,14 @@ pub fn tables(
             o.break_even.as_ref().and_then(|b| b.month).map_or(Cell::Empty, Cell::Whole),
         ]);
     }
+    comparison
+}
 
-    // ---- breakdown by category
+/// The Breakdown sheet: each option's total by category.
+fn breakdown_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { e, layout, lang, .. } = *b;
+    let c = e.currency;
+    let money = |x: f64| round_money(x, c);
     let cats: Vec<Category> =
         Category::ALL.iter().copied().filter(|cat| e.options.iter().any(|o| o.breakdown(*cat) != 0.0)).collect();
     let mut breakdown = vec![header(
@@ -465,8 +537,14 @@ pub fn tables(
         });
         breakdown.push(row);
     }
+    breakdown
+}
 
-    // ---- by year
+/// The By year sheet: capital, one-off, recurring and money back by option and year.
+fn yearly_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { e, layout, lang, .. } = *b;
+    let c = e.currency;
+    let money = |x: f64| round_money(x, c);
     let mut yearly = vec![header(&[
         lang.pick("Option", "方案").to_owned(),
         lang.pick("Year", "年度").to_owned(),
@@ -498,8 +576,12 @@ pub fn tables(
             ]);
         }
     }
+    yearly
+}
 
-    // ---- every input, as text, with its source
+/// The Assumptions sheet: every input, as text, with its source.
+fn assumptions_sheet(s: &Scenario, names: &crate::Names, lang: Lang) -> Vec<Vec<Cell>> {
+    let text = |x: &str| Cell::Text(x.to_owned());
     let mut assumptions = vec![vec![
         text(lang.pick("Input", "输入")),
         text(lang.pick("Value", "取值")),
@@ -507,18 +589,7 @@ pub fn tables(
     ]];
     assumptions
         .extend(crate::assumptions::rows(s, names, lang).into_iter().map(|r| r.into_iter().map(Cell::Text).collect()));
-
-    let tables = Tables { comparison, inputs, breakdown, monthly, yearly, lines, assumptions };
-    for (sheet, _, rows) in tables.sheets(lang) {
-        for (r, row) in rows.iter().enumerate() {
-            for (c, cell) in row.iter().enumerate() {
-                if cell.value().is_some_and(|x| !x.is_finite()) {
-                    return Err(ReportError::NonFiniteCell { sheet: sheet.to_string(), row: r + 1, column: c + 1 });
-                }
-            }
-        }
-    }
-    Ok(tables)
+    assumptions
 }
 
 fn kind_key(kind: suanli_model::OptionKind) -> &'static str {
