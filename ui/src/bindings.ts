@@ -108,12 +108,19 @@ export type AcceleratorForWorkload = AcceleratorForWorkload_Serialize | Accelera
  *  cheapest offer per unit of useful work.
  */
 export type AcceleratorForWorkload_Deserialize = {
+	/**  Catalogue id (`nvidia-a100-sxm-80gb`). */
 	accelerator_id: string,
+	/**  Product name in English. */
 	name: string,
+	/**  Product name in Chinese, where it has one. */
 	name_zh?: string | null,
+	/**  Vendor name in English. */
 	vendor: string,
+	/**  `true` for a Chinese domestic vendor's part. */
 	domestic?: boolean | null,
+	/**  Its ratio to the reference GPU for the filter's workload class, with its basis. */
 	ratio?: RatioUsed_Deserialize | null,
+	/**  Why it has no ratio, when it has none. */
 	no_ratio?: NoRatio | null,
 	/**  Rental offers (purchase offers are not priced per hour) that pass the filter. */
 	rental_offers: number,
@@ -127,7 +134,12 @@ export type AcceleratorForWorkload_Deserialize = {
 	 *  million tokens, when the filter states a served model).
 	 */
 	best_offer?: BestOffer_Deserialize | null,
+	/**  The best offer's price per reference-GPU-hour, in the filter's currency. */
 	effective_price_per_ref_gpu_hour?: number | null,
+	/**
+	 *  The best offer's cost per million output tokens, in the filter's
+	 *  currency (when the filter states a served model).
+	 */
 	cost_per_million_tokens?: number | null,
 	/**  Server purchase offers: the lowest hardware price per reference GPU. */
 	best_capex_per_ref_gpu?: number | null,
@@ -140,12 +152,19 @@ export type AcceleratorForWorkload_Deserialize = {
  *  cheapest offer per unit of useful work.
  */
 export type AcceleratorForWorkload_Serialize = {
+	/**  Catalogue id (`nvidia-a100-sxm-80gb`). */
 	accelerator_id: string,
+	/**  Product name in English. */
 	name: string,
+	/**  Product name in Chinese, where it has one. */
 	name_zh: string | null,
+	/**  Vendor name in English. */
 	vendor: string,
+	/**  `true` for a Chinese domestic vendor's part. */
 	domestic: boolean | null,
+	/**  Its ratio to the reference GPU for the filter's workload class, with its basis. */
 	ratio: RatioUsed_Serialize | null,
+	/**  Why it has no ratio, when it has none. */
 	no_ratio: NoRatio | null,
 	/**  Rental offers (purchase offers are not priced per hour) that pass the filter. */
 	rental_offers: number,
@@ -159,7 +178,12 @@ export type AcceleratorForWorkload_Serialize = {
 	 *  million tokens, when the filter states a served model).
 	 */
 	best_offer: BestOffer_Serialize | null,
+	/**  The best offer's price per reference-GPU-hour, in the filter's currency. */
 	effective_price_per_ref_gpu_hour: number | null,
+	/**
+	 *  The best offer's cost per million output tokens, in the filter's
+	 *  currency (when the filter states a served model).
+	 */
 	cost_per_million_tokens: number | null,
 	/**  Server purchase offers: the lowest hardware price per reference GPU. */
 	best_capex_per_ref_gpu: number | null,
@@ -347,8 +371,14 @@ export type Accelerator_Serialize = {
 export type ApartJson = {
 	/**  Share of the work done within the horizon. */
 	done_share: number | null,
+	/**  Reference-GPU-hours of the demand left undone. */
 	ref_gpu_hours_short: number | null,
+	/**
+	 *  Whether its accelerators hold the model (`true` when the scenario states
+	 *  no model); one apart only for this has `done_share` 1.
+	 */
 	fits: boolean,
+	/**  Why it is apart, as sentences in the requested language. */
 	why: string,
 };
 
@@ -402,12 +432,17 @@ export type AppInfo_Serialize = {
 	lang: Lang,
 };
 
+/**  One bar of the tornado. */
 export type BarJson = {
+	/**  The uncertain input, as its `[[uncertainty]]` path. */
 	path: string,
+	/**  The input's low end, in its own unit (P10 of a log-normal). */
 	low: number | null,
+	/**  The input's high end, in its own unit (P90 of a log-normal). */
 	high: number | null,
+	/**  The largest NPV difference between the two ends over the options, in the scenario's currency. */
 	swing: number | null,
-	/**  Option id → [NPV at low, NPV at high]. */
+	/**  One `[option id, NPV at low, NPV at high]` per option. */
 	totals: ([string, number | null, number | null])[],
 };
 
@@ -431,17 +466,25 @@ export type BestOffer = BestOffer_Serialize | BestOffer_Deserialize;
 
 /**  Who sells an accelerator's best offer, and how it is billed. */
 export type BestOffer_Deserialize = {
+	/**  The offer's id. */
 	id: string,
+	/**  The provider's name in English. */
 	provider_name?: string | null,
+	/**  How it is billed. */
 	billing_mode: BillingMode,
+	/**  Region code (`us-east-1`) or the source's word; `null` when not stated. */
 	region?: string | null,
 };
 
 /**  Who sells an accelerator's best offer, and how it is billed. */
 export type BestOffer_Serialize = {
+	/**  The offer's id. */
 	id: string,
+	/**  The provider's name in English. */
 	provider_name: string | null,
+	/**  How it is billed. */
 	billing_mode: BillingMode,
+	/**  Region code (`us-east-1`) or the source's word; `null` when not stated. */
 	region: string | null,
 };
 
@@ -462,9 +505,12 @@ export type BillingMode =
 /**  A server bought outright. */
 "purchase";
 
+/**  When an option becomes cheaper than its cheapest rival. */
 export type BreakEvenJson = BreakEvenJson_Serialize | BreakEvenJson_Deserialize;
 
+/**  When an option becomes cheaper than its cheapest rival. */
 export type BreakEvenJson_Deserialize = {
+	/**  Id of the rival option. */
 	against: string,
 	/**
 	 *  First month (1-based) from which the option's cumulative cost stays
@@ -473,7 +519,9 @@ export type BreakEvenJson_Deserialize = {
 	month?: number | null,
 };
 
+/**  When an option becomes cheaper than its cheapest rival. */
 export type BreakEvenJson_Serialize = {
+	/**  Id of the rival option. */
 	against: string,
 	/**
 	 *  First month (1-based) from which the option's cumulative cost stays
@@ -487,27 +535,42 @@ export type CandidateJson = CandidateJson_Serialize | CandidateJson_Deserialize;
 
 /**  One priced candidate. */
 export type CandidateJson_Deserialize = {
+	/**  `rent/OFFER`, `buy/OFFER` or `mix/OFFER`: what a pick names. */
 	id: string,
+	/**  Its label, `English / 中文` when the two differ. */
 	label: string,
+	/**  `buy`, `rent` or `mix`. */
 	kind: string,
+	/**  Its pools, one per offer it is priced from. */
 	pools: PoolJson_Deserialize[],
+	/**  NPV, in the scenario's currency (not rounded). */
 	total_npv: number | null,
+	/**  Nominal total over the horizon, in the scenario's currency (not rounded). */
 	total_nominal: number | null,
 	/**  The dearest month's spend. */
 	peak_month: number | null,
 	/**  Months until a job's result, or until the capacity serves. */
 	time_to_result_months: number | null,
+	/**  Supply-risk score, 0 to 100 (100 the worst; 0 without supply facts). */
 	supply_score: number | null,
+	/**  Engineer-months of porting off CUDA; `null` without porting. */
 	porting_engineer_months?: number | null,
+	/**  Cost of the port, in the scenario's currency. */
 	porting_cost?: number | null,
+	/**  Months until the port runs. */
 	porting_delay_months?: number | null,
 	/**  Accelerators at the busiest time. */
 	cluster_accelerators: number,
 	/**  The weakest basis of its pools' ratios. */
 	ratio_basis: Basis,
+	/**
+	 *  On the Pareto frontier over NPV, time to result and supply risk
+	 *  (only a ranked candidate is).
+	 */
 	on_frontier: boolean,
 	/**  The constraints it fails (empty for a ranked candidate). */
 	fails: string[],
+	/**  Why it is ranked apart, when it leaves work undone or cannot hold the model. */
 	apart?: ApartJson | null,
 	/**  Why it sits where it does. */
 	why: string,
@@ -515,27 +578,42 @@ export type CandidateJson_Deserialize = {
 
 /**  One priced candidate. */
 export type CandidateJson_Serialize = {
+	/**  `rent/OFFER`, `buy/OFFER` or `mix/OFFER`: what a pick names. */
 	id: string,
+	/**  Its label, `English / 中文` when the two differ. */
 	label: string,
+	/**  `buy`, `rent` or `mix`. */
 	kind: string,
+	/**  Its pools, one per offer it is priced from. */
 	pools: PoolJson_Serialize[],
+	/**  NPV, in the scenario's currency (not rounded). */
 	total_npv: number | null,
+	/**  Nominal total over the horizon, in the scenario's currency (not rounded). */
 	total_nominal: number | null,
 	/**  The dearest month's spend. */
 	peak_month: number | null,
 	/**  Months until a job's result, or until the capacity serves. */
 	time_to_result_months: number | null,
+	/**  Supply-risk score, 0 to 100 (100 the worst; 0 without supply facts). */
 	supply_score: number | null,
+	/**  Engineer-months of porting off CUDA; `null` without porting. */
 	porting_engineer_months: number | null,
+	/**  Cost of the port, in the scenario's currency. */
 	porting_cost: number | null,
+	/**  Months until the port runs. */
 	porting_delay_months: number | null,
 	/**  Accelerators at the busiest time. */
 	cluster_accelerators: number,
 	/**  The weakest basis of its pools' ratios. */
 	ratio_basis: Basis,
+	/**
+	 *  On the Pareto frontier over NPV, time to result and supply risk
+	 *  (only a ranked candidate is).
+	 */
 	on_frontier: boolean,
 	/**  The constraints it fails (empty for a ranked candidate). */
 	fails: string[],
+	/**  Why it is ranked apart, when it leaves work undone or cannot hold the model. */
 	apart: ApartJson | null,
 	/**  Why it sits where it does. */
 	why: string,
@@ -546,35 +624,56 @@ export type Change = Change_Serialize | Change_Deserialize;
 
 /**  One field that differs between two scenarios. */
 export type Change_Deserialize = {
+	/**  Field path (`options[0].owned.pue`). */
 	path: string,
+	/**  Its value in the first scenario, as text; `null` when it has none. */
 	before?: string | null,
+	/**  Its value in the second scenario, as text; `null` when it has none. */
 	after?: string | null,
 };
 
 /**  One field that differs between two scenarios. */
 export type Change_Serialize = {
+	/**  Field path (`options[0].owned.pue`). */
 	path: string,
+	/**  Its value in the first scenario, as text; `null` when it has none. */
 	before: string | null,
+	/**  Its value in the second scenario, as text; `null` when it has none. */
 	after: string | null,
 };
 
+/**  Two saved scenarios compared, field by field and option by option. */
 export type Comparison = Comparison_Serialize | Comparison_Deserialize;
 
+/**  Two saved scenarios compared, field by field and option by option. */
 export type Comparison_Deserialize = {
+	/**  The first scenario (before). */
 	a: ScenarioMeta,
+	/**  The second scenario (after). */
 	b: ScenarioMeta,
+	/**  The first scenario's currency code. */
 	currency_a: string,
+	/**  The second scenario's currency code. */
 	currency_b: string,
+	/**  Every field that differs, by path. */
 	changes: Change_Deserialize[],
+	/**  Each option's totals: the first scenario's options in order, then those only the second has. */
 	totals: TotalChange_Deserialize[],
 };
 
+/**  Two saved scenarios compared, field by field and option by option. */
 export type Comparison_Serialize = {
+	/**  The first scenario (before). */
 	a: ScenarioMeta,
+	/**  The second scenario (after). */
 	b: ScenarioMeta,
+	/**  The first scenario's currency code. */
 	currency_a: string,
+	/**  The second scenario's currency code. */
 	currency_b: string,
+	/**  Every field that differs, by path. */
 	changes: Change_Serialize[],
+	/**  Each option's totals: the first scenario's options in order, then those only the second has. */
 	totals: TotalChange_Serialize[],
 };
 
@@ -623,12 +722,17 @@ export type Constraints_Deserialize = {
 	budget_total?: number | null,
 	/**  The dearest month. */
 	budget_per_month?: number | null,
+	/**
+	 *  Currency code of the budgets (`USD`); one other than the scenario's
+	 *  needs a rate in the scenario's `fx`.
+	 */
 	budget_currency?: string | null,
 	/**
 	 *  Months from today: a job's result, or the capacity serving (lead
 	 *  time, porting). Default: the job's own `deadline_months`.
 	 */
 	deadline_months?: number | null,
+	/**  Chinese domestic accelerators only, in every pool. */
 	domestic_only?: boolean,
 	/**
 	 *  The buyer's jurisdiction (`cn`): only accelerators it can obtain,
@@ -654,7 +758,9 @@ export type Constraints_Deserialize = {
 	min_ratio_basis?: Basis | null,
 	/**  Engineer-months of porting off CUDA at most this. */
 	max_porting_engineer_months?: number | null,
+	/**  At least this many accelerators at the busiest time. */
 	min_cluster_accelerators?: number | null,
+	/**  At most this many accelerators at the busiest time (not below the minimum). */
 	max_cluster_accelerators?: number | null,
 	/**  Billing kinds allowed (empty: all); a mix needs each of its pools'. */
 	billing?: BillingMode[],
@@ -669,12 +775,17 @@ export type Constraints_Serialize = {
 	budget_total: number | null,
 	/**  The dearest month. */
 	budget_per_month: number | null,
+	/**
+	 *  Currency code of the budgets (`USD`); one other than the scenario's
+	 *  needs a rate in the scenario's `fx`.
+	 */
 	budget_currency: string | null,
 	/**
 	 *  Months from today: a job's result, or the capacity serving (lead
 	 *  time, porting). Default: the job's own `deadline_months`.
 	 */
 	deadline_months: number | null,
+	/**  Chinese domestic accelerators only, in every pool. */
 	domestic_only: boolean,
 	/**
 	 *  The buyer's jurisdiction (`cn`): only accelerators it can obtain,
@@ -700,7 +811,9 @@ export type Constraints_Serialize = {
 	min_ratio_basis: Basis | null,
 	/**  Engineer-months of porting off CUDA at most this. */
 	max_porting_engineer_months: number | null,
+	/**  At least this many accelerators at the busiest time. */
 	min_cluster_accelerators: number | null,
+	/**  At most this many accelerators at the busiest time (not below the minimum). */
 	max_cluster_accelerators: number | null,
 	/**  Billing kinds allowed (empty: all); a mix needs each of its pools'. */
 	billing: BillingMode[],
@@ -788,15 +901,21 @@ export type Draft = Draft_Serialize | Draft_Deserialize;
 
 /**  The editor's last state. */
 export type Draft_Deserialize = {
+	/**  The editor's document, valid or not. */
 	scenario: { [key in string]: JsonValue },
+	/**  The saved scenario it was opened from; `null` when none. */
 	library_id?: number | null,
+	/**  When it was saved, UTC (`YYYY-MM-DDTHH:MM:SSZ`). */
 	saved_at: string,
 };
 
 /**  The editor's last state. */
 export type Draft_Serialize = {
+	/**  The editor's document, valid or not. */
 	scenario: { [key in string]: JsonValue },
+	/**  The saved scenario it was opened from; `null` when none. */
 	library_id: number | null,
+	/**  When it was saved, UTC (`YYYY-MM-DDTHH:MM:SSZ`). */
 	saved_at: string,
 };
 
@@ -805,8 +924,11 @@ export type Draft_Serialize = {
  *  in the user's language, and the fields it is about.
  */
 export type ErrorJson = {
+	/**  One of the closed set of [`Error::code`] (`invalid`, `not_found`, ...). */
 	code: string,
+	/**  The whole message, as [`Error::message`] gives it. */
 	message: string,
+	/**  The fields to mark in a form; empty when the error is about none. */
 	fields: FieldError[],
 };
 
@@ -847,8 +969,11 @@ export type Evaluated = Evaluated_Serialize | Evaluated_Deserialize;
  *  source of every figure the options name.
  */
 export type Evaluated_Deserialize = {
+	/**  The results, rounded for display. */
 	evaluation: EvaluationJson_Deserialize,
+	/**  What resolving the catalogue references did or assumed, in English. */
 	notes: string[],
+	/**  One line per sourced figure, option by option. */
 	sources: SourceLine[],
 };
 
@@ -857,37 +982,72 @@ export type Evaluated_Deserialize = {
  *  source of every figure the options name.
  */
 export type Evaluated_Serialize = {
+	/**  The results, rounded for display. */
 	evaluation: EvaluationJson_Serialize,
+	/**  What resolving the catalogue references did or assumed, in English. */
 	notes: string[],
+	/**  One line per sourced figure, option by option. */
 	sources: SourceLine[],
 };
 
+/**  An evaluation as JSON: every option's figures, rounded for display. */
 export type EvaluationJson = EvaluationJson_Serialize | EvaluationJson_Deserialize;
 
+/**  An evaluation as JSON: every option's figures, rounded for display. */
 export type EvaluationJson_Deserialize = {
+	/**  The scenario's name. */
 	scenario: string,
+	/**  The scenario's currency code (`CNY`), which every amount is in. */
 	currency: string,
+	/**  Length of the comparison, months. */
 	horizon_months: number,
+	/**  Reference-GPU-hours the demand asks for over the horizon (for a job: its work). */
 	demand_ref_gpu_hours: number | null,
+	/**
+	 *  Id of the option with the lowest nominal total among those doing all
+	 *  the work; `null` when none does.
+	 */
 	cheapest_nominal?: string | null,
+	/**
+	 *  Id of the option with the lowest NPV among those doing all the work;
+	 *  `null` when none does.
+	 */
 	cheapest_npv?: string | null,
+	/**  One entry per option, in the scenario's order. */
 	options: OptionJson_Deserialize[],
 };
 
+/**  An evaluation as JSON: every option's figures, rounded for display. */
 export type EvaluationJson_Serialize = {
+	/**  The scenario's name. */
 	scenario: string,
+	/**  The scenario's currency code (`CNY`), which every amount is in. */
 	currency: string,
+	/**  Length of the comparison, months. */
 	horizon_months: number,
+	/**  Reference-GPU-hours the demand asks for over the horizon (for a job: its work). */
 	demand_ref_gpu_hours: number | null,
+	/**
+	 *  Id of the option with the lowest nominal total among those doing all
+	 *  the work; `null` when none does.
+	 */
 	cheapest_nominal: string | null,
+	/**
+	 *  Id of the option with the lowest NPV among those doing all the work;
+	 *  `null` when none does.
+	 */
 	cheapest_npv: string | null,
+	/**  One entry per option, in the scenario's order. */
 	options: OptionJson_Serialize[],
 };
 
 /**  A bundled example scenario (`data/scenarios`), for a first start and the editor's "new from example". */
 export type Example = {
+	/**  File name in `data/scenarios` (`a100-8x-buy-vs-rent.toml`). */
 	file: string,
+	/**  The scenario's name, as its file gives it. */
 	name: string,
+	/**  The scenario file's text. */
 	toml: string,
 };
 
@@ -896,23 +1056,33 @@ export type ExclusionJson = ExclusionJson_Serialize | ExclusionJson_Deserialize;
 
 /**  A constraint and the candidates it removed. */
 export type ExclusionJson_Deserialize = {
+	/**  The constraint's machine name (`budget_total`). */
 	constraint: string,
+	/**  Its name in the requested language. */
 	label: string,
+	/**  How many candidates it removed. */
 	count: number,
+	/**  Ids of the candidates it removed (other constraints may remove them too). */
 	candidates: string[],
 	/**  Without it: whether the best NPV would be lower (it binds), and that NPV. */
 	binds: boolean,
+	/**  The best NPV without it, in the scenario's currency; `null` unless it binds. */
 	best_npv_without?: number | null,
 };
 
 /**  A constraint and the candidates it removed. */
 export type ExclusionJson_Serialize = {
+	/**  The constraint's machine name (`budget_total`). */
 	constraint: string,
+	/**  Its name in the requested language. */
 	label: string,
+	/**  How many candidates it removed. */
 	count: number,
+	/**  Ids of the candidates it removed (other constraints may remove them too). */
 	candidates: string[],
 	/**  Without it: whether the best NPV would be lower (it binds), and that NPV. */
 	binds: boolean,
+	/**  The best NPV without it, in the scenario's currency; `null` unless it binds. */
 	best_npv_without: number | null,
 };
 
@@ -943,6 +1113,7 @@ export type Exported = {
 export type FieldError = {
 	/**  Field path as in the scenario file (`options[0].owned.pue`). */
 	path: string,
+	/**  The value found there, as text; empty when the error does not say it. */
 	value: string,
 	/**  The problem, in the requested language. */
 	message: string,
@@ -990,7 +1161,19 @@ export type InferenceModel_Serialize = {
  *  document is an object of these ([`JsonObject`]); serde_json's own
  *  `Value` cannot be exported, since its numbers may be 64-bit integers.
  */
-export type JsonValue = null | boolean | number | null | string | JsonValue[] | { [key in string]: JsonValue };
+export type JsonValue = 
+/**  `null`. */
+null | 
+/**  `true` or `false`. */
+boolean | 
+/**  A number (a TypeScript `number`). */
+number | null | 
+/**  A string. */
+string | 
+/**  An array. */
+JsonValue[] | 
+/**  An object. */
+{ [key in string]: JsonValue };
 
 /**  Whose rules decide what a buyer can obtain. */
 export type Jurisdiction = 
@@ -1013,21 +1196,30 @@ export type LatencyClass =
 /**  Offline jobs: no per-token bound, the largest batch memory allows. */
 "batch";
 
+/**  The model against an option's accelerators. */
 export type MemoryFitJson = MemoryFitJson_Serialize | MemoryFitJson_Deserialize;
 
+/**  The model against an option's accelerators. */
 export type MemoryFitJson_Deserialize = {
+	/**  Whether the model fits: some count holds it, and the option runs at least that many. */
 	fits: boolean,
 	/**  Fewest accelerators that hold the model (`null`: none do with this sharding). */
 	min_accelerators?: number | null,
+	/**  Accelerators the option runs one job or replica on. */
 	available: number,
+	/**  Memory of one accelerator, GB. */
 	memory_gb_per_accelerator: number | null,
 };
 
+/**  The model against an option's accelerators. */
 export type MemoryFitJson_Serialize = {
+	/**  Whether the model fits: some count holds it, and the option runs at least that many. */
 	fits: boolean,
 	/**  Fewest accelerators that hold the model (`null`: none do with this sharding). */
 	min_accelerators: number | null,
+	/**  Accelerators the option runs one job or replica on. */
 	available: number,
+	/**  Memory of one accelerator, GB. */
 	memory_gb_per_accelerator: number | null,
 };
 
@@ -1192,7 +1384,7 @@ export type OfferView = OfferView_Serialize | OfferView_Deserialize;
 
 /**  An offer with what a reader needs beside it. */
 export type OfferView_Deserialize = {
-	/**  `catalogue` or `pricebook` (the user's own). */
+	/**  `catalogue`, `import` (a price feed) or `pricebook` (the user's own). */
 	origin: string,
 	/**  The provider's name in English. */
 	provider_name?: string | null,
@@ -1247,7 +1439,7 @@ export type OfferView_Deserialize = {
 
 /**  An offer with what a reader needs beside it. */
 export type OfferView_Serialize = {
-	/**  `catalogue` or `pricebook` (the user's own). */
+	/**  `catalogue`, `import` (a price feed) or `pricebook` (the user's own). */
 	origin: string,
 	/**  The provider's name in English. */
 	provider_name: string | null,
@@ -1390,61 +1582,122 @@ export type Offer_Serialize = {
 	notes: string | null,
 };
 
+/**  One option's results as JSON, amounts in the scenario's currency. */
 export type OptionJson = OptionJson_Serialize | OptionJson_Deserialize;
 
+/**  One option's results as JSON, amounts in the scenario's currency. */
 export type OptionJson_Deserialize = {
+	/**  The option's id. */
 	id: string,
+	/**  The option's label; its id when it has none. */
 	label: string,
+	/**  `buy`, `rent` or `mix`. */
 	kind: string,
+	/**  The currency code every amount is in (the scenario's). */
 	currency: string,
+	/**  Sum of every month's cash flows, residual value credited. */
 	total_nominal: number | null,
+	/**  The same cash flows discounted to today at the scenario's rate. */
 	total_npv: number | null,
+	/**
+	 *  Compute cost on the option's own accelerators per useful
+	 *  reference-GPU-hour; `null` when they delivered none.
+	 */
 	effective_price_per_ref_gpu_hour?: number | null,
 	/**  Category → nominal amount over the horizon (non-zero categories). */
 	breakdown: { [key in string]: number | null },
 	/**  Nominal cash flow of each month. */
 	monthly: (number | null)[],
+	/**  Useful work delivered, reference-GPU-hours. */
 	ref_gpu_hours_served: number | null,
+	/**  Demand the option found no capacity for, reference-GPU-hours. */
 	ref_gpu_hours_unserved: number | null,
+	/**  Accelerator-hours run, interruption waste included. */
 	accelerator_hours: number | null,
+	/**
+	 *  Busy share (0..1) of owned accelerator-hours after delivery; `null`
+	 *  without owned servers or when they arrive after the horizon.
+	 */
 	owned_utilisation?: number | null,
+	/**
+	 *  For a job: months from today until its result, lead time included
+	 *  (extrapolated when it does not finish within the horizon).
+	 */
 	time_to_complete_months?: number | null,
+	/**  For a job: whether it finishes within the horizon; `null` for other demand. */
 	completes_within_horizon?: boolean | null,
+	/**  For a job with a deadline: whether its result comes by then. */
 	meets_deadline?: boolean | null,
+	/**
+	 *  Break-even against the cheapest other option (by nominal total) that
+	 *  does all the work; `null` when there is none.
+	 */
 	break_even?: BreakEvenJson_Deserialize | null,
+	/**  Latency of the edge architecture, milliseconds, when the option has an edge line. */
 	latency_ms?: number | null,
 	/**  Compute cost per million output tokens (an inference demand). */
 	cost_per_million_tokens?: number | null,
 	/**  Whether the model fits the option's accelerators. */
 	memory_fit?: MemoryFitJson_Deserialize | null,
+	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
 };
 
+/**  One option's results as JSON, amounts in the scenario's currency. */
 export type OptionJson_Serialize = {
+	/**  The option's id. */
 	id: string,
+	/**  The option's label; its id when it has none. */
 	label: string,
+	/**  `buy`, `rent` or `mix`. */
 	kind: string,
+	/**  The currency code every amount is in (the scenario's). */
 	currency: string,
+	/**  Sum of every month's cash flows, residual value credited. */
 	total_nominal: number | null,
+	/**  The same cash flows discounted to today at the scenario's rate. */
 	total_npv: number | null,
+	/**
+	 *  Compute cost on the option's own accelerators per useful
+	 *  reference-GPU-hour; `null` when they delivered none.
+	 */
 	effective_price_per_ref_gpu_hour: number | null,
 	/**  Category → nominal amount over the horizon (non-zero categories). */
 	breakdown: { [key in string]: number | null },
 	/**  Nominal cash flow of each month. */
 	monthly: (number | null)[],
+	/**  Useful work delivered, reference-GPU-hours. */
 	ref_gpu_hours_served: number | null,
+	/**  Demand the option found no capacity for, reference-GPU-hours. */
 	ref_gpu_hours_unserved: number | null,
+	/**  Accelerator-hours run, interruption waste included. */
 	accelerator_hours: number | null,
+	/**
+	 *  Busy share (0..1) of owned accelerator-hours after delivery; `null`
+	 *  without owned servers or when they arrive after the horizon.
+	 */
 	owned_utilisation: number | null,
+	/**
+	 *  For a job: months from today until its result, lead time included
+	 *  (extrapolated when it does not finish within the horizon).
+	 */
 	time_to_complete_months: number | null,
+	/**  For a job: whether it finishes within the horizon; `null` for other demand. */
 	completes_within_horizon: boolean | null,
+	/**  For a job with a deadline: whether its result comes by then. */
 	meets_deadline: boolean | null,
+	/**
+	 *  Break-even against the cheapest other option (by nominal total) that
+	 *  does all the work; `null` when there is none.
+	 */
 	break_even: BreakEvenJson_Serialize | null,
+	/**  Latency of the edge architecture, milliseconds, when the option has an edge line. */
 	latency_ms: number | null,
 	/**  Compute cost per million output tokens (an inference demand). */
 	cost_per_million_tokens: number | null,
 	/**  Whether the model fits the option's accelerators. */
 	memory_fit: MemoryFitJson_Serialize | null,
+	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
 };
 
@@ -1453,23 +1706,37 @@ export type PackSummary = PackSummary_Serialize | PackSummary_Deserialize;
 
 /**  What verification found, for a reader. */
 export type PackSummary_Deserialize = {
+	/**  What the pack is, as its maker labelled it. */
 	label: string,
+	/**  The catalogue version it installs. */
 	version: number | null,
+	/**  When the pack was made, as its maker gave it. */
 	created: string,
+	/**  Key id of the signer; `null` for an unsigned pack the user allowed. */
 	signed_by?: string | null,
+	/**  Accelerator rows in the pack. */
 	accelerators: number | null,
+	/**  Provider rows in the pack. */
 	providers: number | null,
+	/**  Offer rows in the pack. */
 	offers: number | null,
 };
 
 /**  What verification found, for a reader. */
 export type PackSummary_Serialize = {
+	/**  What the pack is, as its maker labelled it. */
 	label: string,
+	/**  The catalogue version it installs. */
 	version: number | null,
+	/**  When the pack was made, as its maker gave it. */
 	created: string,
+	/**  Key id of the signer; `null` for an unsigned pack the user allowed. */
 	signed_by: string | null,
+	/**  Accelerator rows in the pack. */
 	accelerators: number | null,
+	/**  Provider rows in the pack. */
 	providers: number | null,
+	/**  Offer rows in the pack. */
 	offers: number | null,
 };
 
@@ -1480,10 +1747,15 @@ export type PoolJson = PoolJson_Serialize | PoolJson_Deserialize;
 export type PoolJson_Deserialize = {
 	/**  `owned`, `reserved`, `on_demand` or `spot`. */
 	pool: string,
+	/**  How the offer is billed. */
 	billing_mode: BillingMode,
+	/**  The catalogue offer it is priced from. */
 	offer_id: string,
+	/**  The offer's accelerator. */
 	accelerator_id: string,
+	/**  The rental's provider; `null` for owned servers (the buyer's own site). */
 	provider_id?: string | null,
+	/**  Where the accelerator's ratio to the reference GPU comes from. */
 	ratio_basis: Basis,
 	/**  Servers (owned) or committed accelerators (reserved). */
 	size?: number | null,
@@ -1493,34 +1765,54 @@ export type PoolJson_Deserialize = {
 export type PoolJson_Serialize = {
 	/**  `owned`, `reserved`, `on_demand` or `spot`. */
 	pool: string,
+	/**  How the offer is billed. */
 	billing_mode: BillingMode,
+	/**  The catalogue offer it is priced from. */
 	offer_id: string,
+	/**  The offer's accelerator. */
 	accelerator_id: string,
+	/**  The rental's provider; `null` for owned servers (the buyer's own site). */
 	provider_id: string | null,
+	/**  Where the accelerator's ratio to the reference GPU comes from. */
 	ratio_basis: Basis,
 	/**  Servers (owned) or committed accelerators (reserved). */
 	size: number | null,
 };
 
+/**  What porting an option's workload off CUDA costs. */
 export type PortingJson = PortingJson_Serialize | PortingJson_Deserialize;
 
+/**  What porting an option's workload off CUDA costs. */
 export type PortingJson_Deserialize = {
+	/**  Maturity of the framework adapter: `mature`, `beta` or `early`. */
 	maturity: string,
+	/**  The framework adapter, as the option names it. */
 	adapter?: string | null,
+	/**  Engineer-months to port and validate the workload. */
 	engineer_months: number | null,
+	/**  Cost of the port, in the scenario's currency. */
 	cost: number | null,
+	/**  Months until the port runs. */
 	delay_months: number | null,
+	/**  Yearly upkeep of the port, in the scenario's currency. */
 	maintenance_per_year: number | null,
 	/**  The effort per unit came from Suanli's default table: an assumption. */
 	effort_is_default_assumption: boolean,
 };
 
+/**  What porting an option's workload off CUDA costs. */
 export type PortingJson_Serialize = {
+	/**  Maturity of the framework adapter: `mature`, `beta` or `early`. */
 	maturity: string,
+	/**  The framework adapter, as the option names it. */
 	adapter: string | null,
+	/**  Engineer-months to port and validate the workload. */
 	engineer_months: number | null,
+	/**  Cost of the port, in the scenario's currency. */
 	cost: number | null,
+	/**  Months until the port runs. */
 	delay_months: number | null,
+	/**  Yearly upkeep of the port, in the scenario's currency. */
 	maintenance_per_year: number | null,
 	/**  The effort per unit came from Suanli's default table: an assumption. */
 	effort_is_default_assumption: boolean,
@@ -1546,13 +1838,17 @@ export type PriceBook = PriceBook_Serialize | PriceBook_Deserialize;
 
 /**  The user's own offers and negotiated discounts. */
 export type PriceBook_Deserialize = {
+	/**  The user's own offers, by id. */
 	offers: Offer_Deserialize[],
+	/**  The negotiated discounts, by id. */
 	discounts: Discount_Deserialize[],
 };
 
 /**  The user's own offers and negotiated discounts. */
 export type PriceBook_Serialize = {
+	/**  The user's own offers, by id. */
 	offers: Offer_Serialize[],
+	/**  The negotiated discounts, by id. */
 	discounts: Discount_Serialize[],
 };
 
@@ -1680,10 +1976,15 @@ export type Provider_Serialize = {
 	notes: string | null,
 };
 
+/**  Spread of one amount across trials, in the scenario's currency. */
 export type RangeJson = {
+	/**  10th percentile. */
 	p10: number | null,
+	/**  Median. */
 	p50: number | null,
+	/**  90th percentile. */
 	p90: number | null,
+	/**  Mean. */
 	mean: number | null,
 };
 
@@ -1803,8 +2104,11 @@ export type Recommendation = Recommendation_Serialize | Recommendation_Deseriali
 
 /**  The answer of [`recommend`]. */
 export type Recommendation_Deserialize = {
+	/**  The scenario's name. */
 	scenario_name: string,
+	/**  The scenario's currency, which every amount is in. */
 	currency: Currency,
+	/**  What the ranked candidates are ordered by. */
 	rank_by: RankBy,
 	/**  Candidates that meet every constraint and do all the work, best first. */
 	ranked: CandidateJson_Deserialize[],
@@ -1819,6 +2123,7 @@ export type Recommendation_Deserialize = {
 	constraints: ExclusionJson_Deserialize[],
 	/**  When nothing is ranked: why, one reason a line. */
 	infeasible: string[],
+	/**  How the catalogue's offers fed the search. */
 	search: SearchStats,
 	/**  Assumptions and what was left out, for the reader. */
 	notes: string[],
@@ -1826,8 +2131,11 @@ export type Recommendation_Deserialize = {
 
 /**  The answer of [`recommend`]. */
 export type Recommendation_Serialize = {
+	/**  The scenario's name. */
 	scenario_name: string,
+	/**  The scenario's currency, which every amount is in. */
 	currency: Currency,
+	/**  What the ranked candidates are ordered by. */
 	rank_by: RankBy,
 	/**  Candidates that meet every constraint and do all the work, best first. */
 	ranked: CandidateJson_Serialize[],
@@ -1842,6 +2150,7 @@ export type Recommendation_Serialize = {
 	constraints: ExclusionJson_Serialize[],
 	/**  When nothing is ranked: why, one reason a line. */
 	infeasible: string[],
+	/**  How the catalogue's offers fed the search. */
 	search: SearchStats,
 	/**  Assumptions and what was left out, for the reader. */
 	notes: string[],
@@ -1849,7 +2158,9 @@ export type Recommendation_Serialize = {
 
 /**  A saved scenario, opened. */
 export type SavedScenario = {
+	/**  Its id, name and dates. */
 	meta: ScenarioMeta,
+	/**  The scenario as the editor's document, defaults filled in. */
 	scenario: { [key in string]: JsonValue },
 };
 
@@ -1893,74 +2204,134 @@ export type SearchStats = {
 	candidates: number,
 };
 
+/**  Which uncertain inputs move the NPVs most, and where buying breaks even with renting. */
 export type SensitivityJson = SensitivityJson_Serialize | SensitivityJson_Deserialize;
 
+/**  Which uncertain inputs move the NPVs most, and where buying breaks even with renting. */
 export type SensitivityJson_Deserialize = {
+	/**  Per option: id and NPV with every uncertain input at its base value. */
 	base_npv: ([string, number | null])[],
+	/**  The bars, largest swing first. */
 	tornado: BarJson[],
+	/**  One per buy option, against the cheapest rent option that does all the work. */
 	break_even: UtilisationBreakEvenJson_Deserialize[],
 };
 
+/**  Which uncertain inputs move the NPVs most, and where buying breaks even with renting. */
 export type SensitivityJson_Serialize = {
+	/**  Per option: id and NPV with every uncertain input at its base value. */
 	base_npv: ([string, number | null])[],
+	/**  The bars, largest swing first. */
 	tornado: BarJson[],
+	/**  One per buy option, against the cheapest rent option that does all the work. */
 	break_even: UtilisationBreakEvenJson_Serialize[],
 };
 
 /**  The desktop app's settings. */
 export type Settings = {
+	/**  The language the app's messages are written in. */
 	lang: Lang,
 	/**  Currency new scenarios and catalogue comparisons use (CNY or USD). */
 	currency: Currency,
-	/**  CNY per USD, and where that rate comes from. */
+	/**  CNY per USD (its source is `fx_source`). */
 	usd_cny: number | null,
+	/**  Where `usd_cny` comes from, for a reader. */
 	fx_source: string,
+	/**  Catalogue id of the reference GPU (default: the catalogue's, `nvidia-a100-sxm-80gb`). */
 	reference_gpu: string,
 };
 
+/**  One option under uncertainty, with its point figures beside the ranges. */
 export type SimulatedOptionJson = SimulatedOptionJson_Serialize | SimulatedOptionJson_Deserialize;
 
+/**  One option under uncertainty, with its point figures beside the ranges. */
 export type SimulatedOptionJson_Deserialize = {
+	/**  The option's id. */
 	id: string,
+	/**  The option's label; its id when it has none. */
 	label: string,
+	/**
+	 *  Point estimate: compute cost on the option's own accelerators per
+	 *  useful reference-GPU-hour; `null` when they delivered none.
+	 */
 	effective_price_per_ref_gpu_hour?: number | null,
+	/**
+	 *  Point estimate: everything (porting, bridge, storage, edge included)
+	 *  per useful reference-GPU-hour served.
+	 */
 	all_in_per_ref_gpu_hour?: number | null,
+	/**  NPV of the point evaluation (the scenario as given). */
 	total_npv: number | null,
+	/**  Nominal total across trials. */
 	nominal: RangeJson,
+	/**  NPV across trials. */
 	npv: RangeJson,
+	/**  Share of trials (0..1) in which this option has the lowest NPV. */
 	probability_cheapest: number | null,
+	/**  Porting off CUDA, when the option has it. */
 	porting?: PortingJson_Deserialize | null,
+	/**  Supply-risk score, when the option states its supply facts. */
 	supply_risk?: SupplyJson | null,
 };
 
+/**  One option under uncertainty, with its point figures beside the ranges. */
 export type SimulatedOptionJson_Serialize = {
+	/**  The option's id. */
 	id: string,
+	/**  The option's label; its id when it has none. */
 	label: string,
+	/**
+	 *  Point estimate: compute cost on the option's own accelerators per
+	 *  useful reference-GPU-hour; `null` when they delivered none.
+	 */
 	effective_price_per_ref_gpu_hour: number | null,
+	/**
+	 *  Point estimate: everything (porting, bridge, storage, edge included)
+	 *  per useful reference-GPU-hour served.
+	 */
 	all_in_per_ref_gpu_hour: number | null,
+	/**  NPV of the point evaluation (the scenario as given). */
 	total_npv: number | null,
+	/**  Nominal total across trials. */
 	nominal: RangeJson,
+	/**  NPV across trials. */
 	npv: RangeJson,
+	/**  Share of trials (0..1) in which this option has the lowest NPV. */
 	probability_cheapest: number | null,
+	/**  Porting off CUDA, when the option has it. */
 	porting: PortingJson_Serialize | null,
+	/**  Supply-risk score, when the option states its supply facts. */
 	supply_risk: SupplyJson | null,
 };
 
+/**  A Monte Carlo run as JSON, amounts rounded to the currency's minor unit. */
 export type SimulationJson = SimulationJson_Serialize | SimulationJson_Deserialize;
 
+/**  A Monte Carlo run as JSON, amounts rounded to the currency's minor unit. */
 export type SimulationJson_Deserialize = {
+	/**  The scenario's name. */
 	scenario: string,
+	/**  The scenario's currency code, which every amount is in. */
 	currency: string,
+	/**  Trials run. */
 	trials: number,
+	/**  The seed the trials were drawn from: the same seed gives the same results. */
 	seed: number | null,
+	/**  One entry per option, in the scenario's order. */
 	options: SimulatedOptionJson_Deserialize[],
 };
 
+/**  A Monte Carlo run as JSON, amounts rounded to the currency's minor unit. */
 export type SimulationJson_Serialize = {
+	/**  The scenario's name. */
 	scenario: string,
+	/**  The scenario's currency code, which every amount is in. */
 	currency: string,
+	/**  Trials run. */
 	trials: number,
+	/**  The seed the trials were drawn from: the same seed gives the same results. */
 	seed: number | null,
+	/**  One entry per option, in the scenario's order. */
 	options: SimulatedOptionJson_Serialize[],
 };
 
@@ -1972,8 +2343,14 @@ export type Source = Source_Serialize | Source_Deserialize;
 
 /**  Where one of an option's figures comes from. */
 export type SourceLine = {
+	/**  Id of the option, as resolved (a filter's match is `option/offer`). */
 	option_id: string,
+	/**  The option's field it is about (`on_demand.price_per_accel_hour`). */
 	field: string,
+	/**
+	 *  Where the figure comes from: as the file states it, or the catalogue
+	 *  entry it was resolved from (English).
+	 */
 	text: string,
 };
 
@@ -2097,8 +2474,11 @@ export type Step_Serialize = {
 	kind: StepKind_Serialize,
 };
 
+/**  An option's supply-risk score. */
 export type SupplyJson = {
+	/**  0 to 100, 100 the worst. */
 	score: number | null,
+	/**  The drivers with points, largest first: name in the requested language, points. */
 	drivers: ([string, number | null])[],
 };
 
@@ -2107,21 +2487,33 @@ export type TotalChange = TotalChange_Serialize | TotalChange_Deserialize;
 
 /**  What the changes did to one option's totals (`None`: not in that scenario). */
 export type TotalChange_Deserialize = {
+	/**  The option's id, which pairs it across the two scenarios. */
 	option_id: string,
+	/**  Its label in the first scenario that has it. */
 	label: string,
+	/**  NPV in the first scenario, in its currency. */
 	before_npv?: number | null,
+	/**  NPV in the second scenario, in its currency. */
 	after_npv?: number | null,
+	/**  Nominal total in the first scenario, in its currency. */
 	before_nominal?: number | null,
+	/**  Nominal total in the second scenario, in its currency. */
 	after_nominal?: number | null,
 };
 
 /**  What the changes did to one option's totals (`None`: not in that scenario). */
 export type TotalChange_Serialize = {
+	/**  The option's id, which pairs it across the two scenarios. */
 	option_id: string,
+	/**  Its label in the first scenario that has it. */
 	label: string,
+	/**  NPV in the first scenario, in its currency. */
 	before_npv: number | null,
+	/**  NPV in the second scenario, in its currency. */
 	after_npv: number | null,
+	/**  Nominal total in the first scenario, in its currency. */
 	before_nominal: number | null,
+	/**  Nominal total in the second scenario, in its currency. */
 	after_nominal: number | null,
 };
 
@@ -2162,35 +2554,62 @@ export type UpdateSummary = UpdateSummary_Serialize | UpdateSummary_Deserialize;
 
 /**  What a catalogue update did. */
 export type UpdateSummary_Deserialize = {
+	/**  The pack that was applied. */
 	pack: PackSummary_Deserialize,
+	/**  Offers added. */
 	added: number,
+	/**  Offers removed. */
 	removed: number,
+	/**  Offers whose price, currency or price unit changed. */
 	repriced: number,
 };
 
 /**  What a catalogue update did. */
 export type UpdateSummary_Serialize = {
+	/**  The pack that was applied. */
 	pack: PackSummary_Serialize,
+	/**  Offers added. */
 	added: number,
+	/**  Offers removed. */
 	removed: number,
+	/**  Offers whose price, currency or price unit changed. */
 	repriced: number,
 };
 
+/**  Where buying an owned option equals renting the cheapest rent option. */
 export type UtilisationBreakEvenJson = UtilisationBreakEvenJson_Serialize | UtilisationBreakEvenJson_Deserialize;
 
+/**  Where buying an owned option equals renting the cheapest rent option. */
 export type UtilisationBreakEvenJson_Deserialize = {
+	/**  Id of the buy option. */
 	buy: string,
+	/**  Id of the cheapest rent option (by NPV) that does all the work. */
 	rent: string,
+	/**
+	 *  Owned utilisation (0..1) at which the two NPVs are equal; `null`
+	 *  when one is cheaper at every utilisation up to full.
+	 */
 	utilisation?: number | null,
+	/**  Utilisation (0..1) in the scenario as given. */
 	current_utilisation?: number | null,
+	/**  First month (1-based) from which buying stays cumulatively cheaper. */
 	month?: number | null,
 };
 
+/**  Where buying an owned option equals renting the cheapest rent option. */
 export type UtilisationBreakEvenJson_Serialize = {
+	/**  Id of the buy option. */
 	buy: string,
+	/**  Id of the cheapest rent option (by NPV) that does all the work. */
 	rent: string,
+	/**
+	 *  Owned utilisation (0..1) at which the two NPVs are equal; `null`
+	 *  when one is cheaper at every utilisation up to full.
+	 */
 	utilisation: number | null,
+	/**  Utilisation (0..1) in the scenario as given. */
 	current_utilisation: number | null,
+	/**  First month (1-based) from which buying stays cumulatively cheaper. */
 	month: number | null,
 };
 

@@ -24,20 +24,28 @@ pub fn simulate(
     Ok((evaluation, sim))
 }
 
+/// The tornado (each uncertain input at its low and high end) and the
+/// buy-versus-rent break-evens; refused when a derived scenario breaks a rule.
 pub fn sensitivity(s: &Checked<Scenario>) -> Result<suanli_model::sensitivity::Sensitivity, Error> {
     suanli_model::sensitivity::sensitivity(s).map_err(Error::Invalid)
 }
 
+/// Runs the capacity-mix optimiser on the scenario's `[optimise]` section (refused without one).
 pub fn optimise(s: &Checked<Scenario>) -> Result<Outcome, Error> {
     suanli_model::optimise::optimise(s).map_err(Error::Invalid)
 }
 
+/// Spread of one amount across trials, in the scenario's currency.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RangeJson {
+    /// 10th percentile.
     pub p10: f64,
+    /// Median.
     pub p50: f64,
+    /// 90th percentile.
     pub p90: f64,
+    /// Mean.
     pub mean: f64,
 }
 
@@ -50,49 +58,78 @@ fn range(p: &Percentiles, c: suanli_model::Currency) -> RangeJson {
     }
 }
 
+/// One option under uncertainty, with its point figures beside the ranges.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SimulatedOptionJson {
+    /// The option's id.
     pub id: String,
+    /// The option's label; its id when it has none.
     pub label: String,
+    /// Point estimate: compute cost on the option's own accelerators per
+    /// useful reference-GPU-hour; `null` when they delivered none.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
+    /// Point estimate: everything (porting, bridge, storage, edge included)
+    /// per useful reference-GPU-hour served.
     pub all_in_per_ref_gpu_hour: Option<f64>,
+    /// NPV of the point evaluation (the scenario as given).
     pub total_npv: f64,
+    /// Nominal total across trials.
     pub nominal: RangeJson,
+    /// NPV across trials.
     pub npv: RangeJson,
+    /// Share of trials (0..1) in which this option has the lowest NPV.
     pub probability_cheapest: f64,
+    /// Porting off CUDA, when the option has it.
     pub porting: Option<PortingJson>,
+    /// Supply-risk score, when the option states its supply facts.
     pub supply_risk: Option<SupplyJson>,
 }
 
+/// What porting an option's workload off CUDA costs.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PortingJson {
+    /// Maturity of the framework adapter: `mature`, `beta` or `early`.
     pub maturity: String,
+    /// The framework adapter, as the option names it.
     pub adapter: Option<String>,
+    /// Engineer-months to port and validate the workload.
     pub engineer_months: f64,
+    /// Cost of the port, in the scenario's currency.
     pub cost: f64,
+    /// Months until the port runs.
     pub delay_months: f64,
+    /// Yearly upkeep of the port, in the scenario's currency.
     pub maintenance_per_year: f64,
     /// The effort per unit came from Suanli's default table: an assumption.
     pub effort_is_default_assumption: bool,
 }
 
+/// An option's supply-risk score.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SupplyJson {
+    /// 0 to 100, 100 the worst.
     pub score: f64,
+    /// The drivers with points, largest first: name in the requested language, points.
     pub drivers: Vec<(String, f64)>,
 }
 
+/// A Monte Carlo run as JSON, amounts rounded to the currency's minor unit.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SimulationJson {
+    /// The scenario's name.
     pub scenario: String,
+    /// The scenario's currency code, which every amount is in.
     pub currency: String,
+    /// Trials run.
     pub trials: u32,
+    /// The seed the trials were drawn from: the same seed gives the same results.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub seed: u64,
+    /// One entry per option, in the scenario's order.
     pub options: Vec<SimulatedOptionJson>,
 }
 
@@ -144,34 +181,50 @@ fn finite<T: Serialize>(json: T) -> Result<T, Error> {
     Ok(json)
 }
 
+/// One bar of the tornado.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BarJson {
+    /// The uncertain input, as its `[[uncertainty]]` path.
     pub path: String,
+    /// The input's low end, in its own unit (P10 of a log-normal).
     pub low: f64,
+    /// The input's high end, in its own unit (P90 of a log-normal).
     pub high: f64,
+    /// The largest NPV difference between the two ends over the options, in the scenario's currency.
     pub swing: f64,
-    /// Option id → [NPV at low, NPV at high].
+    /// One `[option id, NPV at low, NPV at high]` per option.
     pub totals: Vec<(String, f64, f64)>,
 }
 
+/// Where buying an owned option equals renting the cheapest rent option.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 // Named apart from `json::BreakEvenJson` for the TypeScript bindings (JSON is unchanged).
 #[serde(rename = "UtilisationBreakEvenJson")]
 pub struct BreakEvenJson {
+    /// Id of the buy option.
     pub buy: String,
+    /// Id of the cheapest rent option (by NPV) that does all the work.
     pub rent: String,
+    /// Owned utilisation (0..1) at which the two NPVs are equal; `null`
+    /// when one is cheaper at every utilisation up to full.
     pub utilisation: Option<f64>,
+    /// Utilisation (0..1) in the scenario as given.
     pub current_utilisation: Option<f64>,
+    /// First month (1-based) from which buying stays cumulatively cheaper.
     pub month: Option<u32>,
 }
 
+/// Which uncertain inputs move the NPVs most, and where buying breaks even with renting.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SensitivityJson {
+    /// Per option: id and NPV with every uncertain input at its base value.
     pub base_npv: Vec<(String, f64)>,
+    /// The bars, largest swing first.
     pub tornado: Vec<BarJson>,
+    /// One per buy option, against the cheapest rent option that does all the work.
     pub break_even: Vec<BreakEvenJson>,
 }
 
@@ -211,31 +264,48 @@ pub fn sensitivity_json(
     })
 }
 
+/// One capacity mix the optimiser evaluated, amounts in the scenario's currency.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CandidateJson {
+    /// Base pool: template option id and size (servers for owned, accelerators for reserved).
     pub base: Option<(String, u32)>,
+    /// Whether the mix has the on-demand pool.
     pub on_demand: bool,
+    /// Whether the mix has the spot pool.
     pub spot: bool,
+    /// Nominal total over the horizon.
     pub total_nominal: f64,
+    /// NPV.
     pub total_npv: f64,
+    /// P90 NPV across simulated trials; set only on a mix checked against a P90 budget.
     pub p90_npv: Option<f64>,
     /// Share of compute spend: base, on demand, spot.
     pub spend_shares: [f64; 3],
 }
 
+/// The optimiser's outcome, tagged by `outcome`: `chosen` or `infeasible`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum OptimiseJson {
+    /// The cheapest mix that meets the constraints.
     Chosen {
+        /// The cheapest mix by NPV that meets the constraints.
         chosen: CandidateJson,
+        /// The best pure strategies that meet them, by name (`all_on_demand`, `all_base`, `all_spot`).
         pure: Vec<(String, CandidateJson)>,
+        /// Constraints whose removal would lower the cost, named in the requested language.
         binding: Vec<String>,
+        /// Template option ids the constraints excluded, with the constraint's name.
         excluded: Vec<(String, String)>,
+        /// The decision in words, in the requested language.
         explanation: Vec<String>,
     },
+    /// No mix meets the constraints.
     Infeasible {
+        /// Template option ids with the constraint that excluded each, named in
+        /// the requested language; `(all candidates)` when the P90 budget excluded every mix.
         because: Vec<(String, String)>,
     },
 }

@@ -59,14 +59,18 @@ pub fn workload_classes() -> Vec<WorkloadClass> {
     WorkloadClass::PRICED.to_vec()
 }
 
+/// The accelerators that pass the filter, by id.
 pub fn list_accelerators(c: &Catalog, filter: &AcceleratorFilter) -> Result<Vec<Accelerator>, Error> {
     Ok(c.accelerators(filter)?)
 }
 
+/// Every provider, by id.
 pub fn list_providers(c: &Catalog) -> Result<Vec<Provider>, Error> {
     Ok(c.providers()?)
 }
 
+/// Offers of the catalogue, imports and the price book that pass the filter,
+/// sorted as it asks.
 pub fn list_offers(c: &Catalog, filter: &OfferFilter) -> Result<Vec<OfferView>, Error> {
     Ok(c.offers(filter)?)
 }
@@ -76,12 +80,19 @@ pub fn list_offers(c: &Catalog, filter: &OfferFilter) -> Result<Vec<OfferView>, 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AcceleratorForWorkload {
+    /// Catalogue id (`nvidia-a100-sxm-80gb`).
     pub accelerator_id: String,
+    /// Product name in English.
     pub name: String,
+    /// Product name in Chinese, where it has one.
     pub name_zh: Option<String>,
+    /// Vendor name in English.
     pub vendor: String,
+    /// `true` for a Chinese domestic vendor's part.
     pub domestic: Option<bool>,
+    /// Its ratio to the reference GPU for the filter's workload class, with its basis.
     pub ratio: Option<std::sync::Arc<RatioUsed>>,
+    /// Why it has no ratio, when it has none.
     pub no_ratio: Option<NoRatio>,
     /// Rental offers (purchase offers are not priced per hour) that pass the filter.
     pub rental_offers: u32,
@@ -91,7 +102,10 @@ pub struct AcceleratorForWorkload {
     /// The rental offer with the lowest effective price (or cost per
     /// million tokens, when the filter states a served model).
     pub best_offer: Option<BestOffer>,
+    /// The best offer's price per reference-GPU-hour, in the filter's currency.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
+    /// The best offer's cost per million output tokens, in the filter's
+    /// currency (when the filter states a served model).
     pub cost_per_million_tokens: Option<f64>,
     /// Server purchase offers: the lowest hardware price per reference GPU.
     pub best_capex_per_ref_gpu: Option<f64>,
@@ -103,9 +117,13 @@ pub struct AcceleratorForWorkload {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BestOffer {
+    /// The offer's id.
     pub id: String,
+    /// The provider's name in English.
     pub provider_name: Option<String>,
+    /// How it is billed.
     pub billing_mode: BillingMode,
+    /// Region code (`us-east-1`) or the source's word; `null` when not stated.
     pub region: Option<String>,
 }
 
@@ -206,8 +224,11 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ClassRatio {
+    /// The workload class.
     pub workload_class: WorkloadClass,
+    /// The ratio to the reference GPU, with its basis; `null` when there is none.
     pub ratio: Option<RatioUsed>,
+    /// Why there is none; `null` when there is a ratio.
     pub no_ratio: Option<NoRatio>,
 }
 
@@ -228,12 +249,17 @@ pub fn class_ratios(c: &Catalog, accelerator_id: &str) -> Result<Vec<ClassRatio>
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CalibrationReport {
+    /// Each measured or derived ratio beside its left-out estimate, and the errors by class.
     pub calibration: Calibration,
     /// Like-for-like comparisons derived from the measurements.
     pub comparisons: u32,
+    /// Comparisons set aside: they disagree with both parts' specs by more
+    /// than [`IMPLAUSIBLE`] (a log or unit problem, an untuned run).
     pub set_aside: Vec<DerivedRatio>,
 }
 
+/// The leave-one-out calibration of the estimate model, with how many
+/// comparisons it rests on and the ones set aside.
 pub fn calibration(c: &Catalog) -> Result<CalibrationReport, Error> {
     let book = c.ratio_book(REFERENCE_ACCELERATOR)?;
     Ok(CalibrationReport {
@@ -271,6 +297,7 @@ pub fn unpin_ratio(c: &mut Catalog, accelerator_id: &str, class: WorkloadClass) 
     }
 }
 
+/// The ratios the user pinned.
 pub fn pinned_ratios(c: &Catalog) -> Result<Vec<PinnedRatio>, Error> {
     Ok(c.pinned_ratios()?)
 }
@@ -279,7 +306,9 @@ pub fn pinned_ratios(c: &Catalog) -> Result<Vec<PinnedRatio>, Error> {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Item {
+    /// An accelerator (`kind`: `accelerator`).
     Accelerator {
+        /// The catalogue row.
         accelerator: Box<Accelerator>,
         /// Its ratio for every workload class (measured, derived, estimated,
         /// pinned …) or why there is none.
@@ -288,21 +317,30 @@ pub enum Item {
         efficiency: Vec<Efficiency>,
         /// The published results it was measured in (suite, case, round).
         measured_in: Vec<String>,
+        /// The sources its row, its ratio rows and its ratios cite, by id.
         sources: Vec<Source>,
     },
+    /// A provider (`kind`: `provider`).
     Provider {
+        /// The catalogue row.
         provider: Provider,
+        /// The sources its row cites.
         sources: Vec<Source>,
     },
+    /// An offer (`kind`: `offer`), as the offers list shows it under the filter.
     Offer {
+        /// The offer with its derived prices.
         offer: Box<OfferView>,
         /// How old its price is, against the stale threshold (a setting).
         freshness: crate::freshness::Freshness,
         /// Every change to its price, oldest first: bundled upgrades, imports, packs.
         history: Vec<PriceChange>,
+        /// The sources it and its ratio cite.
         sources: Vec<Source>,
     },
+    /// A source (`kind`: `source`).
     Source {
+        /// The source row.
         source: Source,
     },
 }
@@ -365,6 +403,7 @@ pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> 
     Err(Error::Catalog(suanli_catalog::Error::NotFound(id.to_owned())))
 }
 
+/// Full-text search over ids and names, in Chinese and English.
 pub fn search(c: &Catalog, text: &str) -> Result<Vec<SearchHit>, Error> {
     Ok(c.search(text)?)
 }
@@ -462,15 +501,22 @@ fn signature_path(pack: &Path) -> std::path::PathBuf {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PackSummary {
+    /// What the pack is, as its maker labelled it.
     pub label: String,
+    /// The catalogue version it installs.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub version: i64,
+    /// When the pack was made, as its maker gave it.
     pub created: String,
+    /// Key id of the signer; `null` for an unsigned pack the user allowed.
     pub signed_by: Option<String>,
+    /// Accelerator rows in the pack.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub accelerators: usize,
+    /// Provider rows in the pack.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub providers: usize,
+    /// Offer rows in the pack.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub offers: usize,
 }
@@ -585,6 +631,8 @@ pub fn keygen(dir: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), Er
     Ok((pub_path, key_path))
 }
 
+/// Writes the price book (own offers and discounts, not pinned ratios) to
+/// `out` as JSON; returns how many offers and discounts it holds.
 pub fn pricebook_export(c: &Catalog, out: &Path) -> Result<usize, Error> {
     let file = c.export_pricebook()?;
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(suanli_catalog::Error::from)?;
@@ -626,7 +674,10 @@ pub fn pricebook_import(c: &mut Catalog, file: &Path) -> Result<usize, Error> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FeedSource {
     /// A SkyPilot catalogue `vms.csv`, by SkyPilot cloud name (`aws`, `gcp`, `vast` …).
-    Skypilot { cloud: String },
+    Skypilot {
+        /// SkyPilot's name for the cloud (`aws`).
+        cloud: String,
+    },
     /// The Azure Retail Prices API, GPU VM sizes (`Standard_N*`), every page.
     Azure,
 }
@@ -664,6 +715,7 @@ pub struct FeedUrls {
     pub skypilot: String,
     /// The first Azure Retail Prices page; later pages follow `NextPageLink`.
     pub azure: String,
+    /// Deadline, timeouts and size caps of the downloads.
     pub limits: Limits,
 }
 
@@ -762,7 +814,9 @@ pub fn refresh(
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PriceBook {
+    /// The user's own offers, by id.
     pub offers: Vec<Offer>,
+    /// The negotiated discounts, by id.
     pub discounts: Vec<Discount>,
 }
 
@@ -820,9 +874,13 @@ pub struct UpdateProgress {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct UpdateSummary {
+    /// The pack that was applied.
     pub pack: PackSummary,
+    /// Offers added.
     pub added: u32,
+    /// Offers removed.
     pub removed: u32,
+    /// Offers whose price, currency or price unit changed.
     pub repriced: u32,
 }
 

@@ -17,11 +17,17 @@ use crate::{Error, EvaluationJson, needs_catalog, resolve_offers};
 #[derive(Debug, Serialize, specta::Type)]
 #[serde(untagged)]
 pub enum JsonValue {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number (a TypeScript `number`).
     Number(f64),
+    /// A string.
     String(String),
+    /// An array.
     Array(Vec<JsonValue>),
+    /// An object.
     Object(JsonObject),
 }
 
@@ -66,8 +72,12 @@ pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Checked<Scenar
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SourceLine {
+    /// Id of the option, as resolved (a filter's match is `option/offer`).
     pub option_id: String,
+    /// The option's field it is about (`on_demand.price_per_accel_hour`).
     pub field: String,
+    /// Where the figure comes from: as the file states it, or the catalogue
+    /// entry it was resolved from (English).
     pub text: String,
 }
 
@@ -76,8 +86,11 @@ pub struct SourceLine {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Evaluated {
+    /// The results, rounded for display.
     pub evaluation: EvaluationJson,
+    /// What resolving the catalogue references did or assumed, in English.
     pub notes: Vec<String>,
+    /// One line per sourced figure, option by option.
     pub sources: Vec<SourceLine>,
 }
 
@@ -141,8 +154,11 @@ mod tests {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Example {
+    /// File name in `data/scenarios` (`a100-8x-buy-vs-rent.toml`).
     pub file: String,
+    /// The scenario's name, as its file gives it.
     pub name: String,
+    /// The scenario file's text.
     pub toml: String,
 }
 
@@ -167,6 +183,7 @@ const EXAMPLES: &[(&str, &str)] = examples![
     "llm-inference-70b.toml",
 ];
 
+/// The bundled examples, the article's seed case first (the app opens on it).
 pub fn examples() -> Result<Vec<Example>, Error> {
     EXAMPLES
         .iter()

@@ -3,11 +3,17 @@
 
 use suanli_model::{InputError, Lang};
 
+/// Every way a use case can fail. [`Error::code`] gives the closed code a
+/// front end matches on; [`Error::message`] the text for a reader, in
+/// English or Chinese.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A file could not be read (a scenario, a logo, an import).
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file, as given.
         path: String,
+        /// The cause, as an I/O error (also for a file that is not UTF-8 text).
         #[source]
         source: std::io::Error,
     },
@@ -16,13 +22,22 @@ pub enum Error {
     Parse {
         /// Field path as far as the parser got (`options[1].kind`).
         path: String,
+        /// Line of the text where the parser stopped, from 1.
         line: usize,
+        /// Column on that line, in characters, from 1.
         column: usize,
+        /// What the parser found, in English whatever the language.
         message: String,
     },
-    /// A scenario document (the editor's JSON) has a field of the wrong shape.
+    /// A document (the editor's scenario JSON, settings) has a field of the
+    /// wrong shape, or a scenario could not be turned into TOML or JSON.
     #[error("{}", self.message(Lang::En))]
-    Shape { path: String, message: String },
+    Shape {
+        /// Field path (`horizon_months`, `currency`); empty when the whole document is at fault.
+        path: String,
+        /// What is wrong (the deserializer's words are English in either language).
+        message: String,
+    },
     /// The database could not be opened, so nothing that needs it can run.
     #[error("{}", self.message(Lang::En))]
     Unavailable,
@@ -32,15 +47,23 @@ pub enum Error {
     /// The scenario parsed but breaks rules; every broken rule is listed.
     #[error("{}", self.message(Lang::En))]
     Invalid(Vec<InputError>),
+    /// A file or directory could not be written (or a key file is already there).
     #[error("cannot write {path}: {source}")]
     Write {
+        /// The file or directory, as given.
         path: String,
+        /// The cause, as an I/O error.
         #[source]
         source: std::io::Error,
     },
     /// A target Suanli will not replace; nothing was written.
     #[error("{}", self.message(Lang::En))]
-    Refused { path: String, why: Refusal },
+    Refused {
+        /// The target, as given.
+        path: String,
+        /// What the target is that Suanli will not replace.
+        why: Refusal,
+    },
     /// The catalogue refused or failed (rows, database, download).
     #[error("{0}")]
     Catalog(#[from] suanli_catalog::Error),
@@ -59,10 +82,20 @@ pub enum Error {
     /// A figure to be handed out (JSON, a workbook, a PDF) is not a finite
     /// number; nothing was handed out.
     #[error("{}", self.message(Lang::En))]
-    NonFinite { field: String },
+    NonFinite {
+        /// Path of the first such figure (`options[2].total_nominal`).
+        field: String,
+    },
     /// A scenario's reference to the catalogue did not resolve.
     #[error("{path} = {value}: {problem}")]
-    Reference { path: String, value: String, problem: String },
+    Reference {
+        /// Field path of the reference (`options[0].on_demand.offer`).
+        path: String,
+        /// The value at fault, quoted: an offer id, or the option's id for a filter.
+        value: String,
+        /// Why it did not resolve (English).
+        problem: String,
+    },
 }
 
 impl Error {
@@ -270,6 +303,7 @@ pub enum Refusal {
 pub struct FieldError {
     /// Field path as in the scenario file (`options[0].owned.pue`).
     pub path: String,
+    /// The value found there, as text; empty when the error does not say it.
     pub value: String,
     /// The problem, in the requested language.
     pub message: String,
@@ -280,12 +314,16 @@ pub struct FieldError {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ErrorJson {
+    /// One of the closed set of [`Error::code`] (`invalid`, `not_found`, ...).
     pub code: String,
+    /// The whole message, as [`Error::message`] gives it.
     pub message: String,
+    /// The fields to mark in a form; empty when the error is about none.
     pub fields: Vec<FieldError>,
 }
 
 impl Error {
+    /// The error as a front end receives it, in `lang`.
     pub fn to_json(&self, lang: Lang) -> ErrorJson {
         let field = |path: &str, value: &str, message: String| FieldError {
             path: path.to_owned(),

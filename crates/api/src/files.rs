@@ -79,7 +79,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// One file of a write.
 #[derive(Debug, Clone, Copy)]
 pub struct Output<'a> {
+    /// Where the file goes.
     pub path: &'a Path,
+    /// The whole content.
     pub bytes: &'a [u8],
     /// Readable by the owner only (mode 0600): secret keys.
     pub private: bool,

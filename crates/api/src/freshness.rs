@@ -21,9 +21,23 @@ pub const DEFAULT_STALE_AFTER_MONTHS: u32 = 6;
 /// An as-of date as precise as its source gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AsOf {
-    Day { date: NaiveDate },
-    Month { year: i32, month: u32 },
-    Year { year: i32 },
+    /// A whole date (`2026-11-30`).
+    Day {
+        /// The day.
+        date: NaiveDate,
+    },
+    /// A month only (`2025-03`).
+    Month {
+        /// The year, four digits.
+        year: i32,
+        /// The month, 1 to 12.
+        month: u32,
+    },
+    /// A year only (`2026`).
+    Year {
+        /// The year, four digits.
+        year: i32,
+    },
 }
 
 impl AsOf {
@@ -81,12 +95,15 @@ pub struct Freshness {
     pub precision: Option<&'static str>,
     /// Whole months since the earliest day the date may mean.
     pub age_months: Option<u32>,
-    /// Older than the threshold.
+    /// As old as the threshold, or older.
     pub stale: bool,
+    /// The threshold it was judged by, months.
     pub stale_after_months: u32,
 }
 
 impl Freshness {
+    /// The freshness of a price dated `as_of` (ISO text; `None` or not a
+    /// date: unknown) on `today`, stale at `stale_after_months` or older.
     pub fn of(as_of: Option<&str>, today: NaiveDate, stale_after_months: u32) -> Freshness {
         let as_of = as_of.and_then(AsOf::parse);
         let age_months = as_of.map(|a| months_between(a.earliest(), today));

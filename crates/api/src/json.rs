@@ -10,61 +10,99 @@ use suanli_model::{
     Category, Evaluation, Lang, OptionResult, round_money, round_quantity, round_share, round_unit_price,
 };
 
+/// An evaluation as JSON: every option's figures, rounded for display.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EvaluationJson {
+    /// The scenario's name.
     pub scenario: String,
+    /// The scenario's currency code (`CNY`), which every amount is in.
     pub currency: String,
+    /// Length of the comparison, months.
     pub horizon_months: u32,
+    /// Reference-GPU-hours the demand asks for over the horizon (for a job: its work).
     pub demand_ref_gpu_hours: f64,
+    /// Id of the option with the lowest nominal total among those doing all
+    /// the work; `null` when none does.
     pub cheapest_nominal: Option<String>,
+    /// Id of the option with the lowest NPV among those doing all the work;
+    /// `null` when none does.
     pub cheapest_npv: Option<String>,
+    /// One entry per option, in the scenario's order.
     pub options: Vec<OptionJson>,
 }
 
+/// One option's results as JSON, amounts in the scenario's currency.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct OptionJson {
+    /// The option's id.
     pub id: String,
+    /// The option's label; its id when it has none.
     pub label: String,
+    /// `buy`, `rent` or `mix`.
     pub kind: &'static str,
+    /// The currency code every amount is in (the scenario's).
     pub currency: String,
+    /// Sum of every month's cash flows, residual value credited.
     pub total_nominal: f64,
+    /// The same cash flows discounted to today at the scenario's rate.
     pub total_npv: f64,
+    /// Compute cost on the option's own accelerators per useful
+    /// reference-GPU-hour; `null` when they delivered none.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
     /// Category → nominal amount over the horizon (non-zero categories).
     pub breakdown: BTreeMap<&'static str, f64>,
     /// Nominal cash flow of each month.
     pub monthly: Vec<f64>,
+    /// Useful work delivered, reference-GPU-hours.
     pub ref_gpu_hours_served: f64,
+    /// Demand the option found no capacity for, reference-GPU-hours.
     pub ref_gpu_hours_unserved: f64,
+    /// Accelerator-hours run, interruption waste included.
     pub accelerator_hours: f64,
+    /// Busy share (0..1) of owned accelerator-hours after delivery; `null`
+    /// without owned servers or when they arrive after the horizon.
     pub owned_utilisation: Option<f64>,
+    /// For a job: months from today until its result, lead time included
+    /// (extrapolated when it does not finish within the horizon).
     pub time_to_complete_months: Option<f64>,
+    /// For a job: whether it finishes within the horizon; `null` for other demand.
     pub completes_within_horizon: Option<bool>,
+    /// For a job with a deadline: whether its result comes by then.
     pub meets_deadline: Option<bool>,
+    /// Break-even against the cheapest other option (by nominal total) that
+    /// does all the work; `null` when there is none.
     pub break_even: Option<BreakEvenJson>,
+    /// Latency of the edge architecture, milliseconds, when the option has an edge line.
     pub latency_ms: Option<f64>,
     /// Compute cost per million output tokens (an inference demand).
     pub cost_per_million_tokens: Option<f64>,
     /// Whether the model fits the option's accelerators.
     pub memory_fit: Option<MemoryFitJson>,
+    /// Caveats a reader must know about these figures, as sentences in the requested language.
     pub notes: Vec<String>,
 }
 
+/// The model against an option's accelerators.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MemoryFitJson {
+    /// Whether the model fits: some count holds it, and the option runs at least that many.
     pub fits: bool,
     /// Fewest accelerators that hold the model (`null`: none do with this sharding).
     pub min_accelerators: Option<u32>,
+    /// Accelerators the option runs one job or replica on.
     pub available: u32,
+    /// Memory of one accelerator, GB.
     pub memory_gb_per_accelerator: f64,
 }
 
+/// When an option becomes cheaper than its cheapest rival.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BreakEvenJson {
+    /// Id of the rival option.
     pub against: String,
     /// First month (1-based) from which the option's cumulative cost stays
     /// at or below `against`'s; `null`: not within the horizon.
@@ -72,6 +110,8 @@ pub struct BreakEvenJson {
 }
 
 impl EvaluationJson {
+    /// Shapes an evaluation, rounded by the model's rules, notes in `lang`.
+    /// Does not check finiteness: [`crate::evaluation_json`] does.
     pub fn from_evaluation(e: &Evaluation, lang: Lang) -> Self {
         EvaluationJson {
             scenario: e.scenario_name.clone(),

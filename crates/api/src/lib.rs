@@ -5,6 +5,8 @@
 //! a [`Scenario`], and where results are shaped for transport (JSON); the
 //! engine below it knows none of that.
 
+#![warn(missing_docs)]
+
 pub mod analytics;
 pub mod catalog;
 pub mod deploy;
@@ -65,13 +67,14 @@ pub fn evaluate(scenario: &Checked<Scenario>) -> Evaluation {
 }
 
 /// Reads a scenario file and evaluates it. A scenario that names catalogue
-/// offers is resolved against the catalogue at `db` (default location when
-/// `None`); one that names none never opens the database.
+/// offers is resolved against the catalogue at the default location; one
+/// that names none never opens the database.
 pub fn evaluate_file(path: &Path) -> Result<(Checked<Scenario>, Evaluation), Error> {
     evaluate_file_with(path, None).map(|(s, e, _)| (s, e))
 }
 
-/// As [`evaluate_file`], with the database path and the resolution notes.
+/// As [`evaluate_file`], with the catalogue at `db` (the default location
+/// when `None`), and the resolution notes.
 pub fn evaluate_file_with(
     path: &Path,
     db: Option<&Path>,

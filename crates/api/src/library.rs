@@ -60,15 +60,19 @@ pub fn app_info(
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SavedScenario {
+    /// Its id, name and dates.
     pub meta: ScenarioMeta,
+    /// The scenario as the editor's document, defaults filled in.
     #[cfg_attr(feature = "specta", specta(type = crate::document::JsonObject))]
     pub scenario: Value,
 }
 
+/// The saved scenarios, most recently changed first.
 pub fn list(c: &Catalog) -> Result<Vec<ScenarioMeta>, Error> {
     Ok(c.library()?)
 }
 
+/// Opens a saved scenario as the editor's document; not found when no scenario has `id`.
 pub fn open(c: &Catalog, id: u32) -> Result<SavedScenario, Error> {
     let meta = c.library_meta(id)?;
     let scenario = doc_from_toml(&c.library_text(id)?)?;
@@ -95,6 +99,7 @@ pub fn duplicate(c: &mut Catalog, id: u32, lang: Lang) -> Result<ScenarioMeta, E
     Ok(c.library_put(None, &name, &text, &now_utc())?)
 }
 
+/// Renames a saved scenario (the name trimmed; a blank one is refused).
 pub fn rename(c: &mut Catalog, id: u32, name: &str) -> Result<ScenarioMeta, Error> {
     let name = name.trim();
     if name.is_empty() {
@@ -106,6 +111,7 @@ pub fn rename(c: &mut Catalog, id: u32, name: &str) -> Result<ScenarioMeta, Erro
     Ok(c.library_put(Some(id), name, &text, &now_utc())?)
 }
 
+/// Removes a saved scenario; a draft opened from it stays, detached from it.
 pub fn delete(c: &mut Catalog, id: u32) -> Result<(), Error> {
     Ok(c.library_delete(id)?)
 }
@@ -114,17 +120,22 @@ pub fn delete(c: &mut Catalog, id: u32) -> Result<(), Error> {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Draft {
+    /// The editor's document, valid or not.
     #[cfg_attr(feature = "specta", specta(type = crate::document::JsonObject))]
     pub scenario: Value,
+    /// The saved scenario it was opened from; `null` when none.
     pub library_id: Option<u32>,
+    /// When it was saved, UTC (`YYYY-MM-DDTHH:MM:SSZ`).
     pub saved_at: String,
 }
 
+/// Saves the editor's document as the draft, valid or not, over the last one.
 pub fn put_draft(c: &mut Catalog, doc: &Value, library_id: Option<u32>) -> Result<(), Error> {
     let draft = suanli_catalog::library::Draft { scenario_json: doc.to_string(), library_id, saved_at: now_utc() };
     Ok(c.put_draft(&draft)?)
 }
 
+/// The autosaved draft; `None` when there is none or it is no longer JSON.
 pub fn draft(c: &Catalog) -> Result<Option<Draft>, Error> {
     let Some(d) = c.draft()? else { return Ok(None) };
     // A draft that is not JSON any more is dropped rather than shown broken.
@@ -132,6 +143,7 @@ pub fn draft(c: &Catalog) -> Result<Option<Draft>, Error> {
     Ok(Some(Draft { scenario, library_id: d.library_id, saved_at: d.saved_at }))
 }
 
+/// Forgets the draft.
 pub fn clear_draft(c: &mut Catalog) -> Result<(), Error> {
     Ok(c.clear_draft()?)
 }
@@ -140,8 +152,11 @@ pub fn clear_draft(c: &mut Catalog) -> Result<(), Error> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Change {
+    /// Field path (`options[0].owned.pue`).
     pub path: String,
+    /// Its value in the first scenario, as text; `null` when it has none.
     pub before: Option<String>,
+    /// Its value in the second scenario, as text; `null` when it has none.
     pub after: Option<String>,
 }
 
@@ -149,22 +164,35 @@ pub struct Change {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TotalChange {
+    /// The option's id, which pairs it across the two scenarios.
     pub option_id: String,
+    /// Its label in the first scenario that has it.
     pub label: String,
+    /// NPV in the first scenario, in its currency.
     pub before_npv: Option<f64>,
+    /// NPV in the second scenario, in its currency.
     pub after_npv: Option<f64>,
+    /// Nominal total in the first scenario, in its currency.
     pub before_nominal: Option<f64>,
+    /// Nominal total in the second scenario, in its currency.
     pub after_nominal: Option<f64>,
 }
 
+/// Two saved scenarios compared, field by field and option by option.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Comparison {
+    /// The first scenario (before).
     pub a: ScenarioMeta,
+    /// The second scenario (after).
     pub b: ScenarioMeta,
+    /// The first scenario's currency code.
     pub currency_a: String,
+    /// The second scenario's currency code.
     pub currency_b: String,
+    /// Every field that differs, by path.
     pub changes: Vec<Change>,
+    /// Each option's totals: the first scenario's options in order, then those only the second has.
     pub totals: Vec<TotalChange>,
 }
 
@@ -245,12 +273,15 @@ fn flatten(prefix: &str, v: &Value, out: &mut BTreeMap<String, String>) {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Settings {
+    /// The language the app's messages are written in.
     pub lang: Lang,
     /// Currency new scenarios and catalogue comparisons use (CNY or USD).
     pub currency: Currency,
-    /// CNY per USD, and where that rate comes from.
+    /// CNY per USD (its source is `fx_source`).
     pub usd_cny: f64,
+    /// Where `usd_cny` comes from, for a reader.
     pub fx_source: String,
+    /// Catalogue id of the reference GPU (default: the catalogue's, `nvidia-a100-sxm-80gb`).
     pub reference_gpu: String,
 }
 
@@ -285,12 +316,16 @@ impl Settings {
 
 const SETTINGS_KEY: &str = "app";
 
+/// The saved settings; the defaults in `system_lang` when none are saved
+/// (or they no longer read as settings).
 pub fn settings(c: &Catalog, system_lang: Lang) -> Result<Settings, Error> {
     Ok(c.setting(SETTINGS_KEY)?
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_else(|| Settings::defaults(system_lang)))
 }
 
+/// Checks and saves the settings (currency CNY or USD, a rate from 0.001 to
+/// 1000, a reference GPU named); returns them as saved.
 pub fn put_settings(c: &mut Catalog, s: &Settings) -> Result<Settings, Error> {
     s.check(s.lang)?;
     let text = serde_json::to_string(s).map_err(|e| Error::Shape { path: String::new(), message: e.to_string() })?;

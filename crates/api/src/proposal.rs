@@ -11,6 +11,7 @@ use crate::{Error, Lang};
 
 /// Trials for the ranges in a proposal (fixed seed: the same proposal twice).
 pub const PROPOSAL_TRIALS: u32 = 10_000;
+/// Seed of the proposal's simulation.
 pub const PROPOSAL_SEED: u64 = 1;
 
 /// Who the proposal is for and from, as the app's export dialog sends it.

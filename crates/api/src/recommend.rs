@@ -53,10 +53,13 @@ pub struct Constraints {
     pub budget_total: Option<f64>,
     /// The dearest month.
     pub budget_per_month: Option<f64>,
+    /// Currency code of the budgets (`USD`); one other than the scenario's
+    /// needs a rate in the scenario's `fx`.
     pub budget_currency: Option<String>,
     /// Months from today: a job's result, or the capacity serving (lead
     /// time, porting). Default: the job's own `deadline_months`.
     pub deadline_months: Option<f64>,
+    /// Chinese domestic accelerators only, in every pool.
     pub domestic_only: bool,
     /// The buyer's jurisdiction (`cn`): only accelerators it can obtain,
     /// and its export status in the supply-risk score.
@@ -74,7 +77,9 @@ pub struct Constraints {
     pub min_ratio_basis: Option<Basis>,
     /// Engineer-months of porting off CUDA at most this.
     pub max_porting_engineer_months: Option<f64>,
+    /// At least this many accelerators at the busiest time.
     pub min_cluster_accelerators: Option<u32>,
+    /// At most this many accelerators at the busiest time (not below the minimum).
     pub max_cluster_accelerators: Option<u32>,
     /// Billing kinds allowed (empty: all); a mix needs each of its pools'.
     pub billing: Vec<BillingMode>,
@@ -316,10 +321,15 @@ pub struct SearchStats {
 pub struct PoolJson {
     /// `owned`, `reserved`, `on_demand` or `spot`.
     pub pool: String,
+    /// How the offer is billed.
     pub billing_mode: BillingMode,
+    /// The catalogue offer it is priced from.
     pub offer_id: String,
+    /// The offer's accelerator.
     pub accelerator_id: String,
+    /// The rental's provider; `null` for owned servers (the buyer's own site).
     pub provider_id: Option<String>,
+    /// Where the accelerator's ratio to the reference GPU comes from.
     pub ratio_basis: Basis,
     /// Servers (owned) or committed accelerators (reserved).
     pub size: Option<u32>,
@@ -331,8 +341,12 @@ pub struct PoolJson {
 pub struct ApartJson {
     /// Share of the work done within the horizon.
     pub done_share: f64,
+    /// Reference-GPU-hours of the demand left undone.
     pub ref_gpu_hours_short: f64,
+    /// Whether its accelerators hold the model (`true` when the scenario states
+    /// no model); one apart only for this has `done_share` 1.
     pub fits: bool,
+    /// Why it is apart, as sentences in the requested language.
     pub why: String,
 }
 
@@ -340,27 +354,40 @@ pub struct ApartJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CandidateJson {
+    /// `rent/OFFER`, `buy/OFFER` or `mix/OFFER`: what a pick names.
     pub id: String,
+    /// Its label, `English / 中文` when the two differ.
     pub label: String,
+    /// `buy`, `rent` or `mix`.
     pub kind: String,
+    /// Its pools, one per offer it is priced from.
     pub pools: Vec<PoolJson>,
+    /// NPV, in the scenario's currency (not rounded).
     pub total_npv: f64,
+    /// Nominal total over the horizon, in the scenario's currency (not rounded).
     pub total_nominal: f64,
     /// The dearest month's spend.
     pub peak_month: f64,
     /// Months until a job's result, or until the capacity serves.
     pub time_to_result_months: f64,
+    /// Supply-risk score, 0 to 100 (100 the worst; 0 without supply facts).
     pub supply_score: f64,
+    /// Engineer-months of porting off CUDA; `null` without porting.
     pub porting_engineer_months: Option<f64>,
+    /// Cost of the port, in the scenario's currency.
     pub porting_cost: Option<f64>,
+    /// Months until the port runs.
     pub porting_delay_months: Option<f64>,
     /// Accelerators at the busiest time.
     pub cluster_accelerators: u32,
     /// The weakest basis of its pools' ratios.
     pub ratio_basis: Basis,
+    /// On the Pareto frontier over NPV, time to result and supply risk
+    /// (only a ranked candidate is).
     pub on_frontier: bool,
     /// The constraints it fails (empty for a ranked candidate).
     pub fails: Vec<String>,
+    /// Why it is ranked apart, when it leaves work undone or cannot hold the model.
     pub apart: Option<ApartJson>,
     /// Why it sits where it does.
     pub why: String,
@@ -374,12 +401,17 @@ pub struct CandidateJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExclusionJson {
+    /// The constraint's machine name (`budget_total`).
     pub constraint: String,
+    /// Its name in the requested language.
     pub label: String,
+    /// How many candidates it removed.
     pub count: u32,
+    /// Ids of the candidates it removed (other constraints may remove them too).
     pub candidates: Vec<String>,
     /// Without it: whether the best NPV would be lower (it binds), and that NPV.
     pub binds: bool,
+    /// The best NPV without it, in the scenario's currency; `null` unless it binds.
     pub best_npv_without: Option<f64>,
 }
 
@@ -387,8 +419,11 @@ pub struct ExclusionJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Recommendation {
+    /// The scenario's name.
     pub scenario_name: String,
+    /// The scenario's currency, which every amount is in.
     pub currency: Currency,
+    /// What the ranked candidates are ordered by.
     pub rank_by: RankBy,
     /// Candidates that meet every constraint and do all the work, best first.
     pub ranked: Vec<CandidateJson>,
@@ -401,6 +436,7 @@ pub struct Recommendation {
     pub constraints: Vec<ExclusionJson>,
     /// When nothing is ranked: why, one reason a line.
     pub infeasible: Vec<String>,
+    /// How the catalogue's offers fed the search.
     pub search: SearchStats,
     /// Assumptions and what was left out, for the reader.
     pub notes: Vec<String>,
@@ -1362,7 +1398,7 @@ pub fn scenario_with(scenario: &Scenario, r: &Recommendation, ids: &[String]) ->
     Ok(s)
 }
 
-/// The editor's document searched as [`recommend`] searches a file.
+/// The editor's document searched as [`recommend`] searches a parsed scenario.
 pub fn recommend_doc(
     catalog: &Catalog,
     doc: &serde_json::Value,

@@ -8,7 +8,8 @@ use suanli_catalog::ratios::RatioUsed;
 use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
 use suanli_model::{
-    Currency, Demand, InputError, OfferSelector, OnDemandPool, OptionKind, ReservedPool, Rule, Scenario, SpotPool,
+    Currency, Demand, InputError, OfferSelector, OnDemandPool, OptionKind, OptionSpec, ReservedPool, Rule, Scenario,
+    SpotPool, WorkloadClass,
 };
 
 use crate::Error;
@@ -93,20 +94,28 @@ pub(crate) fn provenance(v: &OfferView) -> String {
 /// Resolves every catalogue reference in place; returns notes for the reader.
 pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Error> {
     let mut notes = Vec::new();
-    let class = s.workload_class;
-    let class_name = class.map_or("", |c| c.key());
-    let reference = s.reference_gpu.clone();
     let filter = OfferFilter {
-        workload_class: class,
+        workload_class: s.workload_class,
         // Compare offers in the scenario's currency at its own rates.
         currency: Some(s.currency),
         fx: s.fx.clone(),
         ..Default::default()
     };
-
     notes.extend(estimate_throughput(s, c)?);
+    // First expand filters into options, in place and in order; then fill
+    // each pool that names an offer.
+    expand_filters(s, c, &filter, &mut notes)?;
+    let (class, reference) = (s.workload_class, s.reference_gpu.clone());
+    for (i, o) in s.options.iter_mut().enumerate() {
+        fill_option(i, o, c, &filter, class, &reference, &mut notes)?;
+    }
+    unknown_accelerators(s, c)?;
+    Ok(notes)
+}
 
-    // First expand filters into options, in place and in order.
+/// Replaces each option with an offer filter by one rental option per offer it matches.
+fn expand_filters(s: &mut Scenario, c: &Catalog, filter: &OfferFilter, notes: &mut Vec<String>) -> Result<(), Error> {
+    let class_name = s.workload_class.map_or("", |c| c.key());
     let mut expanded = Vec::with_capacity(s.options.len());
     for (i, o) in std::mem::take(&mut s.options).into_iter().enumerate() {
         let Some(selector) = o.offer_filter.clone() else {
@@ -114,7 +123,7 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
             continue;
         };
         let path = format!("options[{i}].offer_filter");
-        let (matches, without_ratio) = select(c, &selector, &filter, o.efficiency_ratio.is_some(), &path)?;
+        let (matches, without_ratio) = select(c, &selector, filter, o.efficiency_ratio.is_some(), &path)?;
         if matches.is_empty() {
             let problem = if without_ratio > 0 {
                 format!(
@@ -132,137 +141,148 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
                 o.id
             ));
         }
-        for v in matches {
-            let mut option = o.clone();
-            option.offer_filter = None;
-            option.kind = OptionKind::Rent;
-            option.id = format!("{}/{}", o.id, v.offer.id);
-            let offer_name = format!(
-                "{} {} {}",
-                v.provider_name.as_deref().unwrap_or(&v.offer.provider_id),
-                v.offer.instance.as_deref().unwrap_or(""),
-                v.offer.region.as_deref().unwrap_or("")
-            );
-            option.label = expanded_label(if o.label.is_empty() { &o.id } else { &o.label }, offer_name.trim_end());
-            let offer = Some(v.offer.id.clone());
-            let (billing, pool) = match v.offer.billing_mode {
-                BillingMode::OnDemand => (suanli_model::Billing::OnDemand, "on_demand"),
-                BillingMode::Spot => (suanli_model::Billing::Spot, "spot"),
-                _ => (suanli_model::Billing::Reserved, "reserved"),
-            };
-            option.billing = Some(billing);
-            option.on_demand = None;
-            option.spot = None;
-            option.reserved = None;
-            match pool {
-                "on_demand" => {
-                    option.on_demand =
-                        Some(OnDemandPool { price_per_accel_hour: None, currency: None, efficiency_ratio: None, offer })
-                }
-                "spot" => {
-                    option.spot = Some(SpotPool {
-                        price_per_accel_hour: None,
-                        interruption_overhead: 0.0,
-                        availability: 1.0,
-                        currency: None,
-                        efficiency_ratio: None,
-                        offer,
-                    })
-                }
-                _ => {
-                    let term_months = match v.offer.billing_mode {
-                        BillingMode::Reserved3y => 36,
-                        BillingMode::Monthly => 1,
-                        _ => 12,
-                    };
-                    option.reserved = Some(ReservedPool {
-                        term_months,
-                        price_per_accel_hour: None,
-                        upfront_share: 0.0,
-                        accelerators: None,
-                        currency: None,
-                        efficiency_ratio: None,
-                        offer,
-                    })
-                }
-            }
-            expanded.push(option);
-        }
+        expanded.extend(matches.iter().map(|v| offer_option(&o, v)));
         notes.push(format!("options[{i}] ({}): expanded into offers matching its filter", o.id));
     }
     s.options = expanded;
-
-    // Then fill each pool that names an offer.
-    for (i, o) in s.options.iter_mut().enumerate() {
-        let mut accelerator = None;
-        // A filled pool keeps the price, not the offer too (the offer is in
-        // its source): a pool with both is the user's, and is refused.
-        let mut fill = |pool: &str,
-                        offer: &mut Option<String>,
-                        price: &mut Option<f64>,
-                        cur: &mut Option<Currency>,
-                        sources: &mut std::collections::BTreeMap<String, String>|
-         -> Result<(), Error> {
-            if price.is_some() {
-                return Ok(());
-            }
-            let Some(id) = offer.take() else { return Ok(()) };
-            let id = &id;
-            let path = format!("options[{i}].{pool}");
-            let v = c.offer(id, &filter)?.ok_or_else(|| {
-                reference_error(format!("{path}.offer"), id, "no offer with this id in the catalogue")
-            })?;
-            let per_hour = v.price_per_accel_hour.ok_or_else(|| {
-                reference_error(format!("{path}.offer"), id, "is a server purchase, not a price per accelerator-hour")
-            })?;
-            *price = Some(per_hour);
-            *cur = Some(v.offer.currency);
-            sources.insert(format!("{pool}.price_per_accel_hour"), provenance(&v));
-            accelerator = accelerator.take().or(v.offer.accelerator_id.clone());
-            Ok(())
-        };
-        let mut sources = std::mem::take(&mut o.sources);
-        if let Some(p) = o.on_demand.as_mut() {
-            fill("on_demand", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
-        }
-        if let Some(p) = o.spot.as_mut() {
-            fill("spot", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
-        }
-        if let Some(p) = o.reserved.as_mut() {
-            fill("reserved", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
-        }
-        o.sources = sources;
-        if o.accelerator.is_none() {
-            o.accelerator = accelerator;
-        }
-        if let (None, Some(acc)) = (o.memory_gb_per_accelerator, &o.accelerator)
-            && let Some(a) = c.accelerator(acc)?
-            && let Some(gb) = a.memory_gb
-        {
-            o.memory_gb_per_accelerator = Some(gb);
-            o.sources
-                .insert("memory_gb_per_accelerator".to_owned(), format!("catalogue accelerator {acc} [{}]", a.source));
-        }
-        // The catalogue's ratio for the workload class, unless the user gave one.
-        if let (None, Some(acc), Some(class)) = (o.efficiency_ratio, o.accelerator.clone(), class) {
-            match c.ratio(&acc, class, &reference)? {
-                Ok(r) => {
-                    o.efficiency_ratio = Some(r.ratio);
-                    o.sources.insert("efficiency_ratio".to_owned(), ratio_source(&r));
-                }
-                Err(why) => notes.push(format!(
-                    "options[{i}] ({}): no efficiency ratio for {acc} in {class_name} ({}); 1.0 assumed",
-                    o.id,
-                    why.describe(suanli_model::Lang::En)
-                )),
-            }
-        }
-    }
-    unknown_accelerators(s, c)?;
-    Ok(notes)
+    Ok(())
 }
 
-/// Where a catalogue ratio comes from, as an option's source text: its
+/// The rental option for one offer a filter option matched.
+fn offer_option(o: &OptionSpec, v: &OfferView) -> OptionSpec {
+    let mut option = o.clone();
+    option.offer_filter = None;
+    option.kind = OptionKind::Rent;
+    option.id = format!("{}/{}", o.id, v.offer.id);
+    let offer_name = format!(
+        "{} {} {}",
+        v.provider_name.as_deref().unwrap_or(&v.offer.provider_id),
+        v.offer.instance.as_deref().unwrap_or(""),
+        v.offer.region.as_deref().unwrap_or("")
+    );
+    option.label = expanded_label(if o.label.is_empty() { &o.id } else { &o.label }, offer_name.trim_end());
+    let offer = Some(v.offer.id.clone());
+    let (billing, pool) = match v.offer.billing_mode {
+        BillingMode::OnDemand => (suanli_model::Billing::OnDemand, "on_demand"),
+        BillingMode::Spot => (suanli_model::Billing::Spot, "spot"),
+        _ => (suanli_model::Billing::Reserved, "reserved"),
+    };
+    option.billing = Some(billing);
+    option.on_demand = None;
+    option.spot = None;
+    option.reserved = None;
+    match pool {
+        "on_demand" => {
+            option.on_demand =
+                Some(OnDemandPool { price_per_accel_hour: None, currency: None, efficiency_ratio: None, offer })
+        }
+        "spot" => {
+            option.spot = Some(SpotPool {
+                price_per_accel_hour: None,
+                interruption_overhead: 0.0,
+                availability: 1.0,
+                currency: None,
+                efficiency_ratio: None,
+                offer,
+            })
+        }
+        _ => {
+            let term_months = match v.offer.billing_mode {
+                BillingMode::Reserved3y => 36,
+                BillingMode::Monthly => 1,
+                _ => 12,
+            };
+            option.reserved = Some(ReservedPool {
+                term_months,
+                price_per_accel_hour: None,
+                upfront_share: 0.0,
+                accelerators: None,
+                currency: None,
+                efficiency_ratio: None,
+                offer,
+            })
+        }
+    }
+    option
+}
+
+/// Fills one option's pools that name an offer (price, currency and source),
+/// then its accelerator's memory and efficiency ratio from the catalogue.
+fn fill_option(
+    i: usize,
+    o: &mut OptionSpec,
+    c: &Catalog,
+    filter: &OfferFilter,
+    class: Option<WorkloadClass>,
+    reference: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let class_name = class.map_or("", |c| c.key());
+    let mut accelerator = None;
+    // A filled pool keeps the price, not the offer too (the offer is in
+    // its source): a pool with both is the user's, and is refused.
+    let mut fill = |pool: &str,
+                    offer: &mut Option<String>,
+                    price: &mut Option<f64>,
+                    cur: &mut Option<Currency>,
+                    sources: &mut std::collections::BTreeMap<String, String>|
+     -> Result<(), Error> {
+        if price.is_some() {
+            return Ok(());
+        }
+        let Some(id) = offer.take() else { return Ok(()) };
+        let id = &id;
+        let path = format!("options[{i}].{pool}");
+        let v = c
+            .offer(id, filter)?
+            .ok_or_else(|| reference_error(format!("{path}.offer"), id, "no offer with this id in the catalogue"))?;
+        let per_hour = v.price_per_accel_hour.ok_or_else(|| {
+            reference_error(format!("{path}.offer"), id, "is a server purchase, not a price per accelerator-hour")
+        })?;
+        *price = Some(per_hour);
+        *cur = Some(v.offer.currency);
+        sources.insert(format!("{pool}.price_per_accel_hour"), provenance(&v));
+        accelerator = accelerator.take().or(v.offer.accelerator_id.clone());
+        Ok(())
+    };
+    let mut sources = std::mem::take(&mut o.sources);
+    if let Some(p) = o.on_demand.as_mut() {
+        fill("on_demand", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+    }
+    if let Some(p) = o.spot.as_mut() {
+        fill("spot", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+    }
+    if let Some(p) = o.reserved.as_mut() {
+        fill("reserved", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+    }
+    o.sources = sources;
+    if o.accelerator.is_none() {
+        o.accelerator = accelerator;
+    }
+    if let (None, Some(acc)) = (o.memory_gb_per_accelerator, &o.accelerator)
+        && let Some(a) = c.accelerator(acc)?
+        && let Some(gb) = a.memory_gb
+    {
+        o.memory_gb_per_accelerator = Some(gb);
+        o.sources.insert("memory_gb_per_accelerator".to_owned(), format!("catalogue accelerator {acc} [{}]", a.source));
+    }
+    // The catalogue's ratio for the workload class, unless the user gave one.
+    if let (None, Some(acc), Some(class)) = (o.efficiency_ratio, o.accelerator.clone(), class) {
+        match c.ratio(&acc, class, reference)? {
+            Ok(r) => {
+                o.efficiency_ratio = Some(r.ratio);
+                o.sources.insert("efficiency_ratio".to_owned(), ratio_source(&r));
+            }
+            Err(why) => notes.push(format!(
+                "options[{i}] ({}): no efficiency ratio for {acc} in {class_name} ({}); 1.0 assumed",
+                o.id,
+                why.describe(suanli_model::Lang::En)
+            )),
+        }
+    }
+    Ok(())
+}
+
 /// The label of one offer a filter matched: the filter option's label and
 /// the offer's name, in each language when the label has both ("English /
 /// 中文"), so a report in one language stays in it.
@@ -272,6 +292,7 @@ fn expanded_label(base: &str, offer: &str) -> String {
     if en == zh { format!("{base} — {offer}") } else { format!("{en} — {offer} / {zh} — {offer}") }
 }
 
+/// Where a catalogue ratio comes from, as an option's source text: its
 /// basis first (measured, derived, estimated …), then how it was made.
 pub(crate) fn ratio_source(r: &RatioUsed) -> String {
     let sources = if r.source.is_empty() { String::new() } else { format!(" [{}]", r.source) };
