@@ -143,10 +143,16 @@ impl Error {
                 }
             }
             Error::Invalid(errors) => {
-                let head = if zh {
-                    format!("场景有 {} 处问题：", errors.len())
-                } else {
-                    format!("the scenario has {} problem(s):", errors.len())
+                // A recommendation's constraints are not the scenario: the heading says which.
+                let constraints = errors.iter().all(|e| e.path.starts_with("constraints"));
+                let n = errors.len();
+                let head = match (zh, constraints) {
+                    (true, false) => format!("场景有 {n} 处问题："),
+                    (true, true) => format!("约束条件有 {n} 处问题："),
+                    (false, false) if n == 1 => "the scenario has 1 problem:".to_owned(),
+                    (false, false) => format!("the scenario has {n} problems:"),
+                    (false, true) if n == 1 => "the constraints have 1 problem:".to_owned(),
+                    (false, true) => format!("the constraints have {n} problems:"),
                 };
                 let lines: Vec<String> = errors.iter().map(|e| format!("  - {}", e.message(lang))).collect();
                 format!("{head}\n{}", lines.join("\n"))

@@ -92,7 +92,7 @@ fn toml_nan_and_negative_values_are_refused_with_path_and_value() {
     let text = VALID.replace("price_per_accel_hour = 8.0", "price_per_accel_hour = nan").replace("[8]", "[-8]");
     let Err(e @ Error::Invalid(_)) = parse_scenario(&text) else { panic!("expected rule errors") };
     let en = e.message(Lang::En);
-    assert!(en.contains("the scenario has 2 problem(s)"), "{en}");
+    assert!(en.contains("the scenario has 2 problems:"), "{en}");
     assert!(en.contains("demand.monthly_ref_gpus[0] = -8: must not be negative"), "{en}");
     assert!(en.contains("options[0].on_demand.price_per_accel_hour = NaN: must be a finite number"), "{en}");
     let zh = e.message(Lang::Zh);

@@ -287,10 +287,11 @@ fn bad_constraints_are_refused_naming_the_field_and_value() {
         assert!(paths.contains(&want), "{want} in {paths:?}");
     }
     let en = err.message(Lang::En);
+    assert!(en.starts_with("the constraints have 5 problems:"), "{en}");
     assert!(en.contains("-5") && en.contains("\"us\"") && en.contains("\"XYZ\""), "{en}");
     assert!(en.contains("export rules for cn only"), "{en}");
     let zh = err.message(Lang::Zh);
-    assert!(zh.contains("不能为负数") && zh.contains("不是已知货币"), "{zh}");
+    assert!(zh.starts_with("约束条件有 5 处问题") && zh.contains("不能为负数") && zh.contains("不是已知货币"), "{zh}");
     // A known currency without a rate in the scenario is named too.
     let eur = Constraints { budget_total: Some(1.0), budget_currency: Some("EUR".into()), ..Constraints::default() };
     let err = recommend::recommend(&c, &scenario(JOB), &eur, RankBy::Npv, Lang::En).unwrap_err();
