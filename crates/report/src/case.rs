@@ -470,7 +470,7 @@ pub(crate) fn energy(cv: &mut Canvas, s: &Scenario, e: &Evaluation, ranked: &[&O
         "Over the whole horizon, at the meter: each server's draw × hours × utilisation × PUE; CO2 is that electricity × the grid's emission factor. Rented capacity's energy is in the provider's price and is not metered here.",
         "整个评估期、按电表计：每台服务器功率 × 小时数 × 利用率 × PUE；二氧化碳为用电量 × 电网排放因子。租用算力的能耗已含在供应商价格中，此处不计量。",
     );
-    cv.paragraph(method, 8.5, false, MUTED);
+    cv.note(method);
     let grid = match (&s.energy, lang) {
         (Some(en), _) => {
             let source = if en.source.trim().is_empty() {
@@ -493,5 +493,5 @@ pub(crate) fn energy(cv: &mut Canvas, s: &Scenario, e: &Evaluation, ranked: &[&O
         (None, Lang::Zh) => "场景未给出电网排放因子，因此未计算排放量。".into(),
         (None, Lang::En) => "The scenario gives no grid emission factor, so emissions are not shown.".into(),
     };
-    cv.paragraph(&grid, 8.5, false, MUTED);
+    cv.note(&grid);
 }

@@ -465,11 +465,8 @@ fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
         cv.paragraph(&format!("· {line}"), 9.0, false, INK);
     }
     cv.space(10.0);
-    cv.paragraph(
+    cv.note(
         lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU; the all-in price divides every cost (porting, bridging, storage and edge included) by all the useful work served.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）；全口径价格为全部成本（含迁移、过渡租用、存储与边缘）除以全部有效工作量。"),
-        8.5,
-        false,
-        MUTED,
     );
 }
 
@@ -513,11 +510,8 @@ fn porting_and_supply(cv: &mut Canvas, x: &Summary<'_>) {
         1,
     );
     cv.space(8.0);
-    cv.paragraph(
+    cv.note(
         lang.pick("Porting effort per unit of code and the supply-risk weights are Suanli's stated assumptions, not measured data; see the appendix.", "单位代码的迁移工作量与供应风险权重为 Suanli 的假设而非实测数据，见附录。"),
-        8.5,
-        false,
-        MUTED,
     );
 }
 
@@ -762,7 +756,7 @@ fn cash_flow_by_year(
         &rows,
         1,
     );
-    cv.paragraph(lang.pick("Capital: equipment bought and installed. One-off: porting the workload. Recurring: rent, power, hosting, staff, maintenance, storage and the like. Money back: the equipment's book or resale value at the horizon.", "资本支出：购置并安装的设备。一次性支出：工作负载迁移。经常性支出：租金、电力、托管、人员、维护、存储等。残值收回：评估期末设备的账面或转售价值。"), 8.5, false, MUTED);
+    cv.note(lang.pick("Capital: equipment bought and installed. One-off: porting the workload. Recurring: rent, power, hosting, staff, maintenance, storage and the like. Money back: the equipment's book or resale value at the horizon.", "资本支出：购置并安装的设备。一次性支出：工作负载迁移。经常性支出：租金、电力、托管、人员、维护、存储等。残值收回：评估期末设备的账面或转售价值。"));
     cv.space(10.0);
 
     let rate = format_percent(s.discount_rate_annual, 1);
@@ -809,7 +803,7 @@ fn cash_flow_by_year(
         for line in cases {
             cv.paragraph(&format!("· {line}"), 10.0, false, INK);
         }
-        cv.paragraph(lang.pick("Each option that buys more equipment is set against the cheapest other option: the payback month is the first from which its cumulative cost stays at or below the other's; the IRR is the yearly rate at which the monthly savings' present value is nil, defined where the savings turn from negative to positive once.", "对购置设备更多的方案，以其余方案中最便宜者为比较对象：回收月份为其累计成本此后一直不高于对方的第一个月；内部收益率为使逐月节省额现值为零的年利率，仅在节省额由负转正且只转变一次时有定义。"), 8.5, false, MUTED);
+        cv.note(lang.pick("Each option that buys more equipment is set against the cheapest other option: the payback month is the first from which its cumulative cost stays at or below the other's; the IRR is the yearly rate at which the monthly savings' present value is nil, defined where the savings turn from negative to positive once.", "对购置设备更多的方案，以其余方案中最便宜者为比较对象：回收月份为其累计成本此后一直不高于对方的第一个月；内部收益率为使逐月节省额现值为零的年利率，仅在节省额由负转正且只转变一次时有定义。"));
     }
 }
 
