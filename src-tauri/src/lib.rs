@@ -2,6 +2,8 @@
 //! use case, each delegating to `suanli_api` in a few lines. Nothing here
 //! computes, stores or formats; it opens the database once and passes it on.
 
+#![warn(missing_docs)]
+
 mod commands;
 mod state;
 

@@ -202,6 +202,7 @@ fn tables_for(
     Ok(suanli_report::sheet::tables(s, &e, &lines, &accelerator_names(lang), lang)?)
 }
 
+/// The workbook's bytes, dated today (the one clock read, in `crate::files`).
 fn xlsx_bytes(tables: &suanli_report::sheet::Tables, lang: Lang) -> Result<Vec<u8>, Error> {
-    Ok(suanli_report::sheet::xlsx(tables, lang)?)
+    Ok(suanli_report::sheet::xlsx(tables, lang, &crate::today())?)
 }

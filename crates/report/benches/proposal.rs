@@ -59,7 +59,7 @@ fn workbook(c: &mut Criterion) {
         let e = evaluate(&s);
         let lines = suanli_model::cost_lines::cost_lines(&s);
         let tables = suanli_report::sheet::tables(&s, &e, &lines, &Default::default(), Lang::Zh).unwrap();
-        suanli_report::sheet::xlsx(&tables, Lang::Zh).unwrap()
+        suanli_report::sheet::xlsx(&tables, Lang::Zh, "2026-12-01").unwrap()
     };
     eprintln!("workbook 10 × 120: {} bytes", make().len());
     let mut group = c.benchmark_group("workbook");

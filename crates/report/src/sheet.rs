@@ -609,9 +609,12 @@ fn flow_kind(kind: FlowKind, lang: Lang) -> &'static str {
     }
 }
 
-/// The workbook's bytes.
-pub fn xlsx(tables: &Tables, lang: Lang) -> Result<Vec<u8>, ReportError> {
+/// The workbook's bytes, its properties dated `date` (`YYYY-MM-DD`, as
+/// the proposal's): the same tables and date give the same bytes.
+pub fn xlsx(tables: &Tables, lang: Lang, date: &str) -> Result<Vec<u8>, ReportError> {
     let mut wb = Workbook::new();
+    let created = rust_xlsxwriter::ExcelDateTime::parse_from_str(date)?;
+    wb.set_properties(&rust_xlsxwriter::DocProperties::new().set_creation_datetime(&created));
     let formats = Formats {
         header: Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap(),
         number: Format::new().set_num_format("#,##0.00"),

@@ -71,7 +71,13 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     let (s, e) = case();
     let lines = suanli_model::cost_lines::cost_lines(&Checked::new(s.clone()).unwrap());
     let tables = sheet::tables(&s, &e, &lines, &Default::default(), Lang::En).unwrap();
-    let bytes = sheet::xlsx(&tables, Lang::En).unwrap();
+    let bytes = sheet::xlsx(&tables, Lang::En, "2026-12-01").unwrap();
+    // Dated by the caller, not the clock: the same tables a second later are the same bytes.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert!(
+        bytes == sheet::xlsx(&tables, Lang::En, "2026-12-01").unwrap(),
+        "the workbook's bytes moved with the clock"
+    );
     let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
     assert_eq!(
         book.sheet_names(),
