@@ -408,6 +408,11 @@ export type AppInfo_Deserialize = {
 	 *  system's when there is none (or no database to hold one).
 	 */
 	lang: Lang,
+	/**
+	 *  Today's date (`YYYY-MM-DD`, UTC), from the one clock: the as-of date
+	 *  the forms put on a price the user types in.
+	 */
+	today: string,
 };
 
 /**
@@ -430,6 +435,11 @@ export type AppInfo_Serialize = {
 	 *  system's when there is none (or no database to hold one).
 	 */
 	lang: Lang,
+	/**
+	 *  Today's date (`YYYY-MM-DD`, UTC), from the one clock: the as-of date
+	 *  the forms put on a price the user types in.
+	 */
+	today: string,
 };
 
 /**  One bar of the tornado. */

@@ -181,18 +181,21 @@ describe("screens", () => {
     expect(s.editor.dirty.value).toBe(true);
   });
 
-  it("my prices: client checks, then saved; the backend's refusal shown at its field", async () => {
-    // The forms date an entry today: the recordings' today.
-    vi.setSystemTime(new Date("2026-11-30T09:00:00Z"));
+  it("my prices: the backend's refusals shown at their fields, then saved", async () => {
     const s = setup();
+    // The forms date an entry with the backend's today.
+    await s.state.loadInfo();
     await s.state.loadCatalogue();
     wrappers.push(s.mount(MyPrices));
     await until(() => !!q('[data-testid="add-my-offer"]'));
     q('[data-testid="add-my-offer"]')!.click();
     await until(() => !!q('[data-testid="my-offer-save"]'));
+    // A blank form goes to the backend, whose rules are the only ones: each refusal at its field.
     q('[data-testid="my-offer-save"]')!.click();
-    await until(() => errors().includes("Must be greater than 0"));
-    expect(s.backend.calls).not.toContain("pricebookPutOffer");
+    const blank = recordedError("pricebookPutOffer", "my offer left blank").fields;
+    expect(blank.map((f) => f.path)).toEqual(expect.arrayContaining(["id", "provider_id", "price"]));
+    await until(() => blank.every((f) => errors().includes(f.message)));
+    expect(s.backend.book.offers).toEqual([]);
     typeInto(q('input[data-testid="my-offer-id"]') as HTMLInputElement, "my-autodl-a100");
     const price = q('[data-testid="my-offer-price"] input') as HTMLInputElement;
     typeInto(price, "6.5");

@@ -35,6 +35,9 @@ pub struct AppInfo {
     /// The language messages are written in: the saved setting, or the
     /// system's when there is none (or no database to hold one).
     pub lang: Lang,
+    /// Today's date (`YYYY-MM-DD`, UTC), from the one clock: the as-of date
+    /// the forms put on a price the user types in.
+    pub today: String,
 }
 
 /// The app's facts for a database that is open (`Some`) or not.
@@ -53,6 +56,7 @@ pub fn app_info(
         db_error,
         counts,
         lang,
+        today: crate::today(),
     }
 }
 

@@ -77,6 +77,8 @@ pub enum Problem {
         /// The table looked in.
         table: &'static str,
     },
+    /// Zero where only a figure above 0 makes sense (a price the user types in).
+    NotPositive,
     /// A price per instance without an accelerator count above 0.
     CountForInstancePrice,
     /// Not a finite number above 0.
@@ -115,6 +117,7 @@ impl Problem {
             Problem::Required => lang.pick("is required", "为必填项").to_owned(),
             Problem::NotFinite => lang.pick("must be a finite number", "必须是有限数值").to_owned(),
             Problem::Negative => lang.pick("must not be negative", "不能为负数").to_owned(),
+            Problem::NotPositive => lang.pick("must be greater than 0", "必须大于 0").to_owned(),
             Problem::TooLarge => {
                 lang.pick("is beyond any real figure (at most 1e12)", "数值过大（不能超过 1e12）").to_owned()
             }

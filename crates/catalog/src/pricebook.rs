@@ -157,7 +157,12 @@ impl Catalog {
             c.at("pricebook offers", Some(i + 1), &o.id);
             c.required("id", &o.id);
             c.offer(o);
-            if !providers.contains(&o.provider_id) {
+            // A catalogue row may price at 0 (a free tier); an offer the user types in may not.
+            if o.price == 0.0 {
+                c.fail("price", o.price, Problem::NotPositive);
+            }
+            // An empty provider is already "required"; one message per field.
+            if !o.provider_id.is_empty() && !providers.contains(&o.provider_id) {
                 c.fail("provider_id", &o.provider_id, Problem::NoSuchRow { table: "providers" });
             }
         }

@@ -12,6 +12,7 @@
 //! - paths: the temporary data directory is `$DATA`, the folder exports go
 //!   to is `$DOCUMENTS` (the script writes `$DOCUMENTS` in arguments too);
 //! - times (`created_at`, `updated_at`, `saved_at`, `created`) are `$NOW`,
+//!   the app's `today` is the UI tests' date,
 //!   and an export's size is 0 (a proposal carries today's date);
 //! - ids of saved scenarios belong to the replay's own store: a save is
 //!   recorded without its id, duplicate and compare with the saved documents
@@ -255,6 +256,8 @@ fn normalise_times(v: &mut Value) {
             for (k, x) in map.iter_mut() {
                 if matches!(k.as_str(), "created_at" | "updated_at" | "saved_at" | "created") && x.is_string() {
                     *x = json!("$NOW");
+                } else if k == "today" && x.is_string() {
+                    *x = json!(TODAY);
                 } else {
                     normalise_times(x);
                 }
@@ -523,6 +526,11 @@ fn price_book(r: &mut Recorder, catalogue_offers: &Value) {
         "currency": "CNY", "upfront": null, "interconnect": null, "as_of": TODAY, "source": "user", "confidence": "B",
         "notes": null
     });
+    let mut blank = offer.clone();
+    for (k, v) in [("id", json!("")), ("provider_id", json!("")), ("price", json!(0))] {
+        blank[k] = v;
+    }
+    r.refused("my offer left blank", "pricebook_put_offer", json!({ "offer": blank }));
     r.ok("my offer", "pricebook_put_offer", json!({ "offer": offer }));
     let mut per_instance = offer.clone();
     per_instance["id"] = json!("my-autodl-8x");

@@ -86,7 +86,6 @@ export default {
     id: "ID", provider: "Provider", accelerator: "Accelerator", instance: "Instance", region: "Region", billing: "Billing mode",
     perInstance: "Accelerators per instance", price: "Price", unit: "Unit", currency: "Currency", asOf: "As of (date)",
     notes: "Notes", offer: "Offer", discountShare: "Discount (share, 0.15 = 15 %)", note: "Note", scope: "Applies to",
-    needPositive: "Must be greater than 0", needValue: "Required", needShare: "Must be between 0 and 1", needTarget: "Choose an offer or a provider",
   },
   editor: {
     editor: "Editor", toml: "Advanced: TOML", applyToml: "Apply TOML", tomlApplied: "TOML applied", reloadToml: "Reload from form",

@@ -86,7 +86,6 @@ export default {
     id: "编号", provider: "服务商", accelerator: "加速卡", instance: "实例规格", region: "地域", billing: "计费方式",
     perInstance: "每实例卡数", price: "价格", unit: "计价单位", currency: "币种", asOf: "截至（日期）",
     notes: "备注", offer: "报价", discountShare: "折扣（比例，0.15 = 15%）", note: "说明", scope: "适用于",
-    needPositive: "必须大于 0", needValue: "必填", needShare: "必须介于 0 和 1 之间", needTarget: "请选择报价或服务商",
   },
   editor: {
     editor: "编辑", toml: "高级：TOML", applyToml: "应用 TOML", tomlApplied: "已应用 TOML", reloadToml: "从表单重新生成",

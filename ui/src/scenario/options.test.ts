@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { customOption, optionFromOffer, uniqueId, withBilling, withKind } from "./options";
 import { getPath } from "./paths";
-import { checkDiscount, checkOffer, blankOffer, blankDiscount } from "../catalogue/pricebook";
 import { recordedAnswer } from "../backend/replay";
 
 describe("options", () => {
@@ -33,16 +32,5 @@ describe("options", () => {
       reserved: { offer: "aws-p4de-reserved-3y-gpu-s10", term_months: 36 }, accelerator: "nvidia-a100-sxm-80gb", provider_country: "US",
     });
     expect(optionFromOffer(["aws-p4de-reserved-3y-gpu-s10"], { ...v, domestic: true }, "Reserved 3 y")).toMatchObject({ id: "aws-p4de-reserved-3y-gpu-s10-2", domestic: true });
-  });
-});
-
-describe("price-book form checks", () => {
-  it("offer: price > 0 and required fields", () => {
-    expect(checkOffer(blankOffer())).toMatchObject({ id: "prices.needValue", provider_id: "prices.needValue", price: "prices.needPositive" });
-    expect(checkOffer({ ...blankOffer(), id: "a", provider_id: "p", price: 3 })).toEqual({});
-  });
-  it("discount: share in [0,1) and a target", () => {
-    expect(checkDiscount({ ...blankDiscount(), id: "d", discount_share: 1.5 })).toMatchObject({ discount_share: "prices.needShare", offer_id: "prices.needTarget" });
-    expect(checkDiscount({ ...blankDiscount(), id: "d", provider_id: "aws" })).toEqual({});
   });
 });

@@ -88,6 +88,14 @@ fn bad_entries_are_refused_with_field_and_value_and_nothing_is_written() {
     );
     assert!(price.message(suanli_model::Lang::Zh).ends_with("不能为负数"));
     assert!(c.pricebook_offers().unwrap().is_empty());
+    // A price the user types in is above 0 (one rule: the form has no check of its own),
+    // and a field gets one message: an empty provider is "required", nothing more.
+    let blank = Offer { id: String::new(), provider_id: String::new(), price: 0.0, ..own_offer() };
+    let Error::Rows(rows) = c.put_own_offer(&blank).unwrap_err() else { panic!("not a row error") };
+    let fields: Vec<&str> = rows.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(fields, ["id", "provider_id", "price"], "{rows:?}");
+    assert!(rows[2].message(suanli_model::Lang::En).ends_with("price = \"0\": must be greater than 0"), "{rows:?}");
+    assert!(rows[2].message(suanli_model::Lang::Zh).ends_with("必须大于 0"));
     let err = c
         .put_discount(&Discount {
             id: "d".into(),
