@@ -18,7 +18,7 @@ pub fn simulate(
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<(Evaluation, suanli_model::uncertainty::Simulation), Error> {
-    let evaluation = crate::evaluate(s);
+    let evaluation = crate::evaluate(s).clone();
     let sim = suanli_model::uncertainty::simulate(s, SimulationConfig { trials, seed, threads }, progress)
         .map_err(Error::Invalid)?;
     Ok((evaluation, sim))

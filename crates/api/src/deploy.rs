@@ -19,7 +19,7 @@ pub fn deploy(
 ) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
     let (s, mut notes) = crate::load_resolved(scenario, db)?;
     let e = crate::evaluate(&s);
-    let (artifacts, more) = suanli_report::deploy(&s, &e, option, settings)?;
+    let (artifacts, more) = suanli_report::deploy(&s, e, option, settings)?;
     notes.extend(more);
     let written: Vec<PathBuf> = artifacts.iter().map(|a| out.join(&a.file)).collect();
     let outputs: Vec<Output<'_>> = artifacts

@@ -109,7 +109,7 @@ pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang) -> Resul
             })
         })
         .collect();
-    Ok(Evaluated { evaluation: crate::evaluation_json(&evaluation, lang)?, notes, sources })
+    Ok(Evaluated { evaluation: crate::evaluation_json(evaluation, lang)?, notes, sources })
 }
 
 #[cfg(test)]

@@ -61,8 +61,9 @@ pub fn cost_lines(scenario: &Checked<Scenario>) -> CostLines {
     suanli_model::cost_lines::cost_lines(scenario)
 }
 
-/// Evaluates every option of a checked scenario.
-pub fn evaluate(scenario: &Checked<Scenario>) -> Evaluation {
+/// Evaluates every option of a checked scenario (made when it was checked;
+/// not copied).
+pub fn evaluate(scenario: &Checked<Scenario>) -> &Evaluation {
     suanli_model::evaluate(scenario)
 }
 
@@ -80,7 +81,7 @@ pub fn evaluate_file_with(
     db: Option<&Path>,
 ) -> Result<(Checked<Scenario>, Evaluation, Vec<String>), Error> {
     let (scenario, notes) = load_resolved(path, db)?;
-    let evaluation = evaluate(&scenario);
+    let evaluation = evaluate(&scenario).clone();
     Ok((scenario, evaluation, notes))
 }
 

@@ -126,7 +126,7 @@ fn with_input<T>(
     };
     let input = ProposalInput {
         scenario: s,
-        evaluation: &e,
+        evaluation: e,
         simulation: simulation.as_ref(),
         sensitivity: sensitivity.as_ref(),
         meta,
@@ -199,7 +199,7 @@ fn tables_for(
 ) -> Result<suanli_report::sheet::Tables, Error> {
     let e = crate::evaluate(s);
     let lines = suanli_model::cost_lines::cost_lines(s);
-    Ok(suanli_report::sheet::tables(s, &e, &lines, &accelerator_names(lang), lang)?)
+    Ok(suanli_report::sheet::tables(s, e, &lines, &accelerator_names(lang), lang)?)
 }
 
 /// The workbook's bytes, dated today (the one clock read, in `crate::files`).

@@ -1026,9 +1026,10 @@ fn price(s: &Scenario, mut candidates: Vec<Candidate>, lang: Lang) -> Result<(Ve
         trial.options = candidates.iter().map(|c| c.priced.clone()).collect();
         match Checked::new(trial) {
             Ok(checked) => {
-                let e = suanli_model::evaluate(&checked);
-                let priced =
-                    candidates.into_iter().zip(e.options).map(|(candidate, result)| Priced { candidate, result });
+                let priced = candidates
+                    .into_iter()
+                    .zip(checked.into_evaluation().options)
+                    .map(|(candidate, result)| Priced { candidate, result });
                 return Ok((priced.collect(), notes));
             }
             Err(errors) => {

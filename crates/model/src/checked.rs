@@ -43,6 +43,11 @@ impl Checked<Scenario> {
         &self.evaluation
     }
 
+    /// The evaluation, owned (no copy): for a caller done with the scenario.
+    pub fn into_evaluation(self) -> Evaluation {
+        self.evaluation
+    }
+
     /// The scenario itself, to change and check again.
     pub fn into_inner(self) -> Scenario {
         self.value

@@ -13,9 +13,10 @@ use crate::result::{Category, Evaluation, MemoryFit, MonthFlows, Note, OptionRes
 use crate::scenario::*;
 
 /// Evaluates every option of a checked scenario. The evaluation was made,
-/// and its figures checked, when the scenario was checked: this cannot fail.
-pub fn evaluate(s: &Checked<Scenario>) -> Evaluation {
-    s.evaluation().clone()
+/// and its figures checked, when the scenario was checked: this cannot fail,
+/// and costs nothing (it is not copied; clone it to change it).
+pub fn evaluate(s: &Checked<Scenario>) -> &Evaluation {
+    s.evaluation()
 }
 
 /// The evaluation [`Checked`] makes and checks (rules already passed).

@@ -8,7 +8,7 @@
 use crate::scenario::*;
 use crate::uncertainty::{Param, RentalPool, SimulationConfig};
 use crate::validate::{InputError, Rule};
-use crate::{Checked, Lang, evaluate};
+use crate::{Checked, Lang};
 
 /// A constraint by name (for "which constraint binds"). The optimiser
 /// uses the first six; a recommendation all of them.
@@ -344,8 +344,7 @@ fn search(
         }
         Err(_) => return Ok(Outcome::Infeasible { reasons: reasons() }),
     };
-    let e = evaluate(&trial);
-    let mut candidates: Vec<Candidate> = priced(built, e.options, spec);
+    let mut candidates: Vec<Candidate> = priced(built, trial.into_evaluation().options, spec);
     candidates.sort_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
     if candidates.is_empty() {
         return Ok(Outcome::Infeasible { reasons: reasons() });

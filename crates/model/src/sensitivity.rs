@@ -55,7 +55,7 @@ pub struct BreakEvenPoint {
 /// option and the inputs behind it.
 fn npv_of(s: Scenario) -> Result<Vec<(String, f64)>, Vec<InputError>> {
     let s = Checked::derived(s)?;
-    Ok(evaluate(&s).options.into_iter().map(|o| (o.id, o.total_npv)).collect())
+    Ok(evaluate(&s).options.iter().map(|o| (o.id.clone(), o.total_npv)).collect())
 }
 
 /// The tornado and the break-evens of a scenario.
@@ -119,7 +119,8 @@ pub fn break_even(s: &Checked<Scenario>) -> Vec<BreakEvenPoint> {
             let mut t = two.clone();
             scale_demand(&mut t.demand, &two.demand, k);
             // Scaled demand may leave the rules' bounds: checked again.
-            let r = evaluate(&Checked::derived(t).ok()?);
+            let checked = Checked::derived(t).ok()?;
+            let r = evaluate(&checked);
             let b = r.option(&buy.id)?;
             let rr = r.option(&rent.id)?;
             Some((b.total_npv - rr.total_npv, b.owned_utilisation.unwrap_or(0.0)))

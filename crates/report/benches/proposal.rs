@@ -24,7 +24,7 @@ fn bench(c: &mut Criterion) {
     };
     let input = ProposalInput {
         scenario: &s,
-        evaluation: &e,
+        evaluation: e,
         simulation: Some(&sim),
         sensitivity: Some(&sens),
         meta: &meta,
@@ -58,7 +58,7 @@ fn workbook(c: &mut Criterion) {
     let make = || {
         let e = evaluate(&s);
         let lines = suanli_model::cost_lines::cost_lines(&s);
-        let tables = suanli_report::sheet::tables(&s, &e, &lines, &Default::default(), Lang::Zh).unwrap();
+        let tables = suanli_report::sheet::tables(&s, e, &lines, &Default::default(), Lang::Zh).unwrap();
         suanli_report::sheet::xlsx(&tables, Lang::Zh, "2026-12-01").unwrap()
     };
     eprintln!("workbook 10 × 120: {} bytes", make().len());

@@ -2,14 +2,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use suanli_model::{Checked, Evaluation, Lang, Scenario, evaluate};
+use suanli_model::{Checked, Evaluation, Lang, Scenario};
 use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_pdf};
 use suanli_report::sheet;
 
 fn case() -> (Scenario, Evaluation) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/a100-8x-buy-vs-rent.toml");
     let s: Scenario = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let e = evaluate(&Checked::new(s.clone()).unwrap());
+    let e = Checked::new(s.clone()).unwrap().into_evaluation();
     (s, e)
 }
 

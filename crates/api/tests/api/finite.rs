@@ -8,7 +8,7 @@ use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_pdf};
 fn poisoned(x: f64) -> (suanli_api::Checked<suanli_api::Scenario>, suanli_api::Evaluation) {
     let text = include_str!("../../../../data/scenarios/a100-8x-buy-vs-rent.toml");
     let s = parse_scenario(text).unwrap();
-    let mut e = suanli_api::evaluate(&s);
+    let mut e = suanli_api::evaluate(&s).clone();
     e.options[1].total_nominal = x;
     e.options[1].monthly[3].add(suanli_api::Category::OnDemand, x);
     (s, e)

@@ -112,7 +112,7 @@ fn a_missing_file_is_a_read_error() {
 fn json_output_rounds_by_the_one_rule_and_names_categories() {
     let s = parse_scenario(&VALID.replace("8.0", "8.333333")).unwrap();
     let e = suanli_api::evaluate(&s);
-    let json = serde_json::to_value(suanli_api::evaluation_json(&e, Lang::En).unwrap()).unwrap();
+    let json = serde_json::to_value(suanli_api::evaluation_json(e, Lang::En).unwrap()).unwrap();
     let o = &json["options"][0];
     // 8 × 730 × 12 × 8.333333 = 583,999.97664 → 583,999.98.
     assert_eq!(o["total_nominal"], 583_999.98);

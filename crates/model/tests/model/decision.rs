@@ -53,7 +53,7 @@ stability = "stable""#;
 #[test]
 fn the_cheapest_point_wins_when_nothing_disagrees() {
     let s = parse(&two(1.2, "", "", ""));
-    let d = decide(&evaluate(&s), None).unwrap();
+    let d = decide(evaluate(&s), None).unwrap();
     assert_eq!(d.recommended, "a");
     assert_eq!(d.reason, Reason::LowestCost { by_median: false });
     assert!(!d.disagrees());
@@ -64,14 +64,14 @@ fn a_near_tie_with_clearly_less_supply_risk_wins_over_the_point() {
     // b costs 2 % more but carries far less supply risk.
     let s = parse(&two(1.02, RISKY, SAFE, ""));
     let e = evaluate(&s);
-    let d = decide(&e, None).unwrap();
+    let d = decide(e, None).unwrap();
     assert_eq!(d.point, "a");
     assert_eq!(d.supply.as_deref(), Some("b"));
     assert_eq!(d.recommended, "b");
     assert_eq!(d.reason, Reason::LessSupplyRisk { cheapest: "a".into() });
     assert!(d.disagrees());
     // 10 % dearer is no near tie: cost wins, and the report says the risk disagrees.
-    let d = decide(&evaluate(&parse(&two(1.10, RISKY, SAFE, ""))), None).unwrap();
+    let d = decide(evaluate(&parse(&two(1.10, RISKY, SAFE, ""))), None).unwrap();
     assert_eq!(d.recommended, "a");
     assert_eq!(d.supply.as_deref(), Some("b"));
     assert!(d.disagrees());
@@ -92,7 +92,7 @@ range = { dist = "triangular", low = 0.8, mode = 1.02, high = 1.05 }
     let s = parse(&two(1.02, "", "", ranges));
     let e = evaluate(&s);
     let sim = simulate(&s, SimulationConfig { trials: 4_000, seed: 7, threads: 2 }, &|_| {}).unwrap();
-    let d = decide(&e, Some(&sim)).unwrap();
+    let d = decide(e, Some(&sim)).unwrap();
     assert_eq!(d.point, "a");
     assert_eq!(d.p50.as_deref(), Some("b"));
     assert_eq!(d.p90.as_deref(), Some("b"));

@@ -60,7 +60,7 @@ fn refresh_factors_may_not_compound_beyond_the_bound() {
     }
     // Real refreshes pass: ×2 work at ×1.2 the price every 18 months for 20 years.
     let ok = rent(240, "[refresh]\nenabled = true\ninterval_months = 18\nperformance_uplift = 2\nprice_factor = 1.2");
-    let e = evaluate(&Checked::new(scenario(&ok)).unwrap_or_else(|e| panic!("{e:?}")));
+    let e = Checked::new(scenario(&ok)).unwrap_or_else(|e| panic!("{e:?}")).into_evaluation();
     assert!(e.options[0].total_nominal.is_finite());
     assert!(2f64.powi(13) <= MAX_REFRESH_COMPOUND);
 }
@@ -384,7 +384,7 @@ fn what_passes_the_rules_has_finite_figures_within_the_bound() {
             match Checked::new(scenario(&text)) {
                 Ok(s) => {
                     let e = evaluate(&s);
-                    assert_within_bounds("evaluate", &figures(&e))?;
+                    assert_within_bounds("evaluate", &figures(e))?;
                     let config = SimulationConfig { trials: 64, seed: 3, threads: 1 };
                     if let Ok(sim) = simulate(&s, config, &|_| {}) {
                         for o in &sim.options {

@@ -15,12 +15,12 @@ mod mechanics;
 mod properties;
 mod silent;
 
-use suanli_model::{Checked, Evaluation, OptionResult, Scenario, evaluate};
+use suanli_model::{Checked, Evaluation, OptionResult, Scenario};
 
 /// Parses a scenario written as TOML (the file format) and evaluates it.
 pub fn eval(toml_text: &str) -> Evaluation {
     let scenario: Scenario = toml::from_str(toml_text).unwrap_or_else(|e| panic!("test scenario does not parse: {e}"));
-    evaluate(&Checked::new(scenario).unwrap_or_else(|e| panic!("test scenario is invalid: {e:?}")))
+    Checked::new(scenario).unwrap_or_else(|e| panic!("test scenario is invalid: {e:?}")).into_evaluation()
 }
 
 pub fn option<'a>(e: &'a Evaluation, id: &str) -> &'a OptionResult {

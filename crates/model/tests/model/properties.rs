@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use suanli_model::{Checked, Scenario, evaluate, finance};
+use suanli_model::{Checked, Scenario, finance};
 
 use crate::option;
 
@@ -87,7 +87,8 @@ fn higher_utilisation_never_raises_owned_cost_per_useful_hour() {
         .run(&strategy, |(o, a, b)| {
             let (low, high) = if a <= b { (a, b) } else { (b, a) };
             let price = |gpus: f64| -> f64 {
-                let e = evaluate(&Checked::new(owned_scenario(&o, gpus, 1.0)).unwrap_or_else(|e| panic!("{e:?}")));
+                let e =
+                    Checked::new(owned_scenario(&o, gpus, 1.0)).unwrap_or_else(|e| panic!("{e:?}")).into_evaluation();
                 option(&e, "buy").effective_price_per_ref_gpu_hour.unwrap_or(f64::INFINITY)
             };
             let (p_low, p_high) = (price(low), price(high));
@@ -119,8 +120,8 @@ fn costs_scale_linearly_with_prices() {
             let mut scaled = owned_scenario(&o, gpus, k);
             base.discount_rate_annual = rate;
             scaled.discount_rate_annual = rate;
-            let e1 = evaluate(&Checked::new(base).unwrap_or_else(|e| panic!("{e:?}")));
-            let e2 = evaluate(&Checked::new(scaled).unwrap_or_else(|e| panic!("{e:?}")));
+            let e1 = Checked::new(base).unwrap_or_else(|e| panic!("{e:?}")).into_evaluation();
+            let e2 = Checked::new(scaled).unwrap_or_else(|e| panic!("{e:?}")).into_evaluation();
             let (a, b) = (option(&e1, "buy"), option(&e2, "buy"));
             prop_assert!((b.total_nominal - k * a.total_nominal).abs() <= 1e-9 * (k * a.total_nominal).abs().max(1.0));
             prop_assert!((b.total_npv - k * a.total_npv).abs() <= 1e-9 * (k * a.total_npv).abs().max(1.0));
@@ -152,7 +153,7 @@ price_per_accel_hour = {spot}
                     reserved = 0.4 * price,
                     spot = 0.3 * price,
                 ));
-                let e = evaluate(&Checked::new(s).unwrap_or_else(|e| panic!("{e:?}")));
+                let e = Checked::new(s).unwrap_or_else(|e| panic!("{e:?}")).into_evaluation();
                 option(&e, "mix").total_nominal
             };
             let (r1, rk) = (rent(3.0), rent(3.0 * k));

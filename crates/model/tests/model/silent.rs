@@ -159,8 +159,8 @@ fn an_option_that_does_not_finish_the_work_is_never_the_cheapest() {
 #[test]
 fn when_no_option_does_the_work_none_is_the_cheapest() {
     let text = JOB.replace("ref_gpu_hours = 80_000", "ref_gpu_hours = 8_000_000");
-    let e = suanli_model::evaluate(
-        &Checked::new(toml::from_str(&text).unwrap_or_else(|e| panic!("{e}"))).unwrap_or_else(|e| panic!("{e:?}")),
-    );
+    let e = Checked::new(toml::from_str(&text).unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .into_evaluation();
     assert!(e.cheapest_nominal().is_none() && e.cheapest_npv().is_none());
 }
