@@ -62,6 +62,9 @@ test("offers: sorted by effective price per reference-GPU-hour for a workload cl
     const effective = () => app.execute(() =>
       [...document.querySelectorAll('[data-testid="offer-row"]')].map((r) => r.getAttribute("data-effective")));
     await app.waitUntil(async () => (await effective())[0] !== "", { timeoutMsg: "first offer has no effective price" });
+    // Every offer says when its price is from, or that the date is unknown: never a blank.
+    const dates = await app.execute(() => [...document.querySelectorAll('[data-testid="offer-as-of"]')].map((e) => e.textContent.trim()));
+    assert.ok(dates.length > 0 && dates.every((d) => d === "undated" || /^\d{4}(-\d{2}(-\d{2})?)?$/.test(d)), `as-of cells: ${dates.slice(0, 8)}`);
     const values = await effective();
     const filled = values.filter((v) => v !== "").map(Number);
     assert.ok(filled.length >= 5, `offers with an effective price: ${filled.length}`);

@@ -6,7 +6,7 @@ export default {
   common: {
     yes: "Yes", no: "No", cancel: "Cancel", ok: "OK", save: "Save", saveAs: "Save as new", delete: "Delete", edit: "Edit",
     add: "Add", remove: "Remove", open: "Open", rename: "Rename", duplicate: "Duplicate", compare: "Compare", close: "Close",
-    browse: "Browse…", apply: "Apply", all: "All", none: "—", source: "Source", asOf: "As of", confidence: "Confidence",
+    browse: "Browse…", apply: "Apply", all: "All", none: "—", source: "Source", asOf: "As of", dateUnknown: "undated", confidence: "Confidence",
     unknown: "unknown", errors: "Problems", userAssumption: "Your assumption (no source given)", id: "ID", needNumber: "Enter a number", needInteger: "Enter a whole number",
   },
   recovery: {

@@ -6,7 +6,7 @@ export default {
   common: {
     yes: "是", no: "否", cancel: "取消", ok: "确定", save: "保存", saveAs: "另存为新方案", delete: "删除", edit: "编辑",
     add: "添加", remove: "移除", open: "打开", rename: "重命名", duplicate: "复制", compare: "对比", close: "关闭",
-    browse: "浏览…", apply: "应用", all: "全部", none: "—", source: "来源", asOf: "截至", confidence: "可信度",
+    browse: "浏览…", apply: "应用", all: "全部", none: "—", source: "来源", asOf: "截至", dateUnknown: "日期不明", confidence: "可信度",
     unknown: "未知", errors: "问题", userAssumption: "用户假设（未注明来源）", id: "编号", needNumber: "请输入数字", needInteger: "请输入整数",
   },
   recovery: {
