@@ -315,9 +315,15 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     }
 }
 
+/// An option's label in `lang`, by id (client text names options, never ids;
+/// an id no option has is kept as given).
+fn label_of(e: &Evaluation, id: &str, lang: Lang) -> String {
+    e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang))
+}
+
 /// Why the recommendation was chosen, in one sentence.
 fn why_recommended(reason: &Reason, e: &Evaluation, lang: Lang) -> String {
-    let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    let label_of = |id: &str| label_of(e, id, lang);
     match (reason, lang) {
         (Reason::LowestCost { by_median: false }, Lang::Zh) => {
             format!("在 {} 个月的评估期内，其净现值在全部 {} 个方案中最低。", e.horizon_months, e.options.len())
@@ -368,7 +374,7 @@ fn summary_points(x: &Summary<'_>, runner_up: Option<&OptionResult>) -> Vec<Stri
     let Summary { input, e, c, lang, best, .. } = *x;
     let money = |x: f64| format_amount(x, c, lang);
     let label = |o: &OptionResult| for_lang(&o.label, lang);
-    let label_of = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    let label_of = |id: &str| label_of(e, id, lang);
     let mut points = Vec::new();
     if let Some(r) = runner_up.filter(|r| r.total_npv >= best.total_npv) {
         points.push(if lang == Lang::Zh {
@@ -551,7 +557,7 @@ fn disagreements(
 ) -> Vec<String> {
     let c = e.currency;
     let money = |x: f64| format_amount(x, c, lang);
-    let name = |id: &str| e.option(id).map_or_else(|| id.to_owned(), |o| for_lang(&o.label, lang));
+    let name = |id: &str| label_of(e, id, lang);
     let range = |id: &str| sim.and_then(|s| s.options.iter().find(|r| r.id == id));
     let rec = name(&best.id);
     let mut out = Vec::new();
