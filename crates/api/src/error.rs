@@ -344,7 +344,7 @@ impl Error {
             }
             Error::Reference { path, value, problem } => vec![field(path, value, problem.clone())],
             Error::Catalog(suanli_catalog::Error::Rows(rows)) => {
-                rows.iter().map(|r| field(&r.field, &r.value, r.message(lang))).collect()
+                rows.iter().map(|r| field(&r.field, &r.value, r.problem.describe(lang))).collect()
             }
             _ => Vec::new(),
         };
