@@ -8,8 +8,8 @@ use serde_json::Value;
 use specta::Type;
 use suanli_api::analytics::{SensitivityJson, SimulationJson};
 use suanli_api::catalog::{
-    Accelerator, AcceleratorFilter, Discount, Offer, OfferFilter, OfferView, PriceBook, Provider, Source,
-    UpdateProgress, UpdateStage, UpdateSummary,
+    Accelerator, AcceleratorFilter, Discount, ListedOffer, Offer, OfferFilter, PriceBook, PriceChange, Provider,
+    Source, UpdateProgress, UpdateStage, UpdateSummary,
 };
 use suanli_api::document::{Evaluated, Example};
 use suanli_api::library::{AppInfo, Comparison, Draft, SavedScenario, ScenarioMeta, Settings};
@@ -44,7 +44,7 @@ async fn blocking<T: Send + 'static>(
 #[specta::specta]
 pub async fn app_info(state: State<'_, AppState>) -> Reply<AppInfo> {
     let db_error = state.open_error();
-    state.with_optional(|c, lang| Ok(suanli_api::library::app_info(c, &state.db_path, db_error, lang)))
+    state.with_optional(|c, lang| Ok(suanli_api::library::app_info(c, &state.db_path, db_error, lang, state.today())))
 }
 
 #[tauri::command]
@@ -77,8 +77,14 @@ pub async fn list_providers(state: State<'_, AppState>) -> Reply<Vec<Provider>> 
 
 #[tauri::command]
 #[specta::specta]
-pub async fn list_offers(state: State<'_, AppState>, filter: OfferFilter) -> Reply<Vec<OfferView>> {
-    state.with(|c, _| suanli_api::catalog::list_offers(c, &filter))
+pub async fn list_offers(state: State<'_, AppState>, filter: OfferFilter) -> Reply<Vec<ListedOffer>> {
+    state.with(|c, _| suanli_api::catalog::list_offers(c, &filter, state.today()))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn offer_history(state: State<'_, AppState>, id: String) -> Reply<Vec<PriceChange>> {
+    state.with(|c, _| suanli_api::catalog::offer_history(c, &id))
 }
 
 #[tauri::command]
@@ -147,7 +153,7 @@ pub async fn scenario_to_toml(state: State<'_, AppState>, scenario: ScenarioDoc)
 #[tauri::command]
 #[specta::specta]
 pub async fn evaluate(state: State<'_, AppState>, scenario: ScenarioDoc) -> Reply<Evaluated> {
-    state.with_optional(|c, lang| suanli_api::document::evaluate_doc(&scenario.0, c, lang))
+    state.with_optional(|c, lang| suanli_api::document::evaluate_doc(&scenario.0, c, lang, state.today()))
 }
 
 /// The catalogue searched for the document's demand under the constraints.
@@ -328,9 +334,12 @@ pub async fn export_proposal(
     fields: ProposalFields,
 ) -> Reply<Exported> {
     blocking(state, move |state| {
-        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let ((s, _), stale_after) = state.with_optional(|c, _| {
+            Ok((suanli_api::document::checked(&scenario.0, c)?, suanli_api::freshness::stale_after_or_default(c)?))
+        })?;
         let lang = state.lang();
-        suanli_api::proposal::export_proposal(&s, lang, fields, suanli_api::today(), std::path::Path::new(&path))
+        let today = state.today().format("%Y-%m-%d").to_string();
+        suanli_api::proposal::export_proposal(&s, lang, fields, today, stale_after, std::path::Path::new(&path))
             .map_err(|e| e.to_json(lang))
     })
     .await

@@ -20,6 +20,7 @@ pub fn specta_builder<R: tauri::Runtime>() -> tauri_specta::Builder<R> {
         list_accelerators,
         list_providers,
         list_offers,
+        offer_history,
         accelerators_for_workload,
         get_source,
         workload_classes,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use suanli_api::catalog::Catalog;
+use suanli_api::freshness::Date;
 use suanli_api::{Error, ErrorJson, Lang};
 
 /// Shared between the commands and the threads long work runs on.
@@ -19,11 +20,19 @@ pub struct Inner {
     open_error: Option<Error>,
     lang: Mutex<Lang>,
     pub system_lang: Lang,
+    /// A fixed day for tests; `None`: the clock.
+    pinned_today: Option<Date>,
 }
 
 impl AppState {
     /// Opens (creating on first start) the database at `db_path`.
     pub fn open(db_path: PathBuf, system_lang: Lang) -> AppState {
+        AppState::open_on(db_path, system_lang, None)
+    }
+
+    /// As [`AppState::open`], with today fixed (`None`: the clock), so that
+    /// what ages prices gives the same answers on any day.
+    pub fn open_on(db_path: PathBuf, system_lang: Lang, pinned_today: Option<Date>) -> AppState {
         let (catalog, open_error) = match suanli_api::catalog::open_catalog(Some(&db_path)) {
             Ok((c, _)) => (Some(c), None),
             Err(e) => (None, Some(e)),
@@ -38,6 +47,7 @@ impl AppState {
             open_error,
             lang: Mutex::new(lang),
             system_lang,
+            pinned_today,
         }))
     }
 }
@@ -53,6 +63,11 @@ impl std::ops::Deref for AppState {
 impl Inner {
     pub fn lang(&self) -> Lang {
         *self.lang.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The day prices are aged on and new entries are dated with.
+    pub fn today(&self) -> Date {
+        self.pinned_today.unwrap_or_else(suanli_api::freshness::today_date)
     }
 
     pub fn set_lang(&self, lang: Lang) {

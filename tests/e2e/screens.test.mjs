@@ -65,6 +65,22 @@ test("offers: sorted by effective price per reference-GPU-hour for a workload cl
     // Every offer says when its price is from, or that the date is unknown: never a blank.
     const dates = await app.execute(() => [...document.querySelectorAll('[data-testid="offer-as-of"]')].map((e) => e.textContent.trim()));
     assert.ok(dates.length > 0 && dates.every((d) => d === "undated" || /^\d{4}(-\d{2}(-\d{2})?)?$/.test(d)), `as-of cells: ${dates.slice(0, 8)}`);
+    // A price from 2024 or before is past any six-month threshold on any day from 2025-07 on: each carries the stale mark.
+    const marks = await app.execute(() => [...document.querySelectorAll('[data-testid="offer-as-of"]')].map((e) => ({
+      date: e.textContent.trim(), stale: !!e.parentElement.querySelector('[data-testid="offer-stale"]'),
+    })));
+    const old = marks.filter((m) => /^20(1\d|2[0-4])/.test(m.date));
+    assert.ok(old.length > 0 && old.every((m) => m.stale), `old prices without a stale mark: ${old.filter((m) => !m.stale).map((m) => m.date)}`);
+    assert.ok(marks.some((m) => !m.stale), "every price marked stale");
+    // Opening a row shows its price history, as the catalogue recorded it.
+    await app.$('[data-testid="offer-table"] .el-table__expand-icon').click();
+    const history = await app.$('[data-testid="offer-history-table"]');
+    await history.waitForDisplayed({ timeoutMsg: "an opened offer shows no price history" });
+    const steps = await app.execute(() => [...document.querySelectorAll('[data-testid="history-what"]')].map((e) => e.textContent.trim()));
+    assert.ok(steps.length >= 1 && steps[0] === "added", `history steps: ${steps}`);
+    assert.ok(await app.$('[data-testid="offer-history-chart"]').isDisplayed(), "no history chart");
+    await shot(app, "15b-offer-history-en");
+    await app.$('[data-testid="offer-table"] .el-table__expand-icon').click();
     const values = await effective();
     const filled = values.filter((v) => v !== "").map(Number);
     assert.ok(filled.length >= 5, `offers with an effective price: ${filled.length}`);
@@ -116,7 +132,7 @@ test("for my workload: accelerators ranked by effective price, domestic ones and
   }
 });
 
-test("serving example: each result card says whether the model fits and what a million tokens cost", async () => {
+test("serving example: each result card says whether the model fits and what a million tokens cost; a catalogue example names its stale prices", async () => {
   const app = await launch(freshDb());
   try {
     const first = await waitResults(app);
@@ -128,6 +144,15 @@ test("serving example: each result card says whether the model fits and what a m
     assert.match(await fit.getText(), /Model fits: 2 of its 8/);
     assert.match(await app.$('[data-testid="per-million-h100"]').getText(), /^Per million tokens: USD \d/);
     await shot(app, "30-serving-results-en");
+    // A scenario priced from catalogue offers names each stale price in its results, with date and age.
+    const serving = Number(await app.$('[data-testid="results-ready"]').getAttribute("data-generation"));
+    await openExample(app, "catalog-offers.toml");
+    await waitResults(app, serving);
+    const alert = await app.$('[data-testid="stale-prices"]');
+    await alert.waitForDisplayed({ timeoutMsg: "no stale-price warning for catalog-offers" });
+    const lines = await app.execute(() => [...document.querySelectorAll('[data-testid="stale-price"]')].map((e) => e.textContent.trim()));
+    assert.ok(lines.some((l) => /2023-06-17 \(\d+ months old\)/.test(l)), `stale lines: ${lines}`);
+    await shot(app, "31-stale-prices-en");
   } finally {
     await app.deleteSession();
   }

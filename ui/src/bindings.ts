@@ -12,7 +12,8 @@ export const commands = {
 	putSettings: (settings: Settings) => typedError<Settings, ErrorJson>(__TAURI_INVOKE("put_settings", { settings })),
 	listAccelerators: (filter: AcceleratorFilter_Deserialize) => typedError<Accelerator_Serialize[], ErrorJson>(__TAURI_INVOKE("list_accelerators", { filter })),
 	listProviders: () => typedError<Provider_Serialize[], ErrorJson>(__TAURI_INVOKE("list_providers")),
-	listOffers: (filter: OfferFilter_Deserialize) => typedError<OfferView_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
+	listOffers: (filter: OfferFilter_Deserialize) => typedError<ListedOffer_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
+	offerHistory: (id: string) => typedError<PriceChange_Serialize[], ErrorJson>(__TAURI_INVOKE("offer_history", { id })),
 	acceleratorsForWorkload: (filter: OfferFilter_Deserialize) => typedError<AcceleratorForWorkload_Serialize[], ErrorJson>(__TAURI_INVOKE("accelerators_for_workload", { filter })),
 	getSource: (id: string) => typedError<Source_Serialize | null, ErrorJson>(__TAURI_INVOKE("get_source", { id })),
 	workloadClasses: () => typedError<WorkloadClass[], ErrorJson>(__TAURI_INVOKE("workload_classes")),
@@ -985,6 +986,11 @@ export type Evaluated_Deserialize = {
 	notes: string[],
 	/**  One line per sourced figure, option by option. */
 	sources: SourceLine[],
+	/**
+	 *  Every price taken from a dated offer, aged on the day asked: the
+	 *  results and the editor mark the stale ones.
+	 */
+	prices: PriceAge_Deserialize[],
 };
 
 /**
@@ -998,6 +1004,11 @@ export type Evaluated_Serialize = {
 	notes: string[],
 	/**  One line per sourced figure, option by option. */
 	sources: SourceLine[],
+	/**
+	 *  Every price taken from a dated offer, aged on the day asked: the
+	 *  results and the editor mark the stale ones.
+	 */
+	prices: PriceAge_Serialize[],
 };
 
 /**  An evaluation as JSON: every option's figures, rounded for display. */
@@ -1129,6 +1140,33 @@ export type FieldError = {
 	message: string,
 };
 
+/**  How fresh one price is. */
+export type Freshness = Freshness_Serialize | Freshness_Deserialize;
+
+/**  How fresh one price is. */
+export type Freshness_Deserialize = {
+	/**  `day`, `month`, `year`, or `None` when the date is unknown. */
+	precision?: string | null,
+	/**  Whole months since the earliest day the date may mean. */
+	age_months?: number | null,
+	/**  As old as the threshold, or older. */
+	stale: boolean,
+	/**  The threshold it was judged by, months. */
+	stale_after_months: number,
+};
+
+/**  How fresh one price is. */
+export type Freshness_Serialize = {
+	/**  `day`, `month`, `year`, or `None` when the date is unknown. */
+	precision: string | null,
+	/**  Whole months since the earliest day the date may mean. */
+	age_months: number | null,
+	/**  As old as the threshold, or older. */
+	stale: boolean,
+	/**  The threshold it was judged by, months. */
+	stale_after_months: number,
+};
+
 /**  An LLM as the offers view serves it. */
 export type InferenceModel = InferenceModel_Serialize | InferenceModel_Deserialize;
 
@@ -1205,6 +1243,21 @@ export type LatencyClass =
 "standard" | 
 /**  Offline jobs: no per-token bound, the largest batch memory allows. */
 "batch";
+
+/**  An offer as the offers list shows it: with how old its price is. */
+export type ListedOffer = ListedOffer_Serialize | ListedOffer_Deserialize;
+
+/**  An offer as the offers list shows it: with how old its price is. */
+export type ListedOffer_Deserialize = {
+	/**  Its price's age against the stale threshold (a setting) on the day asked. */
+	freshness: Freshness_Deserialize,
+} & OfferView_Deserialize;
+
+/**  An offer as the offers list shows it: with how old its price is. */
+export type ListedOffer_Serialize = {
+	/**  Its price's age against the stale threshold (a setting) on the day asked. */
+	freshness: Freshness_Serialize,
+} & OfferView_Serialize;
 
 /**  The model against an option's accelerators. */
 export type MemoryFitJson = MemoryFitJson_Serialize | MemoryFitJson_Deserialize;
@@ -1843,6 +1896,42 @@ export type Precision =
 /**  4-bit integer: half a byte per parameter. */
 "int4";
 
+/**
+ *  One dated figure of a scenario's option, aged: what the results, the
+ *  editor and the proposal mark when it is stale.
+ */
+export type PriceAge = PriceAge_Serialize | PriceAge_Deserialize;
+
+/**
+ *  One dated figure of a scenario's option, aged: what the results, the
+ *  editor and the proposal mark when it is stale.
+ */
+export type PriceAge_Deserialize = {
+	/**  The option's id (a filter's match is `option/offer`). */
+	option_id: string,
+	/**  The option's field, as in its `sources` (`on_demand.price_per_accel_hour`). */
+	field: string,
+	/**  The date as the source gave it. */
+	as_of: string,
+	/**  How old it is on the day asked. */
+	freshness: Freshness_Deserialize,
+};
+
+/**
+ *  One dated figure of a scenario's option, aged: what the results, the
+ *  editor and the proposal mark when it is stale.
+ */
+export type PriceAge_Serialize = {
+	/**  The option's id (a filter's match is `option/offer`). */
+	option_id: string,
+	/**  The option's field, as in its `sources` (`on_demand.price_per_accel_hour`). */
+	field: string,
+	/**  The date as the source gave it. */
+	as_of: string,
+	/**  How old it is on the day asked. */
+	freshness: Freshness_Serialize,
+};
+
 /**  The user's own offers and negotiated discounts. */
 export type PriceBook = PriceBook_Serialize | PriceBook_Deserialize;
 
@@ -1860,6 +1949,65 @@ export type PriceBook_Serialize = {
 	offers: Offer_Serialize[],
 	/**  The negotiated discounts, by id. */
 	discounts: Discount_Serialize[],
+};
+
+/**  One step in an offer's price history. */
+export type PriceChange = PriceChange_Serialize | PriceChange_Deserialize;
+
+/**  One step in an offer's price history. */
+export type PriceChange_Deserialize = {
+	/**  When the change was applied. */
+	applied_at: string,
+	/**  The change's label. */
+	label: string,
+	/**  `added`, `removed` or `repriced`. */
+	what: string,
+	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
+	old_price?: number | null,
+	/**  Currency code before (`USD`). */
+	old_currency?: string | null,
+	/**  Price unit before (`instance_hour` …). */
+	old_price_unit?: string | null,
+	/**  As-of date of the price before. */
+	old_as_of?: string | null,
+	/**  Source ids of the price before. */
+	old_source?: string | null,
+	/**  Price after, in `new_currency` per `new_price_unit`; `None` when removed. */
+	new_price?: number | null,
+	/**  Currency code after. */
+	new_currency?: string | null,
+	/**  Price unit after. */
+	new_price_unit?: string | null,
+	/**  As-of date of the price after. */
+	new_as_of?: string | null,
+};
+
+/**  One step in an offer's price history. */
+export type PriceChange_Serialize = {
+	/**  When the change was applied. */
+	applied_at: string,
+	/**  The change's label. */
+	label: string,
+	/**  `added`, `removed` or `repriced`. */
+	what: string,
+	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
+	old_price: number | null,
+	/**  Currency code before (`USD`). */
+	old_currency: string | null,
+	/**  Price unit before (`instance_hour` …). */
+	old_price_unit: string | null,
+	/**  As-of date of the price before. */
+	old_as_of: string | null,
+	/**  Source ids of the price before. */
+	old_source: string | null,
+	/**  Price after, in `new_currency` per `new_price_unit`; `None` when removed. */
+	new_price: number | null,
+	/**  Currency code after. */
+	new_currency: string | null,
+	/**  Price unit after. */
+	new_price_unit: string | null,
+	/**  As-of date of the price after. */
+	new_as_of: string | null,
 };
 
 /**  What an offer's price is for. */

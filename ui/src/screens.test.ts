@@ -13,11 +13,14 @@ import ExportDialog from "./scenario/ExportDialog.vue";
 import UncertaintyPanel from "./results/UncertaintyPanel.vue";
 import SensitivityPanel from "./results/SensitivityPanel.vue";
 import SummaryCards from "./results/SummaryCards.vue";
+import ResultsPanel from "./results/ResultsPanel.vue";
+import OfferHistory from "./catalogue/OfferHistory.vue";
 import { recordedAnswer, recordedError } from "./backend/replay";
 import { setup, until } from "./test/helpers";
 
 let wrappers: VueWrapper[] = [];
 afterEach(() => { wrappers.forEach((w) => w.unmount()); wrappers = []; document.body.innerHTML = ""; vi.useRealTimers(); });
+const p6 = (stale: { freshness: { stale_after_months: number } }[]) => stale[0].freshness.stale_after_months;
 const q = (sel: string) => document.querySelector(sel) as HTMLElement | null;
 const typeInto = (input: HTMLInputElement | HTMLTextAreaElement, text: string) => {
   input.value = text;
@@ -258,6 +261,34 @@ describe("screens", () => {
     q('[data-testid="export-go"]')!.click();
     await until(() => !!q('[data-testid="export-error"]'));
     expect(q('[data-testid="export-error"]')!.textContent).toContain(recordedError("exportProposal", "proposal where it cannot be written").message);
+  });
+
+  it("a price past the stale threshold is named in the results, with its date and age", async () => {
+    const s = setup();
+    await s.editor.init();
+    const ex = (await s.backend.examples()).find((e) => e.file === "catalog-offers.toml")!;
+    await s.editor.openExample(ex.toml, ex.name);
+    wrappers.push(s.mount(ResultsPanel));
+    const stale = recordedAnswer("evaluate", "evaluate catalog-offers.toml").prices.filter((p) => p.freshness.stale);
+    expect(stale.length).toBeGreaterThan(0);
+    await until(() => document.querySelectorAll('[data-testid="stale-price"]').length === stale.length);
+    const lines = [...document.querySelectorAll('[data-testid="stale-price"]')].map((e) => e.textContent!);
+    stale.forEach((p, i) => expect(lines[i]).toContain(`${p.as_of} (${p.freshness.age_months} months old)`));
+    expect(q('[data-testid="stale-prices"]')!.textContent).toContain(`${p6(stale)} months old or older`);
+    // every price the scenario took from an offer is aged; none silently left out
+    expect(recordedAnswer("evaluate", "evaluate catalog-offers.toml").prices.every((p) => p.freshness.age_months !== null)).toBe(true);
+  });
+
+  it("an opened offer shows its date, age and price history as the backend records it", async () => {
+    const s = setup();
+    const offer = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price")[0];
+    wrappers.push(s.mount(OfferHistory, { offer }));
+    const history = recordedAnswer("offerHistory", `history of ${offer.id}`);
+    expect(history.length).toBeGreaterThan(0);
+    await until(() => document.querySelectorAll('[data-testid="history-what"]').length === history.length);
+    expect([...document.querySelectorAll('[data-testid="history-what"]')].map((e) => e.textContent)).toEqual(history.map((h) => h.what));
+    expect(q('[data-testid="offer-history"]')!.textContent).toContain(offer.as_of ?? "undated");
+    if (history.some((h) => h.new_price !== null)) expect(q('[data-testid="offer-history-chart"]')).not.toBeNull();
   });
 
   it("uncertainty, porting, supply risk and tornado of an example with ranges", async () => {

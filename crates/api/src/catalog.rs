@@ -3,11 +3,14 @@
 
 use std::path::Path;
 
+use chrono::NaiveDate;
 use serde::Serialize;
+use suanli_catalog::Efficiency;
+/// One step in an offer's price history.
+pub use suanli_catalog::PriceChange;
 use suanli_catalog::pack::{self, VerifyOptions};
 use suanli_catalog::query::REFERENCE_ACCELERATOR;
 use suanli_catalog::ratios::{Calibration, DerivedRatio, NoRatio, RatioUsed};
-use suanli_catalog::{Efficiency, PriceChange};
 use suanli_model::{InputError, Rule, WorkloadClass};
 
 use crate::Error;
@@ -69,10 +72,34 @@ pub fn list_providers(c: &Catalog) -> Result<Vec<Provider>, Error> {
     Ok(c.providers()?)
 }
 
+/// An offer as the offers list shows it: with how old its price is.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ListedOffer {
+    /// The offer with its derived prices (its fields are flattened into the JSON).
+    #[serde(flatten)]
+    pub view: OfferView,
+    /// Its price's age against the stale threshold (a setting) on the day asked.
+    pub freshness: crate::freshness::Freshness,
+}
+
 /// Offers of the catalogue, imports and the price book that pass the filter,
-/// sorted as it asks.
-pub fn list_offers(c: &Catalog, filter: &OfferFilter) -> Result<Vec<OfferView>, Error> {
-    Ok(c.offers(filter)?)
+/// sorted as it asks, each aged on `today`.
+pub fn list_offers(c: &Catalog, filter: &OfferFilter, today: NaiveDate) -> Result<Vec<ListedOffer>, Error> {
+    let stale_after = crate::freshness::stale_after_months(c)?;
+    Ok(c.offers(filter)?
+        .into_iter()
+        .map(|view| {
+            let freshness = crate::freshness::Freshness::of(view.offer.as_of.as_deref(), today, stale_after);
+            ListedOffer { view, freshness }
+        })
+        .collect())
+}
+
+/// Every change to one offer's price, oldest first (bundled upgrades,
+/// imports, refreshes, packs); empty for an id nothing ever priced.
+pub fn offer_history(c: &Catalog, id: &str) -> Result<Vec<PriceChange>, Error> {
+    Ok(c.price_history(id)?)
 }
 
 /// One accelerator for a workload: its ratio (with its basis) and its
@@ -355,8 +382,9 @@ fn sources_of(c: &Catalog, ids: &str) -> Result<Vec<Source>, Error> {
     Ok(out)
 }
 
-/// Shows one item by id, with its sources and (for offers) price history.
-pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> {
+/// Shows one item by id, with its sources and (for offers) price history
+/// and its price's age on `today`.
+pub fn show(c: &Catalog, id: &str, filter: &OfferFilter, today: NaiveDate) -> Result<Item, Error> {
     if let Some(a) = c.accelerator(id)? {
         let efficiency = c.efficiency_rows(id)?;
         let ratios = class_ratios(c, id)?;
@@ -390,11 +418,8 @@ pub fn show(c: &Catalog, id: &str, filter: &OfferFilter) -> Result<Item, Error> 
         if let Some(r) = &o.efficiency {
             sources.extend(sources_of(c, &r.source)?);
         }
-        let freshness = crate::freshness::Freshness::of(
-            o.offer.as_of.as_deref(),
-            crate::freshness::today_date(),
-            crate::freshness::stale_after_months(c)?,
-        );
+        let freshness =
+            crate::freshness::Freshness::of(o.offer.as_of.as_deref(), today, crate::freshness::stale_after_months(c)?);
         return Ok(Item::Offer { offer: Box::new(o), freshness, history, sources });
     }
     if let Some(s) = c.source(id)? {

@@ -3,6 +3,7 @@
 //! into a [`Scenario`] here, so a wrong shape is named by its field path
 //! exactly as a broken rule is.
 
+use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::Value;
 use suanli_catalog::Catalog;
@@ -92,11 +93,15 @@ pub struct Evaluated {
     pub notes: Vec<String>,
     /// One line per sourced figure, option by option.
     pub sources: Vec<SourceLine>,
+    /// Every price taken from a dated offer, aged on the day asked: the
+    /// results and the editor mark the stale ones.
+    pub prices: Vec<crate::freshness::PriceAge>,
 }
 
-/// Checks and evaluates the editor's document.
-pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang) -> Result<Evaluated, Error> {
+/// Checks and evaluates the editor's document; prices are aged on `today`.
+pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang, today: NaiveDate) -> Result<Evaluated, Error> {
     let (scenario, notes) = checked(doc, catalog)?;
+    let prices = crate::freshness::ages(&scenario, today, crate::freshness::stale_after_or_default(catalog)?);
     let evaluation = crate::evaluate(&scenario);
     let sources = scenario
         .options
@@ -109,7 +114,7 @@ pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang) -> Resul
             })
         })
         .collect();
-    Ok(Evaluated { evaluation: crate::evaluation_json(evaluation, lang)?, notes, sources })
+    Ok(Evaluated { evaluation: crate::evaluation_json(evaluation, lang)?, notes, sources, prices })
 }
 
 #[cfg(test)]
@@ -142,7 +147,7 @@ mod tests {
     fn a_broken_rule_is_refused_with_its_path() -> Result<(), Error> {
         let mut doc = doc_from_toml(SEED)?;
         doc["horizon_months"] = Value::from(0);
-        match evaluate_doc(&doc, None, Lang::En) {
+        match evaluate_doc(&doc, None, Lang::En, crate::files::today_date()) {
             Err(Error::Invalid(errors)) => assert!(errors.iter().any(|e| e.path == "horizon_months")),
             other => panic!("expected invalid, got {other:?}"),
         }

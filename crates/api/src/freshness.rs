@@ -87,6 +87,7 @@ fn months_between(from: NaiveDate, to: NaiveDate) -> u32 {
 
 /// How fresh one price is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Freshness {
     /// `None`: date unknown (or not a date).
     #[serde(skip)]
@@ -116,17 +117,24 @@ impl Freshness {
         }
     }
 
-    /// `2025-03 (month only) · stale, 20 months old`, `date unknown`.
-    pub fn label(&self, lang: Lang) -> String {
+    /// The date as precise as it is: `2026-11-30`, `2025-03 (month only)`,
+    /// `2026 (year only)`, `date unknown`.
+    pub fn date_label(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
-        let date = match self.as_of {
-            None => return lang.pick("date unknown", "日期未知").to_owned(),
+        match self.as_of {
+            None => lang.pick("date unknown", "日期未知").to_owned(),
             Some(AsOf::Day { date }) => date.format("%Y-%m-%d").to_string(),
             Some(AsOf::Month { year, month }) if zh => format!("{year}-{month:02}（仅到月）"),
             Some(AsOf::Month { year, month }) => format!("{year}-{month:02} (month only)"),
             Some(AsOf::Year { year }) if zh => format!("{year}（仅到年）"),
             Some(AsOf::Year { year }) => format!("{year} (year only)"),
-        };
+        }
+    }
+
+    /// `2025-03 (month only) · stale, 20 months old`, `date unknown`.
+    pub fn label(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let date = self.date_label(lang);
         match (self.stale, self.age_months, zh) {
             (true, Some(m), true) => format!("{date} · 已过时（{m} 个月）"),
             (true, Some(m), false) => format!("{date} · stale, {m} months old"),
@@ -150,6 +158,44 @@ pub fn set_stale_after_months(c: &mut Catalog, months: u32) -> Result<u32, Error
 }
 
 pub use crate::files::today_date;
+/// A calendar date (what `today` is passed as).
+pub use chrono::NaiveDate as Date;
+
+/// One dated figure of a scenario's option, aged: what the results, the
+/// editor and the proposal mark when it is stale.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PriceAge {
+    /// The option's id (a filter's match is `option/offer`).
+    pub option_id: String,
+    /// The option's field, as in its `sources` (`on_demand.price_per_accel_hour`).
+    pub field: String,
+    /// The date as the source gave it.
+    pub as_of: String,
+    /// How old it is on the day asked.
+    pub freshness: Freshness,
+}
+
+/// Every dated figure of a scenario's options (the `as_of` tables that
+/// catalogue resolution fills in), aged on `today`, option by option.
+pub fn ages(s: &suanli_model::Scenario, today: NaiveDate, stale_after_months: u32) -> Vec<PriceAge> {
+    s.options
+        .iter()
+        .flat_map(|o| {
+            o.as_of.iter().map(|(field, as_of)| PriceAge {
+                option_id: o.id.clone(),
+                field: field.clone(),
+                as_of: as_of.clone(),
+                freshness: Freshness::of(Some(as_of), today, stale_after_months),
+            })
+        })
+        .collect()
+}
+
+/// The stale threshold of an optional catalogue: the setting, else the default.
+pub fn stale_after_or_default(c: Option<&Catalog>) -> Result<u32, Error> {
+    c.map_or(Ok(DEFAULT_STALE_AFTER_MONTHS), stale_after_months)
+}
 
 #[cfg(test)]
 mod tests {

@@ -46,6 +46,7 @@ pub fn app_info(
     db_path: &std::path::Path,
     db_error: Option<crate::ErrorJson>,
     lang: Lang,
+    today: chrono::NaiveDate,
 ) -> AppInfo {
     let (catalog_version, counts) =
         c.and_then(|c| Some((c.version().ok()?, c.counts().ok()?))).map_or((None, None), |(v, n)| (v, Some(n)));
@@ -56,7 +57,7 @@ pub fn app_info(
         db_error,
         counts,
         lang,
-        today: crate::today(),
+        today: today.format("%Y-%m-%d").to_string(),
     }
 }
 
@@ -216,8 +217,8 @@ pub fn compare(c: &Catalog, a: u32, b: u32, lang: Lang) -> Result<Comparison, Er
         .filter(|p| fa.get(*p) != fb.get(*p))
         .map(|p| Change { path: p.clone(), before: fa.get(p).cloned(), after: fb.get(p).cloned() })
         .collect();
-    let ea = crate::document::evaluate_doc(&sa.scenario, Some(c), lang)?.evaluation;
-    let eb = crate::document::evaluate_doc(&sb.scenario, Some(c), lang)?.evaluation;
+    let ea = crate::document::evaluate_doc(&sa.scenario, Some(c), lang, crate::files::today_date())?.evaluation;
+    let eb = crate::document::evaluate_doc(&sb.scenario, Some(c), lang, crate::files::today_date())?.evaluation;
     let mut totals: Vec<TotalChange> = ea
         .options
         .iter()

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 pub use suanli_report::proposal::ProposalMeta;
-use suanli_report::proposal::{ProposalInput, proposal_pdf, proposal_text};
+use suanli_report::proposal::{PriceDate, ProposalInput, proposal_pdf, proposal_text};
 
 use crate::files::{Output, write_all_into, write_atomic};
 use crate::{Error, Lang};
@@ -47,17 +47,19 @@ pub fn read_logo(path: Option<&Path>) -> Result<Option<Vec<u8>>, Error> {
 }
 
 /// Writes the proposal PDF of a checked scenario to `path` (whole or not
-/// at all), dated `date`: what the app's export does.
+/// at all), dated `date`, prices aged on it against `stale_after_months`:
+/// what the app's export does.
 pub fn export_proposal(
     s: &suanli_model::Checked<suanli_model::Scenario>,
     lang: Lang,
     fields: ProposalFields,
     date: String,
+    stale_after_months: u32,
     path: &Path,
 ) -> Result<Exported, Error> {
     let logo = read_logo(fields.logo_path.as_deref().map(Path::new))?;
     let meta = ProposalMeta { client: fields.client, author: fields.author, firm: fields.firm, date, logo };
-    let bytes = proposal_pdf_for(s, lang, &meta)?;
+    let bytes = proposal_pdf_for(s, lang, &meta, stale_after_months)?;
     write_atomic(path, &bytes)?;
     Ok(exported(path, &bytes))
 }
@@ -81,7 +83,18 @@ fn exported(path: &Path, bytes: &[u8]) -> Exported {
 /// Builds the proposal PDF's bytes for a scenario file.
 pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    proposal_pdf_for(&s, lang, meta)
+    proposal_pdf_for(&s, lang, meta, stale_after_for(&s, db)?)
+}
+
+/// The stale threshold a file's proposal ages its prices by: the catalogue's
+/// setting when the scenario has dated prices (they came from it), else
+/// the default (and the database is not opened).
+fn stale_after_for(s: &suanli_model::Scenario, db: Option<&Path>) -> Result<u32, Error> {
+    if s.options.iter().all(|o| o.as_of.is_empty()) {
+        return Ok(crate::freshness::DEFAULT_STALE_AFTER_MONTHS);
+    }
+    let (c, _) = crate::catalog::open_catalog(db)?;
+    crate::freshness::stale_after_months(&c)
 }
 
 /// The proposal PDF's bytes for a resolved, checked scenario (the CLI and
@@ -90,8 +103,9 @@ pub fn proposal_pdf_for(
     s: &suanli_model::Checked<suanli_model::Scenario>,
     lang: Lang,
     meta: &ProposalMeta,
+    stale_after_months: u32,
 ) -> Result<Vec<u8>, Error> {
-    with_input(s, lang, meta, |input| Ok(proposal_pdf(input)?))
+    with_input(s, lang, meta, stale_after_months, |input| Ok(proposal_pdf(input)?))
 }
 
 /// The text a scenario file's proposal draws, page by page (for checks of
@@ -103,7 +117,7 @@ pub fn proposal_text_for_file(
     meta: &ProposalMeta,
 ) -> Result<Vec<Vec<String>>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    with_input(&s, lang, meta, |input| Ok(proposal_text(input)?))
+    with_input(&s, lang, meta, stale_after_for(&s, db)?, |input| Ok(proposal_text(input)?))
 }
 
 /// Evaluates (and, with ranges, simulates and runs the sensitivity) once,
@@ -112,6 +126,7 @@ fn with_input<T>(
     s: &suanli_model::Checked<suanli_model::Scenario>,
     lang: Lang,
     meta: &ProposalMeta,
+    stale_after_months: u32,
     f: impl FnOnce(&ProposalInput<'_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let e = crate::evaluate(s);
@@ -132,8 +147,28 @@ fn with_input<T>(
         meta,
         names: &accelerator_names(lang),
         lang,
+        price_dates: &price_dates(s, &meta.date, stale_after_months, lang),
+        stale_after_months,
     };
     f(&input)
+}
+
+/// Every catalogue price's date, aged on the proposal's date (today when
+/// the proposal's date is not a `YYYY-MM-DD` date).
+fn price_dates(s: &suanli_model::Scenario, date: &str, stale_after_months: u32, lang: Lang) -> Vec<PriceDate> {
+    let on = crate::freshness::AsOf::parse(date)
+        .filter(|d| d.precision() == "day")
+        .map_or_else(crate::freshness::today_date, |d| d.earliest());
+    crate::freshness::ages(s, on, stale_after_months)
+        .into_iter()
+        .map(|a| PriceDate {
+            option_id: a.option_id,
+            field: a.field,
+            date: a.freshness.date_label(lang),
+            age_months: a.freshness.age_months,
+            stale: a.freshness.stale,
+        })
+        .collect()
 }
 
 /// The bundled catalogue's accelerator names by id, in `lang` (an

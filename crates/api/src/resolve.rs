@@ -206,6 +206,9 @@ fn offer_option(o: &OptionSpec, v: &OfferView) -> OptionSpec {
     option
 }
 
+/// An option's field → text map (`sources`, `as_of`).
+type Sourced = std::collections::BTreeMap<String, String>;
+
 /// Fills one option's pools that name an offer (price, currency and source),
 /// then its accelerator's memory and efficiency ratio from the catalogue.
 fn fill_option(
@@ -225,7 +228,7 @@ fn fill_option(
                     offer: &mut Option<String>,
                     price: &mut Option<f64>,
                     cur: &mut Option<Currency>,
-                    sources: &mut std::collections::BTreeMap<String, String>|
+                    (sources, as_of): (&mut Sourced, &mut Sourced)|
      -> Result<(), Error> {
         if price.is_some() {
             return Ok(());
@@ -241,21 +244,25 @@ fn fill_option(
         })?;
         *price = Some(per_hour);
         *cur = Some(v.offer.currency);
-        sources.insert(format!("{pool}.price_per_accel_hour"), provenance(&v));
+        let field = format!("{pool}.price_per_accel_hour");
+        if let Some(date) = &v.offer.as_of {
+            as_of.insert(field.clone(), date.clone());
+        }
+        sources.insert(field, provenance(&v));
         accelerator = accelerator.take().or(v.offer.accelerator_id.clone());
         Ok(())
     };
-    let mut sources = std::mem::take(&mut o.sources);
+    let (mut sources, mut as_of) = (std::mem::take(&mut o.sources), std::mem::take(&mut o.as_of));
     if let Some(p) = o.on_demand.as_mut() {
-        fill("on_demand", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+        fill("on_demand", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, (&mut sources, &mut as_of))?;
     }
     if let Some(p) = o.spot.as_mut() {
-        fill("spot", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+        fill("spot", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, (&mut sources, &mut as_of))?;
     }
     if let Some(p) = o.reserved.as_mut() {
-        fill("reserved", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, &mut sources)?;
+        fill("reserved", &mut p.offer, &mut p.price_per_accel_hour, &mut p.currency, (&mut sources, &mut as_of))?;
     }
-    o.sources = sources;
+    (o.sources, o.as_of) = (sources, as_of);
     if o.accelerator.is_none() {
         o.accelerator = accelerator;
     }

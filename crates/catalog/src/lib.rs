@@ -379,6 +379,7 @@ pub struct ChangeSummary {
 
 /// One step in an offer's price history.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PriceChange {
     /// When the change was applied.
     pub applied_at: String,

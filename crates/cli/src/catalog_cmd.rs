@@ -8,7 +8,7 @@ use suanli_api::catalog::{
     AcceleratorFilter, BillingMode, Catalog, ChangeSummary, Confidence, Discount, FeedFormat, IMPLAUSIBLE,
     InferenceModel, Jurisdiction, OfferFilter, OfferSort, SkipReason, Subset,
 };
-use suanli_api::freshness::{self, Freshness};
+use suanli_api::freshness;
 use suanli_api::{Currency, Error, Lang, LatencyClass, Precision, WorkloadClass, catalog, format_percent};
 
 use crate::Format;
@@ -401,7 +401,8 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
         CatalogCommand::List { what } => list(what, c, lang),
         CatalogCommand::Calibration { format } => calibration(c, format, lang),
         CatalogCommand::Show { id, workload, format } => {
-            let item = catalog::show(c, &id, &OfferFilter { workload_class: workload, ..Default::default() })?;
+            let filter = OfferFilter { workload_class: workload, ..Default::default() };
+            let item = catalog::show(c, &id, &filter, freshness::today_date())?;
             match format {
                 Format::Json => json(&item),
                 // Every field with its provenance, one per line; empty fields left out.
@@ -745,11 +746,10 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
         ListWhat::ForWorkload(a) => for_workload(&a, c, lang),
         ListWhat::Offers(a) => {
             let filter = offer_filter(&a);
-            let rows = catalog::list_offers(c, &filter)?;
+            let rows = catalog::list_offers(c, &filter, freshness::today_date())?;
             if let Format::Json = a.format {
                 return json(&rows);
             }
-            let (today, stale_after) = (freshness::today_date(), freshness::stale_after_months(c)?);
             let mut t = Table::new([
                 "Id",
                 lang.pick("Provider", "供应商"),
@@ -764,7 +764,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 lang.pick("As of", "日期"),
                 lang.pick("Conf.", "置信度"),
             ]);
-            for v in rows {
+            for catalog::ListedOffer { view: v, freshness } in rows {
                 let mine = if v.origin == "pricebook" { lang.pick(" (mine)", "（我的）") } else { "" };
                 t.row([
                     format!("{}{mine}", v.offer.id),
@@ -787,7 +787,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                         (None, None) => String::new(),
                     },
                     v.offer.source.clone(),
-                    Freshness::of(v.offer.as_of.as_deref(), today, stale_after).label(lang),
+                    freshness.label(lang),
                     v.offer.confidence.to_string(),
                 ]);
             }

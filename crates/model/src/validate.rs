@@ -369,8 +369,8 @@ impl Rule {
             )
             .to_owned(),
             Rule::UnknownSourceField => lang.pick(
-                "names no field of an option; a source is keyed by a field (efficiency_ratio) or pool.field (owned.capex_per_server)",
-                "不是方案的字段；来源须以字段名（如 efficiency_ratio）或 资源池.字段（如 owned.capex_per_server）为键",
+                "names no field of an option; a source or a date is keyed by a field (efficiency_ratio) or pool.field (owned.capex_per_server)",
+                "不是方案的字段；来源或日期须以字段名（如 efficiency_ratio）或 资源池.字段（如 owned.capex_per_server）为键",
             )
             .to_owned(),
             Rule::UnknownAccelerator => lang.pick(
@@ -902,10 +902,10 @@ impl Checker<'_> {
             self.non_negative(&format!("{b}.export_change_extra_cost_share"), sup.export_change_extra_cost_share);
             self.share(&format!("{b}.vendor_concentration"), sup.vendor_concentration);
         }
-        for key in o.sources.keys() {
-            if !source_key_names_a_field(key) {
+        for (table, keys) in [("sources", o.sources.keys()), ("as_of", o.as_of.keys())] {
+            for key in keys.filter(|k| !source_key_names_a_field(k)) {
                 self.push(InputError::new(
-                    format!("{base}.sources.{key}"),
+                    format!("{base}.{table}.{key}"),
                     format!("{key:?}"),
                     Rule::UnknownSourceField,
                 ));
@@ -1113,7 +1113,7 @@ fn source_key_names_a_field(key: &str) -> bool {
     match key.split_once('.') {
         Some((section, field)) => sections.iter().any(|(s, fields)| *s == section && fields.contains(&field)),
         None => {
-            (key != "sources" && field_names::<OptionSpec>().contains(&key))
+            (key != "sources" && key != "as_of" && field_names::<OptionSpec>().contains(&key))
                 || sections.iter().any(|(_, fields)| fields.contains(&key))
         }
     }

@@ -30,6 +30,8 @@ fn bench(c: &mut Criterion) {
         meta: &meta,
         names: &Default::default(),
         lang: Lang::Zh,
+        price_dates: &[],
+        stale_after_months: 6,
     };
     let bytes = proposal_pdf(&input).unwrap();
     eprintln!("proposal: {} bytes", bytes.len());

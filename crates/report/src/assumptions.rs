@@ -138,7 +138,7 @@ fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
             let mut fields = Vec::new();
             let mut o = o.clone();
             if let Value::Object(map) = &mut o {
-                for key in ["id", "label", "sources", "offer_filter"] {
+                for key in ["id", "label", "sources", "as_of", "offer_filter"] {
                     map.remove(key);
                 }
             }

@@ -249,12 +249,12 @@ impl Canvas {
         self.text_at(right - w, y, size, bold, color, s);
     }
 
-    /// A wrapped paragraph at the cursor; breaks pages as needed.
     /// A note under a table or chart: small, muted, wrapped.
     pub fn note(&mut self, s: &str) {
         self.paragraph(s, 8.5, false, MUTED);
     }
 
+    /// A wrapped paragraph at the cursor; breaks pages as needed.
     pub fn paragraph(&mut self, s: &str, size: f32, bold: bool, color: Rgb8) {
         let lead = size * 1.5;
         for line in self.wrap(s, size, bold, CONTENT_W) {

@@ -52,6 +52,27 @@ pub struct ProposalInput<'a> {
     pub names: &'a crate::Names,
     /// The one language the proposal is written in.
     pub lang: Lang,
+    /// The date of every price taken from a dated offer, aged on the
+    /// proposal's date.
+    pub price_dates: &'a [PriceDate],
+    /// Prices this many months old or older are stale (a setting).
+    pub stale_after_months: u32,
+}
+
+/// One price's date as the proposal prints it, aged on the proposal's date.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriceDate {
+    /// The option's id.
+    pub option_id: String,
+    /// The option's field (`on_demand.price_per_accel_hour`).
+    pub field: String,
+    /// The date as precise as its source gave it, in the proposal's language
+    /// (`2025-03 (month only)`).
+    pub date: String,
+    /// Whole months from the earliest day the date may mean to the proposal's date.
+    pub age_months: Option<u32>,
+    /// As old as the threshold, or older.
+    pub stale: bool,
 }
 
 /// The series palette: the Okabe–Ito colour-blind-safe colours, in the order
@@ -409,6 +430,19 @@ fn summary_points(x: &Summary<'_>, runner_up: Option<&OptionResult>) -> Vec<Stri
             format!("The job finishes in {t_done:.1} months, lead time included.")
         });
     }
+    for p in input.price_dates.iter().filter(|p| p.stale && p.option_id == best.id) {
+        let field = crate::labels::input(&p.field, input.scenario, lang);
+        let (months, limit) = (p.age_months.unwrap_or(0), input.stale_after_months);
+        points.push(if lang == Lang::Zh {
+            format!("其依据的价格（{field}）日期为 {}，距本建议书 {months} 个月，已超过 {limit} 个月的时效：签约前请向供应商确认。", p.date)
+        } else {
+            format!(
+                "The price it rests on ({}) dates from {}, {months} months before this proposal and past the {limit}-month threshold: confirm it with the provider before committing.",
+                field.to_lowercase(),
+                p.date
+            )
+        });
+    }
     if let Some(sim) = input.simulation
         && let Some(r) = sim.options.iter().find(|o| o.id == best.id)
     {
@@ -531,6 +565,48 @@ fn appendix(cv: &mut Canvas, x: &Summary<'_>) {
         lang.pick("Source", "来源").to_owned(),
     ];
     cv.table(&[CONTENT_W * 0.34, CONTENT_W * 0.2, CONTENT_W * 0.46], &header, &rows, 3);
+    price_dates(cv, x);
+}
+
+/// How old each catalogue price is on the proposal's date; stale ones marked.
+fn price_dates(cv: &mut Canvas, x: &Summary<'_>) {
+    let Summary { input, e, lang, .. } = *x;
+    if input.price_dates.is_empty() {
+        return;
+    }
+    cv.space(14.0);
+    cv.paragraph(lang.pick("How old each catalogue price is", "各目录价格的时效"), 10.5, true, INK);
+    cv.space(4.0);
+    let header = vec![
+        lang.pick("Option", "方案").to_owned(),
+        lang.pick("Price", "价格").to_owned(),
+        lang.pick("As of", "价格日期").to_owned(),
+        lang.pick("Age", "时效").to_owned(),
+    ];
+    let rows: Vec<Vec<String>> = input
+        .price_dates
+        .iter()
+        .map(|p| {
+            let age = match (p.age_months, p.stale, lang) {
+                (None, _, _) => "—".to_owned(),
+                (Some(m), true, Lang::Zh) => format!("{m} 个月 · 已过时"),
+                (Some(m), false, Lang::Zh) => format!("{m} 个月"),
+                (Some(1), stale, Lang::En) => format!("1 month{}", if stale { " · stale" } else { "" }),
+                (Some(m), true, Lang::En) => format!("{m} months · stale"),
+                (Some(m), false, Lang::En) => format!("{m} months"),
+            };
+            vec![label_of(e, &p.option_id, lang), crate::labels::input(&p.field, x.s, lang), p.date.clone(), age]
+        })
+        .collect();
+    cv.table(&[CONTENT_W * 0.34, CONTENT_W * 0.3, CONTENT_W * 0.18, CONTENT_W * 0.18], &header, &rows, 4);
+    cv.note(&if lang == Lang::Zh {
+        format!("按本建议书日期计算；{} 个月及以上的价格标为“已过时”，决策前应向服务商确认。", input.stale_after_months)
+    } else {
+        format!(
+            "Aged on this proposal's date; a price {} months old or older is marked stale and should be confirmed with the provider before a decision.",
+            input.stale_after_months
+        )
+    });
 }
 
 /// Fills the contents page with each placed section and its page.

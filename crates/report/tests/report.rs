@@ -22,6 +22,8 @@ fn pdf(s: &Scenario, e: &Evaluation, meta: &ProposalMeta, lang: Lang) -> Vec<u8>
         meta,
         names: &Default::default(),
         lang,
+        price_dates: &[],
+        stale_after_months: 6,
     })
     .unwrap()
 }
@@ -150,6 +152,8 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
             meta: m,
             names: &Default::default(),
             lang: Lang::En,
+            price_dates: &[],
+            stale_after_months: 6,
         })
     };
     match input(&with_logo) {

@@ -183,7 +183,7 @@ fn the_proposal_is_the_same_bytes_the_cli_writes() {
         client: "ACME 集团".into(),
         author: "Li Wei".into(),
         firm: "Example Consulting".into(),
-        date: suanli_api::today(),
+        date: "2026-11-30".into(), // the test shell's day (support::TODAY)
         logo: None,
     };
     let cli = suanli_api::proposal::proposal_bytes(&scenario, Some(&db), suanli_api::Lang::En, &meta).unwrap();

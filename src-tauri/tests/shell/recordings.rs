@@ -258,6 +258,9 @@ fn normalise_times(v: &mut Value) {
                     *x = json!("$NOW");
                 } else if k == "today" && x.is_string() {
                     *x = json!(TODAY);
+                } else if k == "applied_at" && x.is_string() {
+                    // When a change was applied (the fresh database's install): a time on the UI tests' day.
+                    *x = json!(format!("{TODAY}T09:00:00Z"));
                 } else {
                     normalise_times(x);
                 }
@@ -359,6 +362,7 @@ fn script(r: &mut Recorder) {
     let compared =
         json!({ "workload_class": "llm_pretraining", "currency": settings["currency"], "fx": fx, "sort": "price" });
     let mut catalogue_offers = Value::Null;
+    let mut first_rows = Vec::new();
     for (name, fields) in [
         ("offers: llm_pretraining in CNY by price", compared),
         ("offers: to add to a scenario in CNY", json!({ "currency": "CNY", "fx": fx, "sort": "price" })),
@@ -366,7 +370,13 @@ fn script(r: &mut Recorder) {
     ] {
         let rows = r.ok(name, "list_offers", offer_filter(fields));
         source_ids(&rows, &mut sources);
+        first_rows.extend(rows[0]["id"].as_str().map(str::to_owned));
         catalogue_offers = rows;
+    }
+    // The price history an opened row shows, for each list's first row.
+    first_rows.dedup();
+    for id in first_rows {
+        r.ok(&format!("history of {id}"), "offer_history", json!({ "id": id }));
     }
     // The comparison of accelerators for a workload, as its tab asks first,
     // for domestic parts only, and for a served model (the tab's example).

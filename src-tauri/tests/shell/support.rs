@@ -21,9 +21,14 @@ pub fn shell(db: &Path) -> Shell {
     shell_in(db, Lang::En)
 }
 
+/// The day every test shell's clock shows (the UI tests' date), so that
+/// prices age the same on any day the tests run.
+pub const TODAY: (i32, u32, u32) = (2026, 11, 30);
+
 /// The app on the database at `db`, on a system in `system_lang`.
 pub fn shell_in(db: &Path, system_lang: Lang) -> Shell {
-    let state = AppState::open(db.to_path_buf(), system_lang);
+    let today = suanli_api::freshness::Date::from_ymd_opt(TODAY.0, TODAY.1, TODAY.2);
+    let state = AppState::open_on(db.to_path_buf(), system_lang, today);
     let app = suanli_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
     Shell { _app: app, window }

@@ -20,7 +20,14 @@ export type Provider = B.Provider_Serialize;
 export type Source = B.Source_Serialize;
 export type OfferFilter = B.OfferFilter_Deserialize;
 export type Offer = B.Offer_Serialize;
-export type OfferView = B.OfferView_Serialize;
+/** An offer as the offers list shows it, with how old its price is. */
+export type OfferView = B.ListedOffer_Serialize;
+/** How old one price is against the stale threshold. */
+export type Freshness = B.Freshness_Serialize;
+/** One step in an offer's price history. */
+export type PriceChange = B.PriceChange_Serialize;
+/** A price of a scenario's option taken from a dated offer, aged. */
+export type PriceAge = B.PriceAge_Serialize;
 export type AcceleratorForWorkload = B.AcceleratorForWorkload_Serialize;
 export type Recommendation = B.Recommendation_Serialize;
 export type Candidate = B.CandidateJson_Serialize;

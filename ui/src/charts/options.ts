@@ -92,3 +92,17 @@ export function frontierOption(points: FrontierPoint[], currency: string, lang: 
     ],
   };
 }
+
+/** An offer's price after each change that priced it, oldest first (a removal has none). */
+export function historyOption(steps: { applied_at: string; new_price: number | null; new_currency: string | null }[], lang: Lang) {
+  const priced = steps.filter((s) => s.new_price !== null);
+  const currency = priced[priced.length - 1]?.new_currency ?? "";
+  return {
+    textStyle: { fontFamily: FONT },
+    grid: { left: 72, right: 20, top: 16, bottom: 28 },
+    tooltip: { trigger: "axis", valueFormatter: (v: number) => formatPrice(v, currency, lang) },
+    xAxis: { type: "category", data: priced.map((s) => s.applied_at.slice(0, 10)) },
+    yAxis: { type: "value", scale: true, axisLabel: { formatter: (v: number) => formatPrice(v, currency, lang) } },
+    series: [{ type: "line", step: "end", data: priced.map((s) => s.new_price), lineStyle: { color: COLORS[0] }, itemStyle: { color: COLORS[0] } }],
+  };
+}

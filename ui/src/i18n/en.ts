@@ -72,6 +72,14 @@ export default {
     candidate: "Candidate", npv: "NPV", total: "Nominal total", months: "Time to result (months)", risk: "Supply risk", basis: "Ratio basis",
     onFrontier: "Frontier", apart: "Listed apart: {n} cannot do the work or hold the model", applied: "{n} candidates are now the scenario's options",
   },
+  freshness: {
+    stale: "stale", staleAfter: "Older than the {n}-month threshold (Settings)", age: "{n} months old",
+    monthOnly: "month only", yearOnly: "year only",
+  },
+  history: {
+    when: "Applied", change: "Change", what: "What", before: "Before", after: "After", none: "No recorded change yet.",
+    added: "added", repriced: "repriced", removed: "removed",
+  },
   offers: {
     accelerator: "Accelerator", anyAccelerator: "Any accelerator", billing: "Billing", anyBilling: "Any billing",
     cnOnly: "Provider in China", workloadClass: "Workload class", noClass: "No class", compareIn: "Compare in",
@@ -117,6 +125,7 @@ export default {
     notInCatalogue: "{v} (no efficiency data in the catalogue)", providerCountry: "Where the compute runs (ISO country code)", optionFromOffer: "{offer}",
   },
   results: {
+    stalePrices: "One price in this scenario is {months} months old or older: confirm it before deciding | {n} prices in this scenario are {months} months old or older: confirm them before deciding",
     perMillion: "Per million tokens", fits: "Model fits: {n} of its {have} × {gb} GB cards hold it", doesNotFit: "Does not fit: needs {n} × {gb} GB cards, has {have}", fitNever: "Does not fit on {gb} GB cards with this sharding",
     title: "Results", cheapestNominal: "Cheapest (nominal)", cheapestNpv: "Cheapest (NPV)", breakEven: "Break-even",
     breakEvenMonth: "{label} beats {against} from month {m}", noBreakEven: "{label} never catches up with {against}",

@@ -72,6 +72,14 @@ export default {
     candidate: "候选方案", npv: "净现值", total: "名义总额", months: "出结果时间（月）", risk: "供应风险", basis: "效率比依据",
     onFrontier: "前沿", apart: "单独列出：{n} 个无法完成工作或装不下模型", applied: "已将 {n} 个候选设为场景的方案选项",
   },
+  freshness: {
+    stale: "已过时", staleAfter: "已超过 {n} 个月的时效（见设置）", age: "{n} 个月前",
+    monthOnly: "仅到月", yearOnly: "仅到年",
+  },
+  history: {
+    when: "生效时间", change: "变更", what: "类型", before: "变更前", after: "变更后", none: "尚无变更记录。",
+    added: "新增", repriced: "调价", removed: "移除",
+  },
   offers: {
     accelerator: "加速卡", anyAccelerator: "任意加速卡", billing: "计费方式", anyBilling: "任意计费",
     cnOnly: "中国境内服务商", workloadClass: "负载类型", noClass: "不限类型", compareIn: "比较币种",
@@ -118,6 +126,7 @@ export default {
     notInCatalogue: "{v}（目录中无效率数据）", providerCountry: "算力所在国家/地区（ISO 代码）", optionFromOffer: "{offer}",
   },
   results: {
+    stalePrices: "本方案有 1 个价格已有 {months} 个月或更久：决策前请先确认 | 本方案有 {n} 个价格已有 {months} 个月或更久：决策前请先确认",
     perMillion: "每百万 token", fits: "模型可装下：{have} 张 {gb} GB 卡中需 {n} 张", doesNotFit: "装不下：需 {n} 张 {gb} GB 卡，仅有 {have} 张", fitNever: "按此切分方式，{gb} GB 卡装不下该模型",
     title: "结果", cheapestNominal: "名义总成本最低", cheapestNpv: "净现值最低", breakEven: "盈亏平衡",
     breakEvenMonth: "{label} 自第 {m} 个月起低于 {against}", noBreakEven: "{label} 始终未低于 {against}",

@@ -216,3 +216,71 @@ fn expanded_options_are_named_in_the_reports_language() {
     let en = text(Lang::En);
     assert!(en.contains("H100 SXM on demand, three cheapest — "), "{en}");
 }
+
+/// The catalogue prices a proposal rests on, aged on the proposal's date:
+/// an old one is marked stale in its language; the same price in a
+/// proposal dated soon after it is not.
+#[test]
+fn a_proposal_ages_its_catalogue_prices_on_its_own_date() {
+    let db = tempfile::tempdir().unwrap();
+    let db = db.path().join("db.sqlite");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/catalog-offers.toml");
+    let text = |date: &str, lang| {
+        let meta = ProposalMeta { date: date.into(), ..ProposalMeta::default() };
+        proposal_text_for_file(&file, Some(&db), lang, &meta).unwrap().concat()
+    };
+    // The age printed after a date in the price-date table (it follows its heading).
+    let row_after = |lines: &[String], date: &str| {
+        let table = lines.iter().position(|l| l == "How old each catalogue price is" || l == "各目录价格的时效");
+        let table = &lines[table.expect("no price-date table")..];
+        let at = table.iter().position(|l| l == date).unwrap_or_else(|| panic!("no price dated {date}: {table:?}"));
+        table[at + 1].clone()
+    };
+    // The example's offers include one dated 2025-03-03 (vast.ai's A100 market median).
+    let en = text("2026-11-30", Lang::En);
+    assert_eq!(row_after(&en, "2025-03-03"), "20 months · stale");
+    let zh = text("2026-11-30", Lang::Zh);
+    assert_eq!(row_after(&zh, "2025-03-03"), "20 个月 · 已过时");
+    // Dated a month after that price, the proposal finds it fresh.
+    let early = text("2025-04-03", Lang::En);
+    assert_eq!(row_after(&early, "2025-03-03"), "1 month");
+}
+
+/// When the recommended option's own price is stale, the executive summary
+/// says so and asks for it to be confirmed, in the proposal's language.
+#[test]
+fn a_stale_price_behind_the_recommendation_is_said_in_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let file = dir.path().join("stale.toml");
+    // One option on RunPod's H100 price of 2025-03-03 (a bundled offer).
+    std::fs::write(
+        &file,
+        r#"name = "Rent H100 / 租用 H100"
+horizon_months = 12
+currency = "USD"
+discount_rate_annual = 0.08
+[demand]
+kind = "profile"
+monthly_ref_gpus = [8]
+[[options]]
+id = "rent-h100"
+label = "Rent H100 / 租用 H100"
+kind = "rent"
+billing = "on_demand"
+[options.on_demand]
+offer = "runpod-h100-sxm-on-demand-gpu-s10"
+"#,
+    )
+    .unwrap();
+    let text = |date: &str, lang| {
+        let meta = ProposalMeta { date: date.into(), ..ProposalMeta::default() };
+        proposal_text_for_file(&file, Some(&db), lang, &meta).unwrap().concat().join(" ")
+    };
+    let en = text("2026-11-30", Lang::En);
+    assert!(en.contains("dates from 2025-03-03, 20 months before this proposal"), "{en}");
+    assert!(en.contains("past the 6-month threshold"));
+    let zh = text("2026-11-30", Lang::Zh);
+    assert!(zh.contains("日期为 2025-03-03，距本建议书 20 个月"), "{zh}");
+    assert!(!text("2025-04-03", Lang::En).contains("before this proposal"), "a fresh price is not flagged");
+}

@@ -96,13 +96,16 @@ fn a_served_model_ranks_by_cost_per_million_tokens_and_says_how_many_cards_hold_
     assert_eq!(rtx.min_accelerators_for_model, Some(7));
     assert!(rtx.rental_offers > 0 && rtx.rentals_holding_model == Some(0), "{rtx:?}");
     assert!(rtx.best_offer.is_none() && rtx.cost_per_million_tokens.is_none());
-    let offers = catalog::list_offers(&c, &OfferFilter::default()).unwrap();
+    let offers = catalog::list_offers(&c, &OfferFilter::default(), suanli_api::freshness::today_date()).unwrap();
     // (An accelerator of unknown memory is priced, its fit left unsaid.)
     for a in all.iter().filter(|a| a.best_offer.is_some()) {
         let Some(needs) = a.min_accelerators_for_model else { continue };
         let id = &a.best_offer.as_ref().unwrap().id;
-        let offer = offers.iter().find(|o| &o.offer.id == id).unwrap();
-        assert!(offer.offer.accelerators_per_instance.unwrap_or(1.0) >= f64::from(needs), "{id} holds {needs} cards");
+        let offer = offers.iter().find(|o| &o.view.offer.id == id).unwrap();
+        assert!(
+            offer.view.offer.accelerators_per_instance.unwrap_or(1.0) >= f64::from(needs),
+            "{id} holds {needs} cards"
+        );
     }
 }
 

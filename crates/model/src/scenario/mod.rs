@@ -528,6 +528,12 @@ pub struct OptionSpec {
     /// text. Inputs without an entry are the user's assumptions.
     #[serde(default)]
     pub sources: BTreeMap<String, String>,
+    /// The date each sourced figure was true, field name → `YYYY-MM-DD`
+    /// (or `YYYY-MM`, `YYYY` when the source says no more); keys as in
+    /// `sources`. Catalogue resolution fills it in for every price it takes
+    /// from an offer, so reports can say how old each price is.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub as_of: BTreeMap<String, String>,
     /// Porting this workload to the option's accelerator (non-CUDA).
     #[serde(default)]
     pub porting: Option<OptionPorting>,
@@ -572,6 +578,7 @@ impl OptionSpec {
             on_demand: None,
             spot: None,
             sources: BTreeMap::new(),
+            as_of: BTreeMap::new(),
             porting: None,
             supply: None,
             domestic: None,

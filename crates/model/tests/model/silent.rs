@@ -95,6 +95,18 @@ fn a_source_for_a_field_that_does_not_exist_is_refused() {
 }
 
 #[test]
+fn a_date_for_a_field_that_does_not_exist_is_refused() {
+    let errors = errors_after(|s| {
+        let as_of = &mut s.options[1].as_of;
+        as_of.insert("on_demand.price_per_accel_hour".into(), "2026-11-30".into());
+        as_of.insert("on_demand.price_per_acel_hour".into(), "2026-11-30".into());
+    });
+    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, ["options[1].as_of.on_demand.price_per_acel_hour"]);
+    assert!(matches!(errors[0].rule, Rule::UnknownSourceField));
+}
+
+#[test]
 fn run_hours_per_day_of_zero_is_refused_by_the_rule_it_breaks() {
     let text = VALID.replace(
         "kind = \"profile\"\nmonthly_ref_gpus = [8]",
