@@ -8,8 +8,8 @@ use serde_json::Value;
 use specta::Type;
 use suanli_api::analytics::{SensitivityJson, SimulationJson};
 use suanli_api::catalog::{
-    Accelerator, AcceleratorFilter, Discount, ListedOffer, Offer, OfferFilter, PriceBook, PriceChange, Provider,
-    Source, UpdateProgress, UpdateStage, UpdateSummary,
+    Accelerator, AcceleratorFilter, Discount, FeedChoice, FeedReport, ListedOffer, Offer, OfferFilter, PriceBook,
+    PriceChange, Provider, RefreshProgress, Source, UpdateProgress, UpdateStage, UpdateSummary,
 };
 use suanli_api::document::{Evaluated, Example};
 use suanli_api::library::{AppInfo, Comparison, Draft, SavedScenario, ScenarioMeta, Settings};
@@ -314,6 +314,59 @@ pub async fn catalog_update_url(
         result
     })
     .await
+}
+
+/// The feeds a price refresh can download, and their public addresses.
+#[tauri::command]
+#[specta::specta]
+pub fn feed_choice() -> Reply<FeedChoice> {
+    Ok(suanli_api::catalog::feed_choice())
+}
+
+/// Downloads the chosen price feeds from the given addresses (the public
+/// ones, or a mirror), then imports them all in one transaction. The
+/// download holds no lock: evaluations go on meanwhile; only the import
+/// takes it. [`catalog_refresh_cancel`] stops it, and then nothing changes.
+#[tauri::command]
+#[specta::specta]
+pub async fn catalog_refresh(
+    state: State<'_, AppState>,
+    feeds: Vec<String>,
+    skypilot_url: String,
+    azure_url: String,
+    on_progress: Channel<RefreshProgress>,
+) -> Reply<Vec<FeedReport>> {
+    blocking(state, move |state| {
+        let lang = state.lang();
+        let send = |stage: UpdateStage, feed: &str, done: u64| {
+            let _ = on_progress.send(RefreshProgress { stage, feed: feed.to_owned(), done_bytes: done as f64 });
+        };
+        state.cancel_refresh.store(false, std::sync::atomic::Ordering::SeqCst);
+        let urls = suanli_api::catalog::FeedUrls { skypilot: skypilot_url, azure: azure_url, ..Default::default() };
+        let result = state
+            .with(|_, _| suanli_api::catalog::parse_feeds(&feeds))
+            .and_then(|feeds| {
+                let mut progress = |feed: &str, n: u64| send(UpdateStage::Download, feed, n);
+                suanli_api::catalog::refresh_fetch(&feeds, &urls, &mut progress, &state.cancel_refresh)
+                    .map_err(|e| e.to_json(lang))
+            })
+            .and_then(|fetched| {
+                send(UpdateStage::Apply, "", 0);
+                state.with(|c, _| suanli_api::catalog::refresh_apply(c, &fetched))
+            })
+            .map(|reports| reports.into_iter().map(|(feed, r)| FeedReport::of(feed, &r)).collect());
+        send(UpdateStage::Done, "", 0);
+        result
+    })
+    .await
+}
+
+/// Stops the price refresh under way, if any (at its next chunk of bytes).
+#[tauri::command]
+#[specta::specta]
+pub fn catalog_refresh_cancel(state: State<'_, AppState>) -> Reply<()> {
+    state.cancel_refresh.store(true, std::sync::atomic::Ordering::SeqCst);
+    Ok(())
 }
 
 /// Where an export goes unless the user picks another place: the

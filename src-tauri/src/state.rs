@@ -22,6 +22,8 @@ pub struct Inner {
     pub system_lang: Lang,
     /// A fixed day for tests; `None`: the clock.
     pinned_today: Option<Date>,
+    /// Set to stop the price refresh under way (a new one clears it).
+    pub cancel_refresh: std::sync::atomic::AtomicBool,
 }
 
 impl AppState {
@@ -48,6 +50,7 @@ impl AppState {
             lang: Mutex::new(lang),
             system_lang,
             pinned_today,
+            cancel_refresh: std::sync::atomic::AtomicBool::new(false),
         }))
     }
 }

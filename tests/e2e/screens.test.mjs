@@ -4,8 +4,10 @@
 // temporary database; screenshots continue the numbering of app.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { launch, shot, waitResults, setField, clickNav, work } from "./app.mjs";
 
@@ -152,7 +154,7 @@ test("serving example: each result card says whether the model fits and what a m
     await alert.waitForDisplayed({ timeoutMsg: "no stale-price warning for catalog-offers" });
     const lines = await app.execute(() => [...document.querySelectorAll('[data-testid="stale-price"]')].map((e) => e.textContent.trim()));
     assert.ok(lines.some((l) => /2023-06-17 \(\d+ months old\)/.test(l)), `stale lines: ${lines}`);
-    await shot(app, "31-stale-prices-en");
+    await shot(app, "30b-stale-prices-en");
   } finally {
     await app.deleteSession();
   }
@@ -349,3 +351,83 @@ test("settings: a bad USD→CNY rate is refused at its field; a good one is save
     await app.deleteSession();
   }
 });
+
+test("refresh: while a slow price refresh downloads, the editor answers; cancelled, nothing changes; then a real feed lands every row or reports it", async () => {
+  // A loopback SkyPilot mirror serving an excerpt of the real AWS file. While `slow`, each answer sends
+  // 100 bytes and holds the rest until told.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const feed = readFileSync(join(here, "../../crates/catalog/tests/fixtures/skypilot/v9/aws/vms.csv"));
+  const rows = feed.toString("utf8").trim().split("\n").length - 1;
+  let slow = true;
+  const held = [];
+  const server = createServer((req, res) => {
+    res.on("error", () => {}); // the app hangs up on a cancelled download
+    res.writeHead(200, { "Content-Length": feed.length, "Content-Type": "text/csv" });
+    if (slow) { res.write(feed.subarray(0, 100)); held.push(res); } else res.end(feed);
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const mirror = `http://127.0.0.1:${server.address().port}/{cloud}/vms.csv`;
+  const app = await launch(freshDb());
+  try {
+    let generation = await waitResults(app);
+    // How many offers the Offers tab lists (the catalogue's, imported ones and the user's).
+    const offers = async () => {
+      await clickNav(app, "catalogue");
+      await app.$("#tab-offers").click();
+      const count = await app.$('[data-testid="offer-count"]');
+      await count.waitForDisplayed();
+      await app.pause(500);
+      const n = Number(await count.getAttribute("data-n"));
+      await clickNav(app, "settings");
+      return n;
+    };
+    const before = await offers();
+    await app.$('[data-testid="refresh-feeds"] [data-feed="skypilot:aws"]').click();
+    await typeIntoText(app, '[data-testid="refresh-skypilot-url"]', mirror);
+    await app.$('[data-testid="refresh-go"]').click();
+    const progress = await app.$('[data-testid="refresh-progress"]');
+    await progress.waitForDisplayed({ timeoutMsg: "no refresh progress" });
+    await app.waitUntil(async () => (await progress.getText()).includes("KB received"), { timeoutMsg: "no bytes received" });
+    await shot(app, "34-refresh-under-way-en");
+    // The refresh is under way: typing in the scenario still gives new results.
+    await clickNav(app, "scenario");
+    for (const months of ["30", "42"]) {
+      await setField(app, "field-horizon_months", months);
+      generation = await waitResults(app, generation);
+    }
+    assert.equal(held.length, 1, "the refresh should still be held at the server");
+    await clickNav(app, "settings");
+    await app.$('[data-testid="refresh-cancel"]').click();
+    held[0].write(feed.subarray(100, 200)); // the next bytes arrive: the download sees the cancel
+    const error = await app.$('[data-testid="refresh-error"]');
+    await error.waitForDisplayed({ timeoutMsg: "a cancelled refresh said nothing" });
+    assert.match(await error.getText(), /cancelled; nothing was changed/);
+    assert.equal(await offers(), before, "a cancelled refresh changed the offers");
+    held[0].end(feed.subarray(200));
+    // Again, at full speed: every row of the file is counted, landed or reported.
+    slow = false;
+    await app.$('[data-testid="refresh-go"]').click();
+    const table = await app.$('[data-testid="refresh-reports"]');
+    await table.waitForDisplayed({ timeout: 30000, timeoutMsg: "no refresh report" });
+    const [read, landed, reported] = await app.execute(() =>
+      ["refresh-rows", "refresh-landed", "refresh-reported"].map((id) => Number(document.querySelector(`[data-testid="${id}"]`).textContent)));
+    assert.equal(read, rows);
+    assert.equal(landed + reported, rows);
+    assert.ok(landed > 0, "no row landed");
+    await table.scrollIntoView();
+    await shot(app, "35-refresh-done-en");
+    assert.ok((await offers()) > before, "the refreshed feed's offers are not listed");
+  } finally {
+    await app.deleteSession();
+    server.close();
+  }
+});
+
+/** Replaces the text of the text input inside `selector`. */
+async function typeIntoText(app, selector, value) {
+  const input = await app.$(`${selector} input`);
+  await input.waitForDisplayed();
+  await input.click();
+  await app.keys(["Control", "a"]);
+  await input.addValue(value);
+}

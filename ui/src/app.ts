@@ -3,6 +3,7 @@ import { inject, ref, shallowRef, type InjectionKey } from "vue";
 import type { Backend } from "./backend";
 import type { Accelerator, AppInfo, Lang, Settings, Source } from "./backend/types";
 import { createEditor, type Editor, type EditorOptions } from "./scenario/editor";
+import { createRefresh } from "./settings/refresh";
 
 export function createAppState(backend: Backend, editorOpts: EditorOptions = {}) {
   const info = shallowRef<AppInfo | null>(null);
@@ -40,7 +41,8 @@ export function createAppState(backend: Backend, editorOpts: EditorOptions = {})
     if (!a) return id;
     return (lang === "zh" && a.name_zh) || a.name;
   }
-  return { backend, info, settings, accelerators, workloadClasses, editor, loadInfo, loadCatalogue, loadSettings, saveSettings, setLang, source, fx, acceleratorName };
+  const refresh = createRefresh(backend, async () => { await loadInfo(); await loadCatalogue(); });
+  return { backend, info, settings, accelerators, workloadClasses, editor, refresh, loadInfo, loadCatalogue, loadSettings, saveSettings, setLang, source, fx, acceleratorName };
 }
 
 export type AppState = ReturnType<typeof createAppState>;

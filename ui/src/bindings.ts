@@ -14,6 +14,17 @@ export const commands = {
 	listProviders: () => typedError<Provider_Serialize[], ErrorJson>(__TAURI_INVOKE("list_providers")),
 	listOffers: (filter: OfferFilter_Deserialize) => typedError<ListedOffer_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
 	offerHistory: (id: string) => typedError<PriceChange_Serialize[], ErrorJson>(__TAURI_INVOKE("offer_history", { id })),
+	/**  The feeds a price refresh can download, and their public addresses. */
+	feedChoice: () => typedError<FeedChoice, ErrorJson>(__TAURI_INVOKE("feed_choice")),
+	/**
+	 *  Downloads the chosen price feeds from the given addresses (the public
+	 *  ones, or a mirror), then imports them all in one transaction. The
+	 *  download holds no lock: evaluations go on meanwhile; only the import
+	 *  takes it. [`catalog_refresh_cancel`] stops it, and then nothing changes.
+	 */
+	catalogRefresh: (feeds: string[], skypilotUrl: string, azureUrl: string, onProgress: Channel<RefreshProgress>) => typedError<FeedReport[], ErrorJson>(__TAURI_INVOKE("catalog_refresh", { feeds, skypilotUrl, azureUrl, onProgress })),
+	/**  Stops the price refresh under way, if any (at its next chunk of bytes). */
+	catalogRefreshCancel: () => typedError<null, ErrorJson>(__TAURI_INVOKE("catalog_refresh_cancel")),
 	acceleratorsForWorkload: (filter: OfferFilter_Deserialize) => typedError<AcceleratorForWorkload_Serialize[], ErrorJson>(__TAURI_INVOKE("accelerators_for_workload", { filter })),
 	getSource: (id: string) => typedError<Source_Serialize | null, ErrorJson>(__TAURI_INVOKE("get_source", { id })),
 	workloadClasses: () => typedError<WorkloadClass[], ErrorJson>(__TAURI_INVOKE("workload_classes")),
@@ -1128,6 +1139,37 @@ export type Exported = {
 	path: string,
 	/**  Its size in bytes. */
 	bytes: number,
+};
+
+/**
+ *  The feeds a refresh can download and the addresses it downloads them
+ *  from unless the user names a mirror.
+ */
+export type FeedChoice = {
+	/**  Each feed as [`FeedSource::parse_list`] reads it. */
+	feeds: string[],
+	/**  The SkyPilot catalogue's address; `{cloud}` is the cloud's name. */
+	skypilot_url: string,
+	/**  The Azure Retail Prices API's first page (GPU VM sizes). */
+	azure_url: string,
+};
+
+/**  What one feed of a refresh did, row by row. */
+export type FeedReport = {
+	/**  The feed (`skypilot:aws`, `azure`). */
+	feed: string,
+	/**  Rows read. */
+	rows: number,
+	/**  Rows that landed an offer (or found it unchanged). */
+	rows_landed: number,
+	/**  Rows that landed nothing, each with its reason (`catalog import` lists them). */
+	rows_reported: number,
+	/**  Offers written (new or changed). */
+	imported: number,
+	/**  Offers already there, unchanged. */
+	unchanged: number,
+	/**  Accelerator names no alias maps, once each, with how many rows used them. */
+	unknown_names: ([string, number])[],
 };
 
 /**  One field an error is about, for a front end that shows it at the field. */
@@ -2312,6 +2354,16 @@ export type Recommendation_Serialize = {
 	search: SearchStats,
 	/**  Assumptions and what was left out, for the reader. */
 	notes: string[],
+};
+
+/**  Progress of a price refresh, sent as an event while it runs. */
+export type RefreshProgress = {
+	/**  Where the refresh is. */
+	stage: UpdateStage,
+	/**  The feed downloading (`skypilot:aws`, `azure`); empty past the download. */
+	feed: string,
+	/**  Bytes of that feed received so far. */
+	done_bytes: number | null,
 };
 
 /**  A saved scenario, opened. */

@@ -15,6 +15,7 @@ import SensitivityPanel from "./results/SensitivityPanel.vue";
 import SummaryCards from "./results/SummaryCards.vue";
 import ResultsPanel from "./results/ResultsPanel.vue";
 import OfferHistory from "./catalogue/OfferHistory.vue";
+import RefreshPanel from "./settings/RefreshPanel.vue";
 import { recordedAnswer, recordedError } from "./backend/replay";
 import { setup, until } from "./test/helpers";
 
@@ -289,6 +290,19 @@ describe("screens", () => {
     expect([...document.querySelectorAll('[data-testid="history-what"]')].map((e) => e.textContent)).toEqual(history.map((h) => h.what));
     expect(q('[data-testid="offer-history"]')!.textContent).toContain(offer.as_of ?? "undated");
     if (history.some((h) => h.new_price !== null)) expect(q('[data-testid="offer-history-chart"]')).not.toBeNull();
+  });
+
+  it("the refresh panel offers the backend's feeds at their public addresses, and refreshes nothing until asked", async () => {
+    const s = setup();
+    wrappers.push(s.mount(RefreshPanel));
+    const choice = recordedAnswer("feedChoice", "feeds to refresh");
+    await until(() => document.querySelectorAll('[data-testid="refresh-feeds"] [data-feed]').length === choice.feeds.length);
+    const url = q('[data-testid="refresh-skypilot-url"] input') as HTMLInputElement;
+    expect(url.value).toBe(choice.skypilot_url);
+    expect((q('[data-testid="refresh-azure-url"] input') as HTMLInputElement).value).toBe(choice.azure_url);
+    expect(q('[data-testid="refresh-panel"]')!.textContent).toContain("{cloud} is the cloud's name");
+    expect((q('[data-testid="refresh-go"]') as HTMLButtonElement).disabled).toBe(true);
+    expect(s.backend.calls).not.toContain("catalogRefresh");
   });
 
   it("uncertainty, porting, supply risk and tornado of an example with ranges", async () => {

@@ -115,6 +115,12 @@ pub enum UpdateError {
         /// The read timeout, seconds.
         seconds: u64,
     },
+    /// The user stopped the download.
+    #[error("{}", self.message(Lang::En))]
+    Cancelled {
+        /// The address being downloaded.
+        url: String,
+    },
     /// The body's length is not the one the server announced (it was cut off).
     #[error("{}", self.message(Lang::En))]
     Truncated {
@@ -166,6 +172,8 @@ impl UpdateError {
             UpdateError::Stalled { url, seconds } => {
                 format!("{url}: the server sent nothing for {seconds} s; the download was given up")
             }
+            UpdateError::Cancelled { url } if zh => format!("{url}：下载已取消，未作任何更改"),
+            UpdateError::Cancelled { url } => format!("{url}: the download was cancelled; nothing was changed"),
             UpdateError::Truncated { url, got, expected } if zh => {
                 format!("{url}：下载不完整（truncated）：只收到 {got} / {expected} 字节")
             }
@@ -259,7 +267,10 @@ pub fn download_with(
     let client = client(url, limits)?;
     let deadline = Instant::now() + limits.deadline;
     let get = |u: &str, max: u64, progress: &mut dyn FnMut(u64, Option<u64>)| {
-        get(&client, u, max, deadline, limits, progress)
+        get(&client, u, max, deadline, limits, &mut |n, t| {
+            progress(n, t);
+            true
+        })
     };
     let pack = get(url, limits.max_pack_bytes, progress)?.ok_or_else(|| UpdateError::NotFound { url: url.into() })?;
     let sig_url = format!("{url}.minisig");
@@ -273,22 +284,43 @@ pub fn download_with(
 /// Several downloads under one deadline and one strict client: what a feed
 /// refresh fetches (SkyPilot files, Azure pages) before anything is applied.
 #[derive(Debug)]
-pub struct Session {
+pub struct Session<'c> {
     client: reqwest::blocking::Client,
     deadline: Instant,
     limits: Limits,
+    /// Set by the user to stop: checked before each request and each chunk.
+    cancel: Option<&'c std::sync::atomic::AtomicBool>,
 }
 
-impl Session {
+impl<'c> Session<'c> {
     /// A session whose deadline starts now. `first_url` only decides the
     /// proxy (loopback goes direct).
-    pub fn new(first_url: &str, limits: &Limits) -> Result<Session, Error> {
-        Ok(Session { client: client(first_url, limits)?, deadline: Instant::now() + limits.deadline, limits: *limits })
+    pub fn new(first_url: &str, limits: &Limits) -> Result<Session<'static>, Error> {
+        Ok(Session {
+            client: client(first_url, limits)?,
+            deadline: Instant::now() + limits.deadline,
+            limits: *limits,
+            cancel: None,
+        })
+    }
+
+    /// The same session, stopped with [`UpdateError::Cancelled`] once `cancel`
+    /// is set (at the next chunk, or when a silent server's read times out).
+    pub fn cancelled_by(self, cancel: &std::sync::atomic::AtomicBool) -> Session<'_> {
+        Session { client: self.client, deadline: self.deadline, limits: self.limits, cancel: Some(cancel) }
     }
 
     /// Downloads one URL whole (at most `limits.max_pack_bytes`); a 404 is an error.
     pub fn fetch(&self, url: &str, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Vec<u8>, Error> {
-        let body = get(&self.client, url, self.limits.max_pack_bytes, self.deadline, &self.limits, progress)?;
+        let cancelled = || self.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
+        if cancelled() {
+            return Err(UpdateError::Cancelled { url: url.into() }.into());
+        }
+        let mut watched = |n: u64, total: Option<u64>| {
+            progress(n, total);
+            !cancelled()
+        };
+        let body = get(&self.client, url, self.limits.max_pack_bytes, self.deadline, &self.limits, &mut watched)?;
         Ok(body.ok_or_else(|| UpdateError::NotFound { url: url.into() })?)
     }
 }
@@ -326,7 +358,7 @@ fn get(
     max: u64,
     deadline: Instant,
     limits: &Limits,
-    progress: &mut dyn FnMut(u64, Option<u64>),
+    progress: &mut dyn FnMut(u64, Option<u64>) -> bool,
 ) -> Result<Option<Vec<u8>>, UpdateError> {
     let past_deadline = || UpdateError::Deadline { url: url.into(), seconds: limits.deadline.as_secs().max(1) };
     let response = client.get(url).send().map_err(|e| transport(url, &e, limits))?;
@@ -365,7 +397,9 @@ fn get(
             break;
         }
         body.extend_from_slice(&chunk[..n]);
-        progress(body.len() as u64, total);
+        if !progress(body.len() as u64, total) {
+            return Err(UpdateError::Cancelled { url: url.into() });
+        }
         if body.len() as u64 > max {
             return Err(too_large());
         }

@@ -62,7 +62,7 @@ impl TrialBuffers {
         TrialBuffers {
             rate: s.discount_rate_annual,
             discount: finance::discount_factors(s.discount_rate_annual, horizon),
-            run: Run::new(horizon),
+            run: Run { tally: false, ..Run::new(horizon) },
         }
     }
 }
@@ -432,6 +432,10 @@ impl Flows {
 /// What running one option produced, before totals.
 struct Run {
     flows: Flows,
+    /// Whether to add up hours served, bridged, unserved and run (an
+    /// evaluation reports them; a simulation trial uses only the flows).
+    /// Only a shared demand's monthly loop leaves them out.
+    tally: bool,
     served: f64,
     /// Of `served`, the hours the incumbent carried during a port.
     bridged: f64,
@@ -453,6 +457,7 @@ impl Run {
     fn new(horizon: usize) -> Self {
         Run {
             flows: Flows::new(horizon),
+            tally: true,
             served: 0.0,
             bridged: 0.0,
             unserved: 0.0,
@@ -664,11 +669,14 @@ fn run_shared(
             let hours = month.ref_gpu_hours() * ctx.demand_scale;
             match bridge {
                 Some(price) => {
-                    run.served += hours;
-                    run.bridged += hours;
+                    if run.tally {
+                        run.served += hours;
+                        run.bridged += hours;
+                    }
                     run.flows.add(m, Category::Bridge, hours * price);
                 }
-                None => run.unserved += hours,
+                None if run.tally => run.unserved += hours,
+                None => {}
             }
             continue;
         }
@@ -690,29 +698,37 @@ fn run_shared(
             },
             &mut free,
         );
-        run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
-        run.unserved += routed.unserved;
+        if run.tally {
+            run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
+            run.unserved += routed.unserved;
+        }
 
         if let Some((_, eff)) = &pools.owned {
             owned_used[m] = routed.base / eff;
         }
-        if let Some((_, rp)) = &pools.reserved {
+        if let (Some((_, rp)), true) = (&pools.reserved, run.tally) {
             run.accelerator_hours += routed.base / reserved_eff_at(*rp, m);
         }
         if let Some(od) = pools.on_demand {
             let hours = (routed.on_demand + routed.fallback) / od.eff_at(ctx, m);
-            run.accelerator_hours += hours;
+            if run.tally {
+                run.accelerator_hours += hours;
+            }
             run.flows.add(m, Category::OnDemand, hours * od.price_at(ctx, m));
         }
         if let Some((spot, sp)) = &pools.spot {
             let hours = routed.spot / sp.eff_at(ctx, m) * (1.0 + spot.interruption_overhead);
-            run.accelerator_hours += hours;
+            if run.tally {
+                run.accelerator_hours += hours;
+            }
             run.flows.add(m, Category::Spot, hours * sp.price_at(ctx, m));
         }
     }
     if let Some((owned, _)) = &pools.owned {
         owned_costs(ctx, owned, &owned_used, run);
-        run.accelerator_hours += owned_used.iter().sum::<f64>();
+        if run.tally {
+            run.accelerator_hours += owned_used.iter().sum::<f64>();
+        }
     }
     run.owned_used = owned_used;
     run.free = free;

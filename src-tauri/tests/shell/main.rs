@@ -286,3 +286,101 @@ fn an_evaluation_completes_while_a_catalogue_download_is_in_progress() {
     assert!(update.join().unwrap().is_err(), "a body that ended short was applied");
     assert_eq!(shell.ok("app_info", json!({}))["counts"]["accelerators"], 86);
 }
+
+/// What holds a feed server's first answer back, and says it has begun.
+type Hold = (std::sync::mpsc::Receiver<()>, std::sync::mpsc::Sender<()>);
+
+/// A loopback server for one feed file: each request gets the whole file,
+/// except that the first one, when `hold` is given, gets its first 100 bytes,
+/// says so on `started`, then (on `hold`'s signal) sends 100 more, then
+/// nothing until `hold` signals again.
+fn feed_server(body: Vec<u8>, hold: Option<Hold>) -> (String, std::thread::JoinHandle<()>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/{{cloud}}/vms.csv", listener.local_addr().unwrap());
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = [0u8; 4096];
+        let _ = stream.read(&mut request).unwrap();
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+        stream.write_all(head.as_bytes()).unwrap();
+        match hold {
+            Some((hold, started)) => {
+                stream.write_all(&body[..100]).unwrap();
+                stream.flush().unwrap();
+                started.send(()).unwrap();
+                let _ = hold.recv();
+                stream.write_all(&body[100..200]).unwrap();
+                stream.flush().unwrap();
+                let _ = hold.recv();
+            }
+            None => stream.write_all(&body).unwrap(),
+        }
+    });
+    (url, server)
+}
+
+#[test]
+fn a_price_refresh_holds_no_lock_while_it_downloads_and_a_cancelled_one_changes_nothing() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, mpsc};
+
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let doc = seed_case(&shell);
+    let feed = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/catalog/tests/fixtures/skypilot/v9/aws/vms.csv"),
+    )
+    .unwrap();
+    let imported = |shell: &Shell| {
+        let offers =
+            shell.ok("list_offers", json!({ "filter": { "fx": {}, "sort": "id", "exclude_pricebook": false } }));
+        offers.as_array().unwrap().iter().filter(|o| o["origin"] == "import").count()
+    };
+    let azure = shell.ok("feed_choice", json!({}))["azure_url"].clone();
+
+    // Slow: the body arrives in two pieces, and the user cancels between them.
+    let (hold, held) = mpsc::channel();
+    let (started_tx, started) = mpsc::channel();
+    let (url, server) = feed_server(feed.clone(), Some((held, started_tx)));
+    let finished = Arc::new(AtomicBool::new(false));
+    let refresh = {
+        let (caller, finished, azure) = (shell.caller(), finished.clone(), azure.clone());
+        std::thread::spawn(move || {
+            let args = json!({ "feeds": ["skypilot:aws"], "skypilotUrl": url, "azureUrl": azure, "onProgress": "__CHANNEL__:1" });
+            let result = caller.call("catalog_refresh", args);
+            finished.store(true, Ordering::SeqCst);
+            result
+        })
+    };
+    started.recv().unwrap();
+    let evaluated = shell.ok("evaluate", json!({ "scenario": doc }));
+    assert!(!finished.load(Ordering::SeqCst), "the evaluation waited for the refresh's download");
+    assert_eq!(total(&evaluated, "rent-8xa100-on-demand"), 1_799_654.4);
+    shell.ok("catalog_refresh_cancel", json!({}));
+    hold.send(()).unwrap(); // the next piece arrives: the refresh sees the cancel
+    let error = refresh.join().unwrap().expect_err("a cancelled refresh succeeded");
+    assert!(error["message"].as_str().unwrap().contains("cancelled"), "{error}");
+    hold.send(()).unwrap();
+    server.join().unwrap();
+    assert_eq!(imported(&shell), 0, "a cancelled refresh imported offers");
+
+    // Whole: every row of the file either lands or is reported.
+    let (url, server) = feed_server(feed.clone(), None);
+    let args =
+        json!({ "feeds": ["skypilot:aws"], "skypilotUrl": url, "azureUrl": azure, "onProgress": "__CHANNEL__:2" });
+    let reports = shell.ok("catalog_refresh", args);
+    server.join().unwrap();
+    let r = &reports[0];
+    assert_eq!(r["feed"], "skypilot:aws");
+    let rows = String::from_utf8_lossy(&feed).lines().count() as u64 - 1;
+    assert_eq!(r["rows"].as_u64(), Some(rows));
+    assert_eq!(r["rows_landed"].as_u64().unwrap() + r["rows_reported"].as_u64().unwrap(), rows);
+    assert!(r["imported"].as_u64().unwrap() > 0);
+    assert_eq!(imported(&shell) as u64, r["imported"].as_u64().unwrap());
+
+    // A feed the app does not know is refused by name, before any download.
+    let args = json!({ "feeds": ["skypilot:"], "skypilotUrl": "http://127.0.0.1:9/", "azureUrl": azure, "onProgress": "__CHANNEL__:3" });
+    let err = shell.call("catalog_refresh", args).expect_err("an unnamed cloud was refreshed");
+    assert!(err["message"].as_str().unwrap().contains("feeds"), "{err}");
+}

@@ -345,6 +345,7 @@ fn script(r: &mut Recorder) {
     let settings = r.ok("settings", "get_settings", json!({}));
     r.ok("providers", "list_providers", json!({}));
     r.ok("workload classes", "workload_classes", json!({}));
+    r.ok("feeds to refresh", "feed_choice", json!({}));
     let mut sources = BTreeSet::new();
     for (name, fields) in [
         ("accelerators", json!({})),

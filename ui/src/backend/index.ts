@@ -63,6 +63,9 @@ export interface Backend {
   autosaveClear(): Promise<null>;
   catalogUpdateFile(path: string): Promise<T.UpdateSummary>;
   catalogUpdateUrl(url: string, onProgress: (p: T.Progress) => void): Promise<T.UpdateSummary>;
+  feedChoice(): Promise<T.FeedChoice>;
+  catalogRefresh(feeds: string[], skypilotUrl: string, azureUrl: string, onProgress: (p: T.RefreshProgress) => void): Promise<T.FeedReport[]>;
+  catalogRefreshCancel(): Promise<null>;
   defaultExportPath(name: string, extension: string): Promise<string>;
   exportProposal(scenario: T.ScenarioDoc, path: string, fields: T.ProposalFields): Promise<T.Exported>;
   exportSpreadsheet(scenario: T.ScenarioDoc, path: string): Promise<T.Exported>;

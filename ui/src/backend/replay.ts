@@ -296,6 +296,12 @@ export class ReplayBackend implements Backend {
   catalogUpdateFile(path: string) { this.log("catalogUpdateFile"); return this.call("catalogUpdateFile", { path }); }
   /** Recorded without the progress channel; no progress is replayed. */
   catalogUpdateUrl(url: string, _onProgress: (p: T.Progress) => void) { this.log("catalogUpdateUrl"); return this.call("catalogUpdateUrl", { url }); }
+  feedChoice() { this.log("feedChoice"); return this.call("feedChoice", {}); }
+  catalogRefresh(feeds: string[], skypilotUrl: string, azureUrl: string, _onProgress: (p: T.RefreshProgress) => void) {
+    this.log("catalogRefresh");
+    return this.call("catalogRefresh", { feeds, skypilotUrl, azureUrl });
+  }
+  catalogRefreshCancel() { this.log("catalogRefreshCancel"); return this.call("catalogRefreshCancel", {}); }
   defaultExportPath(name: string, extension: string) { this.log("defaultExportPath"); return this.call("defaultExportPath", { name, extension }); }
   exportProposal(scenario: T.ScenarioDoc, path: string, fields: T.ProposalFields) {
     this.log("exportProposal");

@@ -67,6 +67,13 @@ export class TauriBackend implements Backend {
     channel.onmessage = onProgress;
     return unwrap(commands.catalogUpdateUrl(url, channel));
   }
+  feedChoice() { return unwrap(commands.feedChoice()); }
+  catalogRefresh(feeds: string[], skypilotUrl: string, azureUrl: string, onProgress: (p: T.RefreshProgress) => void) {
+    const channel = new Channel<T.RefreshProgress>();
+    channel.onmessage = onProgress;
+    return unwrap(commands.catalogRefresh(feeds, skypilotUrl, azureUrl, channel));
+  }
+  catalogRefreshCancel() { return unwrap(commands.catalogRefreshCancel()); }
   async defaultExportPath(name: string, extension: string) {
     try {
       return await commands.defaultExportPath(name, extension);

@@ -44,6 +44,12 @@ export type SensitivityJson = B.SensitivityJson_Serialize;
 export type Draft = B.Draft_Serialize;
 export type Comparison = B.Comparison_Serialize;
 export type UpdateSummary = B.UpdateSummary_Serialize;
+/** The feeds a price refresh can download and their public addresses. */
+export type FeedChoice = B.FeedChoice;
+/** What one feed of a refresh did. */
+export type FeedReport = B.FeedReport;
+/** A price refresh's progress as the window receives it on its channel. */
+export type RefreshProgress = B.RefreshProgress;
 /** A catalogue update's progress as the window receives it on its channel. */
 export type Progress = B.UpdateProgress_Deserialize;
 /** Who a proposal is for and from (its cover). */

@@ -164,6 +164,13 @@ export default {
     updated: "{message}: {added} added, {changed} changed, {removed} removed.", saved: "Settings saved.", notSaved: "Settings not saved",
     stage: { download: "Downloading", apply: "Verifying and applying", done: "Done" }, appVersion: "Suanli {v}",
   },
+  refresh: {
+    title: "Refresh prices from public feeds", go: "Refresh", cancel: "Cancel",
+    intro: "Downloads only when you press Refresh, over HTTPS, from the addresses below (or your mirror of them); all feeds are imported in one step, and a failed or cancelled refresh changes nothing.",
+    skypilot: "SkyPilot catalogue: {cloud}", azure: "Azure Retail Prices API (GPU VMs)", skypilotUrl: "SkyPilot catalogue address ({'{cloud}'} is the cloud's name)",
+    azureUrl: "Azure Retail Prices address", receiving: "{feed}: {kb} KB received", feed: "Feed", rows: "Rows", landed: "Landed",
+    reported: "Reported", written: "Offers written", unchanged: "Unchanged",
+  },
   export: {
     title: "Export", proposal: "Proposal (PDF)", spreadsheet: "Spreadsheet (.xlsx)", client: "Client", author: "Author",
     organisation: "Organisation", path: "Save to", go: "Export", done: "Saved to {path} ({size})",

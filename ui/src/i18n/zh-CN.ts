@@ -165,6 +165,13 @@ export default {
     updated: "{message}：新增 {added}，变更 {changed}，删除 {removed}。", saved: "设置已保存。", notSaved: "设置未保存",
     stage: { download: "下载中", apply: "校验并应用中", done: "完成" }, appVersion: "Suanli {v}",
   },
+  refresh: {
+    title: "从公开数据源刷新价格", go: "刷新", cancel: "取消",
+    intro: "仅在点击“刷新”时通过 HTTPS 从下列地址（或其内网镜像）下载；所有数据源一次性导入，刷新失败或取消时不作任何更改。",
+    skypilot: "SkyPilot 目录：{cloud}", azure: "Azure 零售价格 API（GPU 虚拟机）", skypilotUrl: "SkyPilot 目录地址（{'{cloud}'} 为云名称）",
+    azureUrl: "Azure 零售价格地址", receiving: "{feed}：已接收 {kb} KB", feed: "数据源", rows: "行数", landed: "已导入",
+    reported: "未导入", written: "写入报价", unchanged: "未变",
+  },
   export: {
     title: "导出", proposal: "方案建议书（PDF）", spreadsheet: "电子表格（.xlsx）", client: "客户", author: "作者",
     organisation: "单位", path: "保存到", go: "导出", done: "已保存到 {path}（{size}）",
