@@ -120,7 +120,9 @@ fn check(e: &Evaluation) {
         for x in [o.total_nominal, o.total_npv, o.ref_gpu_hours_served, o.ref_gpu_hours_unserved, o.accelerator_hours] {
             ok(&o.id, x);
         }
-        for x in [o.effective_price_per_ref_gpu_hour, o.all_in_per_ref_gpu_hour, o.owned_utilisation].into_iter().flatten() {
+        for x in
+            [o.effective_price_per_ref_gpu_hour, o.all_in_per_ref_gpu_hour, o.owned_utilisation].into_iter().flatten()
+        {
             ok(&o.id, x);
         }
         for m in &o.monthly {

@@ -8,6 +8,9 @@ fuzz_target!(|data: &[u8]| {
         && let Ok(s) = suanli_api::parse_scenario(text)
     {
         let e = suanli_api::evaluate(&s);
-        assert!(suanli_api::evaluation_json(&e, suanli_api::Lang::En).is_ok(), "a checked scenario gave a non-finite figure");
+        assert!(
+            suanli_api::evaluation_json(&e, suanli_api::Lang::En).is_ok(),
+            "a checked scenario gave a non-finite figure"
+        );
     }
 });

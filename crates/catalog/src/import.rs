@@ -181,6 +181,36 @@ pub struct ImportReport {
     pub change: Option<ChangeSummary>,
 }
 
+/// Offers a small import looks up one by one; a larger one reads both tables once.
+const LOOKUP_MAX: usize = 1_000;
+
+/// What each of `ids` showed before this import: an earlier import's offer,
+/// else the catalogue's (ids shown by neither are absent).
+fn offers_before<'a>(
+    tx: &rusqlite::Transaction<'_>,
+    ids: impl ExactSizeIterator<Item = &'a str>,
+) -> Result<BTreeMap<String, Offer>, Error> {
+    let mut before: BTreeMap<String, Offer> = BTreeMap::new();
+    if ids.len() > LOOKUP_MAX {
+        // The catalogue first, so that an earlier import's row replaces it.
+        for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
+            for o in store::select::<Offer, _>(tx, sql, [])? {
+                before.insert(o.id.clone(), o);
+            }
+        }
+        return Ok(before);
+    }
+    for id in ids {
+        for sql in ["SELECT * FROM imported_offers WHERE id = ?1", "SELECT * FROM offers WHERE id = ?1"] {
+            if let Some(o) = store::select::<Offer, _>(tx, sql, [id])?.pop() {
+                before.insert(o.id.clone(), o);
+                break;
+            }
+        }
+    }
+    Ok(before)
+}
+
 /// The first field of a record over `FIELD_MAX_BYTES`, as a rejection.
 fn field_too_long(record: &csv::StringRecord, headers: &csv::StringRecord, line: usize) -> Option<RowError> {
     let (i, value) = record.iter().enumerate().find(|(_, v)| v.len() > FIELD_MAX_BYTES)?;
@@ -225,18 +255,13 @@ impl Catalog {
             parsed.push((
                 match format {
                     Format::Csv => parse_csv(text)?,
-                    Format::Skypilot { provider } => {
-                        let known: Vec<String> =
-                            self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
-                        parse_skypilot(text, provider, &known, p)?
-                    }
+                    Format::Skypilot { provider } => parse_skypilot(text, provider, &self.ids("accelerators")?, p)?,
                     Format::AzureRetail => parse_azure(text, &self.azure_sizes()?, p)?,
                 },
                 format_label(format),
             ));
         }
-        let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
-        let accelerators: Vec<String> = self.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
+        let (providers, accelerators) = (self.ids("providers")?, self.ids("accelerators")?);
         let tx = self.conn.transaction()?;
         let mut reports = Vec::with_capacity(parsed.len());
         for (parsed, label) in parsed {
@@ -249,8 +274,20 @@ impl Catalog {
     /// Azure VM size → (accelerator, accelerators per VM), learned from the
     /// catalogue's own Azure offers.
     fn azure_sizes(&self) -> Result<BTreeMap<String, (String, f64)>, Error> {
+        // Azure's offers as `all_offers` merges them (an import's row over the
+        // catalogue's, by id), reading only the rows that can be Azure's.
+        let mut by_id: BTreeMap<String, Offer> = BTreeMap::new();
+        for sql in [
+            "SELECT * FROM offers WHERE provider_id = 'azure'",
+            "SELECT * FROM imported_offers WHERE provider_id = 'azure' \
+             OR id IN (SELECT id FROM offers WHERE provider_id = 'azure')",
+        ] {
+            for o in store::select::<Offer, _>(self.connection(), sql, [])? {
+                by_id.insert(o.id.clone(), o);
+            }
+        }
         let mut sizes = BTreeMap::new();
-        for (o, _) in self.all_offers(false)? {
+        for o in by_id.into_values() {
             if let (true, Some(instance), Some(acc), Some(n)) =
                 (o.provider_id == "azure", o.instance, o.accelerator_id, o.accelerators_per_instance)
             {
@@ -295,13 +332,7 @@ fn land(
     rejected.extend(c.errors);
     rejected.sort_by_key(|e| e.line);
 
-    // Compare with what each id showed before: an earlier import, else the catalogue.
-    let mut before: BTreeMap<String, Offer> = BTreeMap::new();
-    for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
-        for o in store::select::<Offer, _>(tx, sql, [])? {
-            before.insert(o.id.clone(), o);
-        }
-    }
+    let before = offers_before(tx, valid.iter().map(|(_, o)| o.id.as_str()))?;
     let mut landed_lines = std::collections::BTreeSet::new();
     let mut written = Vec::new();
     let mut old = Vec::new();
