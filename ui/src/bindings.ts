@@ -7,9 +7,9 @@ import { invoke as __TAURI_INVOKE, Channel } from "@tauri-apps/api/core";
 /** Commands */
 export const commands = {
 	appInfo: () => typedError<AppInfo_Serialize, ErrorJson>(__TAURI_INVOKE("app_info")),
-	getSettings: () => typedError<Settings, ErrorJson>(__TAURI_INVOKE("get_settings")),
+	getSettings: () => typedError<Settings_Serialize, ErrorJson>(__TAURI_INVOKE("get_settings")),
 	/**  Saves the settings; messages from then on are in the chosen language. */
-	putSettings: (settings: Settings) => typedError<Settings, ErrorJson>(__TAURI_INVOKE("put_settings", { settings })),
+	putSettings: (settings: Settings_Deserialize) => typedError<Settings_Serialize, ErrorJson>(__TAURI_INVOKE("put_settings", { settings })),
 	listAccelerators: (filter: AcceleratorFilter_Deserialize) => typedError<Accelerator_Serialize[], ErrorJson>(__TAURI_INVOKE("list_accelerators", { filter })),
 	listProviders: () => typedError<Provider_Serialize[], ErrorJson>(__TAURI_INVOKE("list_providers")),
 	listOffers: (filter: OfferFilter_Deserialize) => typedError<ListedOffer_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
@@ -2438,7 +2438,10 @@ export type SensitivityJson_Serialize = {
 };
 
 /**  The desktop app's settings. */
-export type Settings = {
+export type Settings = Settings_Serialize | Settings_Deserialize;
+
+/**  The desktop app's settings. */
+export type Settings_Deserialize = {
 	/**  The language the app's messages are written in. */
 	lang: Lang,
 	/**  Currency new scenarios and catalogue comparisons use (CNY or USD). */
@@ -2449,6 +2452,30 @@ export type Settings = {
 	fx_source: string,
 	/**  Catalogue id of the reference GPU (default: the catalogue's, `nvidia-a100-sxm-80gb`). */
 	reference_gpu: string,
+	/**
+	 *  A price this many months old or older is marked stale (1 to 120;
+	 *  default 6). Kept under its own key, which `suanli catalog stale-after` sets too.
+	 */
+	stale_after_months?: number,
+};
+
+/**  The desktop app's settings. */
+export type Settings_Serialize = {
+	/**  The language the app's messages are written in. */
+	lang: Lang,
+	/**  Currency new scenarios and catalogue comparisons use (CNY or USD). */
+	currency: Currency,
+	/**  CNY per USD (its source is `fx_source`). */
+	usd_cny: number | null,
+	/**  Where `usd_cny` comes from, for a reader. */
+	fx_source: string,
+	/**  Catalogue id of the reference GPU (default: the catalogue's, `nvidia-a100-sxm-80gb`). */
+	reference_gpu: string,
+	/**
+	 *  A price this many months old or older is marked stale (1 to 120;
+	 *  default 6). Kept under its own key, which `suanli catalog stale-after` sets too.
+	 */
+	stale_after_months: number,
 };
 
 /**  One option under uncertainty, with its point figures beside the ranges. */

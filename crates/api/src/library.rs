@@ -288,6 +288,14 @@ pub struct Settings {
     pub fx_source: String,
     /// Catalogue id of the reference GPU (default: the catalogue's, `nvidia-a100-sxm-80gb`).
     pub reference_gpu: String,
+    /// A price this many months old or older is marked stale (1 to 120;
+    /// default 6). Kept under its own key, which `suanli catalog stale-after` sets too.
+    #[serde(default = "default_stale_after")]
+    pub stale_after_months: u32,
+}
+
+fn default_stale_after() -> u32 {
+    crate::freshness::DEFAULT_STALE_AFTER_MONTHS
 }
 
 impl Settings {
@@ -299,6 +307,7 @@ impl Settings {
             usd_cny: 7.1106,
             fx_source: "CFETS central parity 2025-09-22 (provider-prices §6.4, S37)".to_owned(),
             reference_gpu: suanli_catalog::query::REFERENCE_ACCELERATOR.to_owned(),
+            stale_after_months: crate::freshness::DEFAULT_STALE_AFTER_MONTHS,
         }
     }
 
@@ -315,6 +324,10 @@ impl Settings {
         if self.reference_gpu.trim().is_empty() {
             errors.push(InputError::missing("reference_gpu", Rule::Required));
         }
+        if !(1..=120).contains(&self.stale_after_months) {
+            let months = f64::from(self.stale_after_months);
+            errors.push(InputError::new("stale_after_months", months, Rule::Between { min: 1.0, max: 120.0 }));
+        }
         if errors.is_empty() { Ok(()) } else { Err(Error::Invalid(errors)) }
     }
 }
@@ -324,16 +337,21 @@ const SETTINGS_KEY: &str = "app";
 /// The saved settings; the defaults in `system_lang` when none are saved
 /// (or they no longer read as settings).
 pub fn settings(c: &Catalog, system_lang: Lang) -> Result<Settings, Error> {
-    Ok(c.setting(SETTINGS_KEY)?
+    let mut s: Settings = c
+        .setting(SETTINGS_KEY)?
         .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_else(|| Settings::defaults(system_lang)))
+        .unwrap_or_else(|| Settings::defaults(system_lang));
+    s.stale_after_months = crate::freshness::stale_after_months(c)?;
+    Ok(s)
 }
 
 /// Checks and saves the settings (currency CNY or USD, a rate from 0.001 to
-/// 1000, a reference GPU named); returns them as saved.
+/// 1000, a reference GPU named, a stale threshold of 1 to 120 months);
+/// returns them as saved.
 pub fn put_settings(c: &mut Catalog, s: &Settings) -> Result<Settings, Error> {
     s.check(s.lang)?;
     let text = serde_json::to_string(s).map_err(|e| Error::Shape { path: String::new(), message: e.to_string() })?;
     c.put_setting(SETTINGS_KEY, &text)?;
+    crate::freshness::set_stale_after_months(c, s.stale_after_months)?;
     Ok(s.clone())
 }

@@ -384,3 +384,25 @@ fn a_price_refresh_holds_no_lock_while_it_downloads_and_a_cancelled_one_changes_
     let err = shell.call("catalog_refresh", args).expect_err("an unnamed cloud was refreshed");
     assert!(err["message"].as_str().unwrap().contains("feeds"), "{err}");
 }
+
+#[test]
+fn the_stale_threshold_is_a_setting_that_ages_every_offer() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let mut settings = shell.ok("get_settings", json!({}));
+    assert_eq!(settings["stale_after_months"], 6);
+    settings["stale_after_months"] = json!(0);
+    let err = shell.call("put_settings", json!({ "settings": settings })).expect_err("a threshold of 0 was saved");
+    assert_eq!(err["fields"][0]["path"], "stale_after_months", "{err}");
+    settings["stale_after_months"] = json!(240);
+    assert!(shell.call("put_settings", json!({ "settings": settings })).is_err(), "240 months was saved");
+    settings["stale_after_months"] = json!(30);
+    shell.ok("put_settings", json!({ "settings": settings }));
+    assert_eq!(shell.ok("get_settings", json!({}))["stale_after_months"], 30);
+    let offers = shell.ok("list_offers", json!({ "filter": { "fx": {}, "sort": "id", "exclude_pricebook": false } }));
+    let offers = offers.as_array().unwrap();
+    assert!(offers.iter().all(|o| o["freshness"]["stale_after_months"] == 30));
+    // On the shell's day (2026-11-30), a price from 2024-06 or later is younger than 30 months.
+    let young = offers.iter().filter(|o| o["as_of"].as_str().is_some_and(|d| d >= "2024-06")).collect::<Vec<_>>();
+    assert!(!young.is_empty() && young.iter().all(|o| o["freshness"]["stale"] == false));
+}
