@@ -218,10 +218,16 @@ test("my prices: a bad price is refused at its field; the saved offer is tagged 
     await typeInto(app, '[data-testid="my-offer-price"]', "6.5");
     await app.$('[data-testid="my-offer-save"]').click();
     await app.$(`[data-testid="my-offer-row"][data-id="${id}"]`).waitForExist({ timeoutMsg: "own offer not listed" });
-    // a discount naming both an offer and a provider: the backend refuses it, at the offer field
-    await app.$('[data-testid="add-my-discount"]').click();
+    // a discount naming both an offer and a provider: the backend refuses it, at the offer field.
+    // The offer's dialog fades out first: a click while its overlay is still there is lost.
+    await idInput.waitForDisplayed({ reverse: true, timeoutMsg: "the offer dialog stayed open after saving" });
     const dId = await app.$('input[data-testid="my-discount-id"]');
-    await dId.waitForDisplayed();
+    const addDiscount = await app.$('[data-testid="add-my-discount"]');
+    // A click the fading overlay still takes ("element click intercepted") is tried again.
+    await app.waitUntil(async () => {
+      await addDiscount.click().catch(() => undefined);
+      return dId.isDisplayed();
+    }, { timeout: 15000, interval: 500, timeoutMsg: "the discount dialog did not open" });
     await dId.setValue("e2e-both");
     await pick(app, "my-discount-offer", null);
     await pick(app, "my-discount-provider", null);
