@@ -101,7 +101,12 @@ pub struct Evaluated {
 /// Checks and evaluates the editor's document; prices are aged on `today`.
 pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang, today: NaiveDate) -> Result<Evaluated, Error> {
     let (scenario, notes) = checked(doc, catalog)?;
-    let prices = crate::freshness::ages(&scenario, today, crate::freshness::stale_after_or_default(catalog)?);
+    // The threshold is read only for a scenario with dated prices: not on every keystroke.
+    let prices = if crate::freshness::has_dated_figures(&scenario) {
+        crate::freshness::ages(&scenario, today, crate::freshness::stale_after_or_default(catalog)?)
+    } else {
+        Vec::new()
+    };
     let evaluation = crate::evaluate(&scenario);
     let sources = scenario
         .options

@@ -176,6 +176,11 @@ pub struct PriceAge {
     pub freshness: Freshness,
 }
 
+/// Whether any option has a dated figure (only then is a threshold needed).
+pub fn has_dated_figures(s: &suanli_model::Scenario) -> bool {
+    s.options.iter().any(|o| !o.as_of.is_empty())
+}
+
 /// Every dated figure of a scenario's options (the `as_of` tables that
 /// catalogue resolution fills in), aged on `today`, option by option.
 pub fn ages(s: &suanli_model::Scenario, today: NaiveDate, stale_after_months: u32) -> Vec<PriceAge> {

@@ -90,7 +90,7 @@ pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &Pro
 /// setting when the scenario has dated prices (they came from it), else
 /// the default (and the database is not opened).
 fn stale_after_for(s: &suanli_model::Scenario, db: Option<&Path>) -> Result<u32, Error> {
-    if s.options.iter().all(|o| o.as_of.is_empty()) {
+    if !crate::freshness::has_dated_figures(s) {
         return Ok(crate::freshness::DEFAULT_STALE_AFTER_MONTHS);
     }
     let (c, _) = crate::catalog::open_catalog(db)?;
@@ -156,9 +156,10 @@ fn with_input<T>(
 /// Every catalogue price's date, aged on the proposal's date (today when
 /// the proposal's date is not a `YYYY-MM-DD` date).
 fn price_dates(s: &suanli_model::Scenario, date: &str, stale_after_months: u32, lang: Lang) -> Vec<PriceDate> {
-    let on = crate::freshness::AsOf::parse(date)
-        .filter(|d| d.precision() == "day")
-        .map_or_else(crate::freshness::today_date, |d| d.earliest());
+    let on = match crate::freshness::AsOf::parse(date) {
+        Some(crate::freshness::AsOf::Day { date }) => date,
+        _ => crate::freshness::today_date(),
+    };
     crate::freshness::ages(s, on, stale_after_months)
         .into_iter()
         .map(|a| PriceDate {
