@@ -9,7 +9,18 @@ const shots = process.env.SUANLI_SHOTS;
 
 /** Starts the app on the database `db` and waits for its first screen. */
 export async function launch(db, args = []) {
-  const app = await remote({
+  // Once in CI a relaunch found GTK unable to open the (live) display: a new
+  // session is tried once more before the test fails.
+  const app = await session(db, args).catch((e) => {
+    console.warn(`the app did not start (${String(e.message).split("\n")[0]}); starting it again`);
+    return session(db, args);
+  });
+  await app.setWindowSize(1440, 900).catch(() => {});
+  return app;
+}
+
+function session(db, args) {
+  return remote({
     hostname: "127.0.0.1",
     port: Number(process.env.SUANLI_DRIVER_PORT ?? 4444),
     logLevel: "error",
@@ -21,8 +32,6 @@ export async function launch(db, args = []) {
       "tauri:options": { application, args: ["--db", db, ...args] },
     },
   });
-  await app.setWindowSize(1440, 900).catch(() => {});
-  return app;
 }
 
 /**
@@ -73,8 +82,14 @@ export async function waitResults(app, after = 0) {
       generation = Number(await marker.getAttribute("data-generation"));
       return generation > after && (await marker.getAttribute("data-state")) === "ok";
     },
-    { timeout: 20000, timeoutMsg: `results did not update past generation ${after}` },
-  );
+    { timeout: 20000 },
+  ).catch(async () => {
+    // Say what the screen shows: an invalid state names its field problems.
+    const state = await marker.getAttribute("data-state");
+    const errors = await app.execute(() =>
+      [...document.querySelectorAll(".el-form-item__error, [data-testid='eval-errors']")].map((e) => e.textContent.trim()));
+    throw new Error(`results did not update past generation ${after}: at ${generation}, state ${state}, errors ${JSON.stringify(errors)}`);
+  });
   return generation;
 }
 
@@ -94,6 +109,12 @@ export async function setField(app, testid, value) {
   await app.keys(["Control", "a"]);
   // Element "send keys" types the whole string (per-key actions drop spaces and repeated characters).
   await input.addValue(value);
+  // Select-all can miss while the view is still settling: then type over it again.
+  if ((await input.getValue()) !== value) {
+    await input.clearValue();
+    await input.addValue(value);
+  }
+  assert.equal(await input.getValue(), value, `${testid}: the field does not hold what was typed`);
   await app.keys(["Tab"]);
 }
 
