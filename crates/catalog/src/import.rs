@@ -352,13 +352,9 @@ fn land(
     let change = if written.is_empty() {
         None
     } else {
-        for o in &written {
-            store::insert(tx, "imported_offers", o)?;
-        }
+        store::insert_rows(tx, "imported_offers", &written)?;
         let summary = record_change_with(tx, "import", label, None, now, &old, &written, false)?;
-        let changed: Vec<&str> = old.iter().map(|o| o.id.as_str()).collect();
-        let new = written.iter().map(|o| o.id.as_str()).filter(|id| !before.contains_key(*id));
-        index_offers(tx, new, &changed)?;
+        index_offers(tx, &written)?;
         Some(summary)
     };
     let mut unknown_names: Vec<(String, usize)> = parsed.unknown_names.into_iter().collect();

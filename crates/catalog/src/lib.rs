@@ -195,7 +195,15 @@ impl Catalog {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         // The price book is the user's own data: no acknowledged write may be lost.
         conn.pragma_update(None, "synchronous", "FULL")?;
-        schema::migrate(&mut conn)?;
+        // Up to 64 MiB of pages (SQLite's default is 2 MiB, taken only as
+        // used): a large import's offers, history and index stay in memory
+        // until the commit instead of spilling to the log and being read back.
+        conn.pragma_update(None, "cache_size", -65536)?;
+        if schema::migrate(&mut conn)? {
+            let tx = conn.transaction()?;
+            rebuild_search(&tx)?;
+            tx.commit()?;
+        }
         let mut catalog = Catalog { conn, cache: cache::Cache::default() };
         let installed = catalog.version()?;
         let bundled = bundled::version();
@@ -367,7 +375,7 @@ impl Catalog {
 
 fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
     fn rows<T: serde::Serialize>(conn: &Connection, table: &str, rows: &[T]) -> Result<(), Error> {
-        rows.iter().try_for_each(|r| store::insert(conn, table, r))
+        store::insert_rows(conn, table, rows)
     }
     rows(conn, "sources", &t.sources)?;
     rows(conn, "accelerators", &t.accelerators)?;
@@ -551,40 +559,36 @@ pub(crate) fn record_change_with(
     })
 }
 
-/// Brings the full-text index up to date for imported offers just written,
-/// without rebuilding it: new ids are added, changed ones replaced. Past a
-/// few hundred changed ids a rebuild is cheaper than deleting one by one
-/// (the index's id column is not indexed).
-pub(crate) fn index_offers<'a>(
-    conn: &Connection,
-    new: impl IntoIterator<Item = &'a str>,
-    changed: &[&'a str],
-) -> Result<(), Error> {
-    if changed.len() > 200 {
-        return rebuild_search(conn);
+/// Reads one of an offer's names.
+pub(crate) type OfferName = fn(&Offer) -> Option<&str>;
+
+/// Offers' names the search index holds, by kind (the column of that
+/// name): each name once, however many offers carry it. `search` turns a
+/// matched name into its offers.
+pub(crate) const OFFER_NAMES: [(&str, OfferName); 2] =
+    [("instance", |o| o.instance.as_deref()), ("region", |o| o.region.as_deref())];
+
+/// Adds to the search index the instance types and regions of `offers`
+/// (just imported) that it does not hold yet; a name no offer carries any
+/// more finds nothing, so nothing is taken out. One statement per kind:
+/// FTS5 flushes its pending terms at every statement.
+pub(crate) fn index_offers(conn: &Connection, offers: &[Offer]) -> Result<(), Error> {
+    for (kind, name) in OFFER_NAMES {
+        let names: std::collections::BTreeSet<&str> =
+            offers.iter().filter_map(name).filter(|n| !n.is_empty()).collect();
+        conn.prepare_cached(&format!(
+            "INSERT INTO search (item_id, kind, text)
+               SELECT value, '{kind}', value FROM json_each(?1)
+               WHERE value NOT IN (SELECT item_id FROM search WHERE kind = '{kind}')"
+        ))?
+        .execute(params![serde_json::to_string(&names)?])?;
     }
-    let mut delete = conn.prepare_cached("DELETE FROM search WHERE kind = 'offer' AND item_id = ?1")?;
-    for id in changed {
-        delete.execute(params![id])?;
-    }
-    // A bulk write merges the index's segments once, at the end, instead of
-    // while every row goes in (most of an import's time otherwise).
-    conn.execute("INSERT INTO search (search, rank) VALUES ('automerge', 0)", [])?;
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO search (item_id, kind, text)
-           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)
-           FROM imported_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id
-           WHERE o.id = ?1",
-    )?;
-    for id in new.into_iter().chain(changed.iter().copied()) {
-        insert.execute(params![id])?;
-    }
-    // Back to FTS5's default (merge once 4 segments of a level exist).
-    conn.execute("INSERT INTO search (search, rank) VALUES ('automerge', 4)", [])?;
     Ok(())
 }
 
-/// Rebuilds the full-text index over names in Chinese and English.
+/// Rebuilds the full-text index: accelerators and providers by their names
+/// in Chinese and English, offers' instance types and regions once each,
+/// and the user's own offers one by one (the id is the user's name for one).
 pub(crate) fn rebuild_search(conn: &Connection) -> Result<(), Error> {
     conn.execute_batch(
         "DELETE FROM search;
@@ -593,14 +597,17 @@ pub(crate) fn rebuild_search(conn: &Connection) -> Result<(), Error> {
          INSERT INTO search (item_id, kind, text)
            SELECT id, 'provider', concat_ws(' ', id, name, name_zh, country) FROM providers;
          INSERT INTO search (item_id, kind, text)
-           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)
-           FROM offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;
-         INSERT INTO search (item_id, kind, text)
-           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)
-           FROM imported_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;
-         INSERT INTO search (item_id, kind, text)
            SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh, 'pricebook 价格簿')
            FROM pricebook_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;",
     )?;
+    for (kind, _) in OFFER_NAMES {
+        conn.execute_batch(&format!(
+            "INSERT INTO search (item_id, kind, text)
+               SELECT name, '{kind}', name FROM (
+                 SELECT {kind} AS name FROM offers UNION SELECT {kind} FROM imported_offers
+                 UNION SELECT {kind} FROM pricebook_offers)
+               WHERE coalesce(name, '') <> ''"
+        ))?;
+    }
     Ok(())
 }

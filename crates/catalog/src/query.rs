@@ -1,7 +1,7 @@
 //! Filtering, sorting and searching the catalogue, and each offer's
 //! effective price per reference-GPU-hour for a workload class.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,7 @@ use suanli_model::{Currency, ExportStatus};
 use crate::cache::{OfferRows, Stamp};
 use crate::ratios::{Calibration, NoRatio, RatioBook, RatioInputs, RatioUsed};
 use crate::rows::*;
-use crate::{Catalog, Error, store};
+use crate::{Catalog, Error, OFFER_NAMES, store};
 
 /// The accelerator every ratio is relative to by default.
 pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
@@ -532,25 +532,59 @@ impl Catalog {
     /// Full-text search over names in Chinese and English. Queries of three
     /// characters or more use the trigram index; shorter ones (two Chinese
     /// characters are common: 昇腾, 华为) fall back to a substring match.
+    /// Accelerators and providers are hits themselves; each of them, and each
+    /// matched instance type or region, also brings the offers that carry it.
     pub fn search(&self, text: &str) -> Result<Vec<SearchHit>, Error> {
+        const LIMIT: usize = 200;
         let q = text.trim();
         if q.is_empty() {
             return Ok(Vec::new());
         }
-        if q.chars().count() >= 3 {
+        let names: Vec<SearchHit> = if q.chars().count() >= 3 {
             let phrase = format!("\"{}\"", q.replace('"', "\"\""));
             store::select(
                 self.connection(),
-                "SELECT kind, item_id AS id, text FROM search WHERE search MATCH ?1 ORDER BY rank LIMIT 200",
+                "SELECT kind, item_id AS id, text FROM search WHERE search MATCH ?1 ORDER BY rank",
                 params![phrase],
-            )
+            )?
         } else {
             let pattern = format!("%{}%", q.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
             store::select(
                 self.connection(),
-                "SELECT kind, item_id AS id, text FROM search WHERE text LIKE ?1 ESCAPE '\\' ORDER BY kind, item_id LIMIT 200",
+                "SELECT kind, item_id AS id, text FROM search WHERE text LIKE ?1 ESCAPE '\\' ORDER BY kind, item_id",
                 params![pattern],
-            )
+            )?
+        };
+        let matched = |kind: &str| -> Result<String, Error> {
+            Ok(serde_json::to_string(&names.iter().filter(|h| h.kind == kind).map(|h| &h.id).collect::<Vec<_>>())?)
+        };
+        let (providers, accelerators) = (matched("provider")?, matched("accelerator")?);
+        let (instances, regions) = (matched("instance")?, matched("region")?);
+        let mut hits: Vec<SearchHit> =
+            names.into_iter().filter(|h| !OFFER_NAMES.iter().any(|(kind, _)| *kind == h.kind)).take(LIMIT).collect();
+        let mut seen: BTreeSet<String> = hits.iter().filter(|h| h.kind == "offer").map(|h| h.id.clone()).collect();
+        // The user's own offer first, then an import's, then the catalogue's: the one an id shows.
+        for table in ["pricebook_offers", "imported_offers", "offers"] {
+            if hits.len() >= LIMIT {
+                break;
+            }
+            let offers: Vec<SearchHit> = store::select(
+                self.connection(),
+                &format!(
+                    "SELECT 'offer' AS kind, o.id, concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh) AS text
+                     FROM {table} o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id
+                     WHERE o.provider_id IN (SELECT value FROM json_each(?1)) OR o.accelerator_id IN (SELECT value FROM json_each(?2))
+                        OR o.instance IN (SELECT value FROM json_each(?3)) OR o.region IN (SELECT value FROM json_each(?4))
+                     ORDER BY o.id LIMIT {LIMIT}"
+                ),
+                params![providers, accelerators, instances, regions],
+            )?;
+            for h in offers {
+                if hits.len() < LIMIT && seen.insert(h.id.clone()) {
+                    hits.push(h);
+                }
+            }
         }
+        Ok(hits)
     }
 }

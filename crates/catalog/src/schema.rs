@@ -138,7 +138,14 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (accelerator_id, workload_class)
     );
     "#,
+    // The search index holds names (instance types and regions once each),
+    // not one row per offer: `migrate` reports this so the index is rebuilt.
+    "DELETE FROM search;",
 ];
+
+/// The schema version at which the search index was last reshaped: a
+/// database brought past it has its index rebuilt.
+const SEARCH_RESHAPED: i64 = MIGRATIONS.len() as i64;
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -153,7 +160,9 @@ pub fn refuse_newer(conn: &Connection) -> Result<i64, Error> {
 }
 
 /// Brings the schema up to date; refuses a database from a newer Suanli.
-pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
+/// Says whether the search index must be rebuilt (an existing catalogue
+/// whose index had an older shape).
+pub fn migrate(conn: &mut Connection) -> Result<bool, Error> {
     let current = refuse_newer(conn)?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         let tx = conn.transaction()?;
@@ -161,5 +170,5 @@ pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
     }
-    Ok(())
+    Ok(current > 0 && current < SEARCH_RESHAPED)
 }

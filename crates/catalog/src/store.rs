@@ -11,15 +11,33 @@ use crate::Error;
 
 /// Inserts (or replaces) a row into `table`; column names are the row's field names.
 pub fn insert<T: Serialize>(conn: &Connection, table: &str, row: &T) -> Result<(), Error> {
-    let Json::Object(map) = serde_json::to_value(row)? else {
-        return Err(Error::Internal(format!("a {table} row is not a record")));
-    };
-    // Quoted: a field may be an SQL keyword (`case`).
-    let columns: Vec<String> = map.keys().map(|k| format!("\"{k}\"")).collect();
-    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
-    let sql = format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", columns.join(", "), placeholders.join(", "));
-    let values: Vec<Sql> = map.into_iter().map(|(_, v)| to_sql(v)).collect();
-    conn.prepare_cached(&sql)?.execute(rusqlite::params_from_iter(values))?;
+    insert_rows(conn, table, [row])
+}
+
+/// Inserts (or replaces) rows into `table`, the statement written once for
+/// rows with the same fields (every row of one struct has them all).
+pub fn insert_rows<'a, T: Serialize + 'a>(
+    conn: &Connection,
+    table: &str,
+    rows: impl IntoIterator<Item = &'a T>,
+) -> Result<(), Error> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut sql = String::new();
+    for row in rows {
+        let Json::Object(map) = serde_json::to_value(row)? else {
+            return Err(Error::Internal(format!("a {table} row is not a record")));
+        };
+        if !map.keys().eq(columns.iter()) {
+            columns = map.keys().cloned().collect();
+            // Quoted: a field may be an SQL keyword (`case`).
+            let quoted: Vec<String> = columns.iter().map(|k| format!("\"{k}\"")).collect();
+            let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+            sql =
+                format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", quoted.join(", "), placeholders.join(", "));
+        }
+        let values = map.into_iter().map(|(_, v)| to_sql(v));
+        conn.prepare_cached(&sql)?.execute(rusqlite::params_from_iter(values))?;
+    }
     Ok(())
 }
 

@@ -156,3 +156,28 @@ fn unknown_names_are_reported_once_each_with_their_count() {
     assert_eq!(r.unknown_names.len(), 1);
     accounted(&r, 25);
 }
+
+#[test]
+fn an_imported_offer_is_found_by_its_instance_type_region_and_accelerator() {
+    let mut c = fresh();
+    import(&mut c, "aws", "skypilot/v9/aws/vms.csv");
+    let ids = |c: &suanli_catalog::Catalog, q: &str| c.search(q).unwrap().into_iter().map(|h| h.id).collect::<Vec<_>>();
+    let az1 = "aws-p6-b200-48xlarge-b200-x8-us-east-2-use2-az1-spot";
+    for q in ["p6-b200.48xlarge", "us-east-2", "B200"] {
+        assert!(ids(&c, q).iter().any(|id| id == az1), "{q}: {:?}", ids(&c, q));
+    }
+    // Each instance type and region is indexed once, however many offers carry it.
+    let names = |c: &suanli_catalog::Catalog, kind: &str| -> i64 {
+        c.connection()
+            .query_row("SELECT count(*) - count(DISTINCT item_id) FROM search WHERE kind = ?1", [kind], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!((names(&c, "instance"), names(&c, "region")), (0, 0));
+    // Imported again with a price changed: still found, and nothing indexed twice.
+    let text = std::fs::read_to_string(fixture("skypilot/v9/aws/vms.csv")).unwrap().replace("28.7577", "27.5");
+    c.import(&Format::Skypilot { provider: "aws".into() }, text.as_bytes(), &provenance("aws"), NOW).unwrap();
+    assert_eq!(offer(&c, az1).price, 27.5);
+    let hits = ids(&c, "p6-b200.48xlarge");
+    assert_eq!(hits.iter().filter(|id| *id == az1).count(), 1, "{hits:?}");
+    assert_eq!((names(&c, "instance"), names(&c, "region")), (0, 0));
+}

@@ -85,3 +85,22 @@ fn offers_filter_by_billing_country_price_and_security() {
     let bare = c.offers(&OfferFilter { bare_metal: Some(true), ..Default::default() }).unwrap();
     assert!(!bare.is_empty());
 }
+
+#[test]
+fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("catalog.sqlite");
+    drop(suanli_catalog::Catalog::open(&path, crate::NOW).unwrap());
+    {
+        // As an older build left it: one row per offer, at the schema before.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        conn.execute("INSERT INTO search (item_id, kind, text) VALUES ('old-offer-row', 'offer', 'old offer row')", [])
+            .unwrap();
+        conn.pragma_update(None, "user_version", version - 1).unwrap();
+    }
+    let c = suanli_catalog::Catalog::open(&path, crate::NOW).unwrap().0;
+    assert!(c.search("old offer row").unwrap().is_empty());
+    assert!(c.search("昇腾910").unwrap().iter().any(|h| h.id.starts_with("huawei-ascend")));
+    assert!(c.search("H100").unwrap().iter().any(|h| h.kind == "offer"), "offers found by their accelerator");
+}
