@@ -195,10 +195,6 @@ impl Catalog {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         // The price book is the user's own data: no acknowledged write may be lost.
         conn.pragma_update(None, "synchronous", "FULL")?;
-        // Up to 64 MiB of pages (SQLite's default is 2 MiB, taken only as
-        // used): a large import's offers, history and index stay in memory
-        // until the commit instead of spilling to the log and being read back.
-        conn.pragma_update(None, "cache_size", -65536)?;
         if schema::migrate(&mut conn)? {
             let tx = conn.transaction()?;
             rebuild_search(&tx)?;
