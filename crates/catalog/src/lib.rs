@@ -582,20 +582,25 @@ pub(crate) fn index_offers(conn: &Connection, offers: &[Offer]) -> Result<(), Er
     Ok(())
 }
 
+/// The searchable text of an offer `o`, joined with its provider `p` and
+/// accelerator `a`: the one rule for what an offer is found by.
+pub(crate) const OFFER_TEXT: &str = "concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)";
+pub(crate) const OFFER_JOINS: &str =
+    "LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id";
+
 /// Rebuilds the full-text index: accelerators and providers by their names
 /// in Chinese and English, offers' instance types and regions once each,
 /// and the user's own offers one by one (the id is the user's name for one).
 pub(crate) fn rebuild_search(conn: &Connection) -> Result<(), Error> {
-    conn.execute_batch(
+    conn.execute_batch(&format!(
         "DELETE FROM search;
          INSERT INTO search (item_id, kind, text)
            SELECT id, 'accelerator', concat_ws(' ', id, vendor, vendor_zh, name, name_zh, software_stack) FROM accelerators;
          INSERT INTO search (item_id, kind, text)
            SELECT id, 'provider', concat_ws(' ', id, name, name_zh, country) FROM providers;
          INSERT INTO search (item_id, kind, text)
-           SELECT o.id, 'offer', concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh, 'pricebook 价格簿')
-           FROM pricebook_offers o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id;",
-    )?;
+           SELECT o.id, 'offer', concat_ws(' ', {OFFER_TEXT}, 'pricebook 价格簿') FROM pricebook_offers o {OFFER_JOINS};"
+    ))?;
     for (kind, _) in OFFER_NAMES {
         conn.execute_batch(&format!(
             "INSERT INTO search (item_id, kind, text)

@@ -11,7 +11,7 @@ use suanli_model::{Currency, ExportStatus};
 use crate::cache::{OfferRows, Stamp};
 use crate::ratios::{Calibration, NoRatio, RatioBook, RatioInputs, RatioUsed};
 use crate::rows::*;
-use crate::{Catalog, Error, OFFER_NAMES, store};
+use crate::{Catalog, Error, OFFER_JOINS, OFFER_NAMES, OFFER_TEXT, store};
 
 /// The accelerator every ratio is relative to by default.
 pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
@@ -571,8 +571,7 @@ impl Catalog {
             let offers: Vec<SearchHit> = store::select(
                 self.connection(),
                 &format!(
-                    "SELECT 'offer' AS kind, o.id, concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh) AS text
-                     FROM {table} o LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id
+                    "SELECT 'offer' AS kind, o.id, {OFFER_TEXT} AS text FROM {table} o {OFFER_JOINS}
                      WHERE o.provider_id IN (SELECT value FROM json_each(?1)) OR o.accelerator_id IN (SELECT value FROM json_each(?2))
                         OR o.instance IN (SELECT value FROM json_each(?3)) OR o.region IN (SELECT value FROM json_each(?4))
                      ORDER BY o.id LIMIT {LIMIT}"

@@ -139,13 +139,9 @@ const MIGRATIONS: &[&str] = &[
     );
     "#,
     // The search index holds names (instance types and regions once each),
-    // not one row per offer: `migrate` reports this so the index is rebuilt.
+    // not one row per offer; it is rebuilt after any migration.
     "DELETE FROM search;",
 ];
-
-/// The schema version at which the search index was last reshaped: a
-/// database brought past it has its index rebuilt.
-const SEARCH_RESHAPED: i64 = MIGRATIONS.len() as i64;
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -160,8 +156,8 @@ pub fn refuse_newer(conn: &Connection) -> Result<i64, Error> {
 }
 
 /// Brings the schema up to date; refuses a database from a newer Suanli.
-/// Says whether the search index must be rebuilt (an existing catalogue
-/// whose index had an older shape).
+/// Says whether an existing catalogue was migrated, so that its search
+/// index is rebuilt in the shape this build writes.
 pub fn migrate(conn: &mut Connection) -> Result<bool, Error> {
     let current = refuse_newer(conn)?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
@@ -170,5 +166,5 @@ pub fn migrate(conn: &mut Connection) -> Result<bool, Error> {
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
     }
-    Ok(current > 0 && current < SEARCH_RESHAPED)
+    Ok(current > 0 && current < SCHEMA_VERSION)
 }
