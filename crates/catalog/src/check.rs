@@ -2,7 +2,7 @@
 //! an import, a pack): provenance present, numbers finite and not
 //! negative, enumerations known, references resolving, ids unique.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 use suanli_model::{Currency, Lang};
@@ -247,7 +247,7 @@ impl Checker {
         }
     }
 
-    pub fn id(&mut self, seen: &mut BTreeMap<String, Option<usize>>, id: &str) {
+    pub fn id(&mut self, seen: &mut HashMap<String, Option<usize>>, id: &str) {
         self.required("id", id);
         if let Some(first_line) = seen.insert(id.to_owned(), self.line) {
             self.fail("id", id, Problem::Duplicate { first_line });
@@ -302,7 +302,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
     let mut c = Checker::new();
     let line = |i: usize| Some(i + 2);
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, s) in t.sources.iter().enumerate() {
         c.at("sources", line(i), &s.id);
         c.id(&mut ids, &s.id);
@@ -317,7 +317,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         }
     };
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, a) in t.accelerators.iter().enumerate() {
         c.at("accelerators", line(i), &a.id);
         c.id(&mut ids, &a.id);
@@ -341,7 +341,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
     }
     let accelerators: BTreeSet<&str> = t.accelerators.iter().map(|a| a.id.as_str()).collect();
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, p) in t.providers.iter().enumerate() {
         c.at("providers", line(i), &p.id);
         c.id(&mut ids, &p.id);
@@ -351,7 +351,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
     }
     let providers: BTreeSet<&str> = t.providers.iter().map(|p| p.id.as_str()).collect();
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, o) in t.offers.iter().enumerate() {
         c.at("offers", line(i), &o.id);
         c.id(&mut ids, &o.id);
@@ -367,7 +367,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         sources_known(&mut c, "source", &o.source);
     }
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, e) in t.efficiency.iter().enumerate() {
         c.at("efficiency", line(i), &e.id);
         c.id(&mut ids, &e.id);
@@ -385,7 +385,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         sources_known(&mut c, "source", &e.source);
     }
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, m) in t.measurements.iter().enumerate() {
         c.at("measurements", line(i), &m.id);
         c.id(&mut ids, &m.id);
@@ -396,7 +396,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         sources_known(&mut c, "source", &m.source);
     }
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, s) in t.scaling.iter().enumerate() {
         c.at("scaling", line(i), &s.id);
         c.id(&mut ids, &s.id);
@@ -408,7 +408,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         sources_known(&mut c, "source", &s.source);
     }
 
-    let mut ids = BTreeMap::new();
+    let mut ids = HashMap::new();
     for (i, x) in t.export_controls.iter().enumerate() {
         c.at("export_controls", line(i), &x.id);
         c.id(&mut ids, &x.id);

@@ -308,19 +308,21 @@ fn land(
     label: &str,
     now: &str,
 ) -> Result<ImportReport, Error> {
+    let providers: std::collections::HashSet<&str> = providers.iter().map(String::as_str).collect();
+    let accelerators: std::collections::HashSet<&str> = accelerators.iter().map(String::as_str).collect();
     let mut c = Checker::new();
-    let mut seen = BTreeMap::new();
+    let mut seen = std::collections::HashMap::new();
     let mut valid = Vec::new();
     for (line, offer, parsed_whole) in parsed.offers {
         let before = c.errors.len();
         c.at("import", Some(line), &offer.id);
         c.id(&mut seen, &offer.id);
         c.offer(&offer);
-        if !providers.contains(&offer.provider_id) {
+        if !providers.contains(offer.provider_id.as_str()) {
             c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
         }
         if let Some(a) = &offer.accelerator_id
-            && !accelerators.contains(a)
+            && !accelerators.contains(a.as_str())
         {
             c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
         }
@@ -659,7 +661,8 @@ fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
 fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Provenance) -> Result<Parsed, Error> {
     let (cloud, provider) = crate::aliases::skypilot_cloud(given_provider);
     let provider = provider.unwrap_or_else(|| given_provider.trim().to_owned());
-    let known = |id: &str| known_ids.iter().any(|k| k == id);
+    let known_ids: std::collections::HashSet<&str> = known_ids.iter().map(String::as_str).collect();
+    let known = |id: &str| known_ids.contains(id);
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
     let headers =
         reader.headers().map_err(|e| Error::Csv { file: "skypilot".into(), line: 1, message: e.to_string() })?.clone();
