@@ -2000,8 +2000,10 @@ export type PriceChange = PriceChange_Serialize | PriceChange_Deserialize;
 export type PriceChange_Deserialize = {
 	/**  When the change was applied. */
 	applied_at: string,
-	/**  The change's label. */
+	/**  The change's label, as stored (English). */
 	label: string,
+	/**  The change's label in Chinese. */
+	label_zh?: string,
 	/**  `added`, `removed` or `repriced`. */
 	what: string,
 	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
@@ -2028,8 +2030,10 @@ export type PriceChange_Deserialize = {
 export type PriceChange_Serialize = {
 	/**  When the change was applied. */
 	applied_at: string,
-	/**  The change's label. */
+	/**  The change's label, as stored (English). */
 	label: string,
+	/**  The change's label in Chinese. */
+	label_zh: string,
 	/**  `added`, `removed` or `repriced`. */
 	what: string,
 	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */

@@ -290,6 +290,13 @@ describe("screens", () => {
     expect([...document.querySelectorAll('[data-testid="history-what"]')].map((e) => e.textContent)).toEqual(history.map((h) => h.what));
     expect(q('[data-testid="offer-history"]')!.textContent).toContain(offer.as_of ?? "undated");
     if (history.some((h) => h.new_price !== null)) expect(q('[data-testid="offer-history-chart"]')).not.toBeNull();
+    const changes = () => [...document.querySelectorAll('[data-testid="history-change"]')].map((e) => e.textContent);
+    expect(changes()).toEqual(history.map((h) => h.label));
+    // In Chinese, each change is named in Chinese, as the backend words it.
+    s.i18n.global.locale.value = "zh-CN";
+    await until(() => changes()[0] === history[0].label_zh);
+    expect(history.every((h) => h.label_zh !== "" && h.label_zh !== h.label)).toBe(true);
+    expect(changes()).toEqual(history.map((h) => h.label_zh));
   });
 
   it("the refresh panel offers the backend's feeds at their public addresses, and refreshes nothing until asked", async () => {

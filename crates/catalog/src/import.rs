@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::check::{Checker, Problem, RowError};
 use suanli_model::{Currency, Lang};
 
+use crate::change_label::ChangeLabel;
 use crate::rows::{BillingMode, Confidence, Offer, PriceUnit};
 use crate::{Catalog, ChangeSummary, Error, index_offers, record_change_with, store};
 
@@ -376,10 +377,11 @@ fn land(
 
 fn format_label(f: &Format) -> String {
     match f {
-        Format::Csv => "import: offers CSV".to_owned(),
-        Format::Skypilot { provider } => format!("import: SkyPilot catalogue ({provider})"),
-        Format::AzureRetail => "import: Azure Retail Prices".to_owned(),
+        Format::Csv => ChangeLabel::OffersCsv,
+        Format::Skypilot { provider } => ChangeLabel::Skypilot { provider: provider.clone() },
+        Format::AzureRetail => ChangeLabel::AzureRetail,
     }
+    .stored()
 }
 
 #[derive(Default)]

@@ -13,6 +13,7 @@
 
 pub mod aliases;
 mod bundled;
+pub mod change_label;
 pub use bundled::accelerator_names;
 mod cache;
 pub mod check;
@@ -30,6 +31,7 @@ mod vocab;
 
 use std::path::Path;
 
+use crate::change_label::{ChangeLabel, label_zh};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::de::DeserializeOwned;
 
@@ -205,11 +207,11 @@ impl Catalog {
         let bundled = bundled::version();
         let opened = match installed {
             None => {
-                catalog.replace(&bundled::tables()?, "bundled", "bundled catalogue", bundled, now)?;
+                catalog.replace(&bundled::tables()?, "bundled", &ChangeLabel::Bundled.stored(), bundled, now)?;
                 Opened::Created
             }
             Some(v) if v < bundled => {
-                catalog.replace(&bundled::tables()?, "bundled", "bundled catalogue upgrade", bundled, now)?;
+                catalog.replace(&bundled::tables()?, "bundled", &ChangeLabel::BundledUpgrade.stored(), bundled, now)?;
                 Opened::Upgraded { from: v, to: bundled }
             }
             Some(_) => Opened::Current,
@@ -339,23 +341,31 @@ impl Catalog {
 
     /// Every change recorded, newest first.
     pub fn changes(&self) -> Result<Vec<ChangeSummary>, Error> {
-        store::select(
+        let mut changes: Vec<ChangeSummary> = store::select(
             &self.conn,
             "SELECT id, kind, label, version, applied_at, added, removed, repriced FROM catalog_changes ORDER BY id DESC",
             [],
-        )
+        )?;
+        for c in &mut changes {
+            c.label_zh = label_zh(&c.label);
+        }
+        Ok(changes)
     }
 
     /// How one offer's price moved, oldest first.
     pub fn price_history(&self, offer_id: &str) -> Result<Vec<PriceChange>, Error> {
-        store::select(
+        let mut history: Vec<PriceChange> = store::select(
             &self.conn,
             "SELECT c.applied_at, c.label, h.what, h.old_price, h.old_currency, h.old_price_unit, h.old_as_of, \
              h.old_source, h.new_price, h.new_currency, h.new_price_unit, h.new_as_of \
              FROM price_history h JOIN catalog_changes c ON c.id = h.change_id \
              WHERE h.offer_id = ?1 ORDER BY c.id",
             params![offer_id],
-        )
+        )?;
+        for h in &mut history {
+            h.label_zh = label_zh(&h.label);
+        }
+        Ok(history)
     }
 
     /// What one change did, offer by offer.
@@ -392,8 +402,12 @@ pub struct ChangeSummary {
     /// `bundled`, `import` or `pack`.
     pub kind: String,
     /// What it was, for a reader (`bundled catalogue upgrade`,
-    /// `import: SkyPilot catalogue (aws)`, `pack: … (signed by …)`).
+    /// `import: SkyPilot catalogue (aws)`, `pack: … (signed by …)`): a
+    /// [`ChangeLabel`] as stored.
     pub label: String,
+    /// The label in Chinese.
+    #[serde(default)]
+    pub label_zh: String,
     /// The catalogue version it installed; `None` for an import.
     pub version: Option<i64>,
     /// When it was applied (the caller's `now`).
@@ -412,8 +426,11 @@ pub struct ChangeSummary {
 pub struct PriceChange {
     /// When the change was applied.
     pub applied_at: String,
-    /// The change's label.
+    /// The change's label, as stored (English).
     pub label: String,
+    /// The change's label in Chinese.
+    #[serde(default)]
+    pub label_zh: String,
     /// `added`, `removed` or `repriced`.
     pub what: String,
     /// Price before, in `old_currency` per `old_price_unit`; `None` when added.
@@ -547,6 +564,7 @@ pub(crate) fn record_change_with(
         id: change_id,
         kind: kind.to_owned(),
         label: label.to_owned(),
+        label_zh: label_zh(label),
         version,
         applied_at: now.to_owned(),
         added,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use suanli_model::Lang;
 
+use crate::change_label::ChangeLabel;
 use crate::rows::Tables;
 use crate::{Catalog, ChangeSummary, Error, store};
 
@@ -355,11 +356,8 @@ impl Catalog {
         let p = &verified.pack;
         // Checked again: the catalogue may have moved since verification.
         check_version(p.version, self.version()?).map_err(|e| Error::Pack(e.to_string()))?;
-        let label = match &verified.signed_by {
-            Some(key) => format!("pack: {} (signed by {key})", p.label),
-            None => format!("pack: {} (unsigned)", p.label),
-        };
-        self.replace(&p.tables, "pack", &label, p.version, now)
+        let label = ChangeLabel::Pack { label: p.label.clone(), signed_by: verified.signed_by.clone() };
+        self.replace(&p.tables, "pack", &label.stored(), p.version, now)
     }
 
     /// Public keys (base64 lines) whose packs this catalogue accepts.

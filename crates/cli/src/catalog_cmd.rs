@@ -524,7 +524,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                         t.row([
                             ch.id.to_string(),
                             ch.applied_at,
-                            ch.label,
+                            lang.pick(ch.label, ch.label_zh),
                             ch.added.to_string(),
                             ch.repriced.to_string(),
                             ch.removed.to_string(),
