@@ -197,6 +197,30 @@ pub fn ages(s: &suanli_model::Scenario, today: NaiveDate, stale_after_months: u3
         .collect()
 }
 
+/// The stale threshold a resolved scenario file's prices are aged by: the
+/// catalogue's setting when the scenario has dated prices (they came from
+/// it), else the default (and the database is not opened).
+pub fn stale_after_for(s: &suanli_model::Scenario, db: Option<&std::path::Path>) -> Result<u32, Error> {
+    if !has_dated_figures(s) {
+        return Ok(DEFAULT_STALE_AFTER_MONTHS);
+    }
+    let (c, _) = crate::catalog::open_catalog(db)?;
+    stale_after_months(&c)
+}
+
+/// Every dated price of a resolved scenario file, aged on `today` by the
+/// catalogue's threshold (what `suanli evaluate` lists when stale).
+pub fn ages_for(
+    s: &suanli_model::Scenario,
+    db: Option<&std::path::Path>,
+    today: NaiveDate,
+) -> Result<Vec<PriceAge>, Error> {
+    if !has_dated_figures(s) {
+        return Ok(Vec::new());
+    }
+    Ok(ages(s, today, stale_after_for(s, db)?))
+}
+
 /// The stale threshold of an optional catalogue: the setting, else the default.
 pub fn stale_after_or_default(c: Option<&Catalog>) -> Result<u32, Error> {
     c.map_or(Ok(DEFAULT_STALE_AFTER_MONTHS), stale_after_months)

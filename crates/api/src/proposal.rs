@@ -83,18 +83,7 @@ fn exported(path: &Path, bytes: &[u8]) -> Exported {
 /// Builds the proposal PDF's bytes for a scenario file.
 pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    proposal_pdf_for(&s, lang, meta, stale_after_for(&s, db)?)
-}
-
-/// The stale threshold a file's proposal ages its prices by: the catalogue's
-/// setting when the scenario has dated prices (they came from it), else
-/// the default (and the database is not opened).
-fn stale_after_for(s: &suanli_model::Scenario, db: Option<&Path>) -> Result<u32, Error> {
-    if !crate::freshness::has_dated_figures(s) {
-        return Ok(crate::freshness::DEFAULT_STALE_AFTER_MONTHS);
-    }
-    let (c, _) = crate::catalog::open_catalog(db)?;
-    crate::freshness::stale_after_months(&c)
+    proposal_pdf_for(&s, lang, meta, crate::freshness::stale_after_for(&s, db)?)
 }
 
 /// The proposal PDF's bytes for a resolved, checked scenario (the CLI and
@@ -117,7 +106,7 @@ pub fn proposal_text_for_file(
     meta: &ProposalMeta,
 ) -> Result<Vec<Vec<String>>, Error> {
     let (s, _) = crate::load_resolved(scenario, db)?;
-    with_input(&s, lang, meta, stale_after_for(&s, db)?, |input| Ok(proposal_text(input)?))
+    with_input(&s, lang, meta, crate::freshness::stale_after_for(&s, db)?, |input| Ok(proposal_text(input)?))
 }
 
 /// Evaluates (and, with ranges, simulates and runs the sensitivity) once,

@@ -293,16 +293,29 @@ fn main() -> ExitCode {
             }
         }
         Command::Evaluate { scenario, format } => match suanli_api::evaluate_file_with(&scenario, cli.db.as_deref()) {
-            Ok((_, evaluation, notes)) => {
+            Ok((scenario, evaluation, notes)) => {
                 for n in notes {
                     erroutln!("{n}");
                 }
+                let today = suanli_api::freshness::today_date();
+                let stale = match suanli_api::freshness::ages_for(&scenario, cli.db.as_deref(), today) {
+                    Ok(prices) => prices.into_iter().filter(|p| p.freshness.stale).collect::<Vec<_>>(),
+                    Err(e) => return fail(e),
+                };
                 match format {
-                    Format::Table => out!("{}", table::comparison(&evaluation, lang)),
+                    Format::Table => {
+                        out!("{}", table::comparison(&evaluation, lang));
+                        out!("{}", table::stale_prices(&scenario, &evaluation, &stale, lang));
+                    }
                     Format::Json => {
                         if let Err(e) = suanli_api::evaluation_json(&evaluation, lang).and_then(|j| terminal::json(&j))
                         {
                             return fail(e);
+                        }
+                        // The JSON stays the evaluation's; the warning goes where the notes go.
+                        let warning = table::stale_prices(&scenario, &evaluation, &stale, lang);
+                        if !warning.is_empty() {
+                            erroutln!("{}", warning.trim_end());
                         }
                     }
                 }

@@ -2,7 +2,11 @@
 
 use std::fmt::Write as _;
 
-use suanli_api::{Evaluation, Lang, OptionKind, format_amount, format_percent, format_unit_price, group_thousands};
+use suanli_api::freshness::PriceAge;
+use suanli_api::{
+    Evaluation, Lang, OptionKind, Scenario, for_lang, format_amount, format_percent, format_unit_price,
+    group_thousands, input_label,
+};
 use unicode_width::UnicodeWidthStr;
 
 use crate::terminal::escape;
@@ -73,6 +77,29 @@ fn kind(kind: OptionKind, lang: Lang) -> &'static str {
         (OptionKind::Rent, Lang::Zh) => "租用",
         (OptionKind::Mix, Lang::Zh) => "混合",
     }
+}
+
+/// The prices past the stale threshold, option by option (empty when none
+/// is): what the app's results and the proposal mark too.
+pub fn stale_prices(s: &Scenario, e: &Evaluation, stale: &[PriceAge], lang: Lang) -> String {
+    let Some(first) = stale.first() else { return String::new() };
+    let months = first.freshness.stale_after_months;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{}",
+        lang.pick(
+            format!("Prices {months} months old or older (stale): check them before you decide."),
+            format!("以下价格已超过 {months} 个月（已过时），决策前请核实："),
+        )
+    );
+    for p in stale {
+        let label = e.option(&p.option_id).map_or_else(|| p.option_id.clone(), |o| for_lang(&o.label, lang));
+        let field = input_label(&p.field, s, lang);
+        let colon = lang.pick(": ", "：");
+        let _ = writeln!(out, "  {} · {}{colon}{}", escape(&label), escape(&field), p.freshness.label(lang));
+    }
+    out
 }
 
 /// Renders the comparison of every option.

@@ -59,6 +59,36 @@ fn evaluate_speaks_chinese_with_wan_amounts() {
 }
 
 #[test]
+fn evaluate_lists_the_stale_prices_it_took_from_the_catalogue_in_either_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("catalog.sqlite");
+    let o = suanli_on(&db, &["evaluate", &example("catalog-offers.toml")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let (_, stale) = out.split_once("months old or older (stale)").unwrap_or_else(|| panic!("no stale prices:\n{out}"));
+    // Alibaba Cloud's 2023 A100 prices: past any threshold, named by option and field.
+    let line = stale.lines().find(|l| l.contains("ecs.gn7e-c16g1.16xlarge")).unwrap_or_else(|| panic!("{stale}"));
+    assert!(line.contains("A100 80 GB on demand in China"), "{line}");
+    assert!(line.contains("On demand, price per accelerator-hour: 2023-06-17 · stale, "), "{line}");
+    assert!(!line.contains("on_demand.") && !line.contains("a100-in-china/"), "an internal name: {line}");
+
+    let o = suanli_on(&db, &["--lang", "zh", "evaluate", &example("catalog-offers.toml")]);
+    let out = stdout(&o);
+    assert!(out.contains("个月（已过时），决策前请核实"), "{out}");
+    assert!(out.contains("境内按需 A100 80 GB（数据不出境）"), "{out}");
+    assert!(out.contains("按需，每卡时价格：2023-06-17 · 已过时"), "{out}");
+
+    // JSON stays the evaluation's; the warning goes to stderr.
+    let o = suanli_on(&db, &["evaluate", &example("catalog-offers.toml"), "--format", "json"]);
+    assert!(serde_json::from_slice::<serde_json::Value>(&o.stdout).is_ok());
+    assert!(stderr(&o).contains("2023-06-17 · stale"), "{}", stderr(&o));
+
+    // A scenario with typed-in prices has none to age.
+    let o = suanli(&["evaluate", &example("a100-8x-buy-vs-rent.toml")]);
+    assert!(!stdout(&o).contains("stale"), "{}", stdout(&o));
+}
+
+#[test]
 fn evaluate_json_has_the_documented_fields() {
     let o = suanli(&["evaluate", &example("billing-mix.toml"), "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));

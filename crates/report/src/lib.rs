@@ -25,6 +25,8 @@ mod yaml;
 
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
 pub use error::ReportError;
+/// A scenario input's words (`on_demand.price_per_accel_hour` → "on demand: price per accelerator-hour").
+pub use labels::input as input_label;
 pub use pdf::{fallback, font_covers};
 
 /// Display names by catalogue id (accelerators), in one language.
