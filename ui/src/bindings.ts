@@ -849,6 +849,11 @@ export type Counts = {
 	providers: number,
 	/**  Catalogue offers (imported and price-book offers not counted). */
 	offers: number,
+	/**
+	 *  Offers from imported feeds and refreshes (some may shadow a
+	 *  catalogue offer of the same id).
+	 */
+	imported_offers: number,
 	/**  Published ratio rows (`efficiency.csv`). */
 	efficiency: number,
 	/**  Published benchmark results. */

@@ -235,6 +235,9 @@ describe("screens", () => {
     wrappers.push(s.mount(SettingsView));
     await until(() => !!q('input[data-testid="catalog-url"]'));
     expect((q('input[data-testid="db-path"]') as HTMLInputElement).value).toBe("$DATA/suanli.sqlite");
+    const counts = s.state.info.value!.counts!;
+    await until(() => !!q('[data-testid="catalogue-counts"]'));
+    expect(q('[data-testid="catalogue-counts"]')!.textContent).toContain(`${counts.offers} catalogue offers · ${counts.imported_offers} imported offers`);
     typeInto(q('input[data-testid="catalog-url"]') as HTMLInputElement, "ftp://example.invalid/catalogue.pack");
     await until(() => !(q('[data-testid="catalog-url-go"]') as HTMLButtonElement).disabled);
     q('[data-testid="catalog-url-go"]')!.click();

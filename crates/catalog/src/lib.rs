@@ -144,6 +144,9 @@ pub struct Counts {
     pub providers: u32,
     /// Catalogue offers (imported and price-book offers not counted).
     pub offers: u32,
+    /// Offers from imported feeds and refreshes (some may shadow a
+    /// catalogue offer of the same id).
+    pub imported_offers: u32,
     /// Published ratio rows (`efficiency.csv`).
     pub efficiency: u32,
     /// Published benchmark results.
@@ -228,6 +231,7 @@ impl Catalog {
             accelerators: n("accelerators")?,
             providers: n("providers")?,
             offers: n("offers")?,
+            imported_offers: n("imported_offers")?,
             efficiency: n("efficiency")?,
             measurements: n("measurements")?,
             sources: n("sources")?,

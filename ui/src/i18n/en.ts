@@ -159,7 +159,7 @@ export default {
   },
   settings: {
     language: "Language", currency: "Currency", usdCny: "USD → CNY rate", fxSource: "Rate source", referenceGpu: "Reference GPU", staleAfter: "Stale after (months)", staleAfterHint: "a price this old or older is marked stale",
-    dataLocation: "Data location", catalogue: "Catalogue", version: "Version {v}", counts: "{a} accelerators · {p} providers · {o} offers · {e} efficiency rows · {s} sources",
+    dataLocation: "Data location", catalogue: "Catalogue", version: "Version {v}", counts: "{a} accelerators · {p} providers · {o} catalogue offers · {i} imported offers · {e} efficiency rows · {s} sources",
     updateFile: "Update from file…", updateUrl: "Update from URL", filePath: "Pack file path", url: "Pack URL (https://)", update: "Update",
     updated: "{message}: {added} added, {changed} changed, {removed} removed.", saved: "Settings saved.", notSaved: "Settings not saved",
     stage: { download: "Downloading", apply: "Verifying and applying", done: "Done" }, appVersion: "Suanli {v}",

@@ -160,7 +160,7 @@ export default {
   },
   settings: {
     language: "语言", currency: "币种", usdCny: "美元兑人民币汇率", fxSource: "汇率来源", referenceGpu: "参考 GPU", staleAfter: "过时阈值（月）", staleAfterHint: "价格达到此月数即标为已过时",
-    dataLocation: "数据位置", catalogue: "目录", version: "版本 {v}", counts: "{a} 款加速卡 · {p} 家服务商 · {o} 条报价 · {e} 条效率数据 · {s} 个来源",
+    dataLocation: "数据位置", catalogue: "目录", version: "版本 {v}", counts: "{a} 款加速卡 · {p} 家服务商 · {o} 条目录报价 · {i} 条导入报价 · {e} 条效率数据 · {s} 个来源",
     updateFile: "从文件更新…", updateUrl: "从网址更新", filePath: "数据包文件路径", url: "数据包网址（https://）", update: "更新",
     updated: "{message}：新增 {added}，变更 {changed}，删除 {removed}。", saved: "设置已保存。", notSaved: "设置未保存",
     stage: { download: "下载中", apply: "校验并应用中", done: "完成" }, appVersion: "Suanli {v}",

@@ -160,7 +160,13 @@ fn unknown_names_are_reported_once_each_with_their_count() {
 #[test]
 fn an_imported_offer_is_found_by_its_instance_type_region_and_accelerator() {
     let mut c = fresh();
-    import(&mut c, "aws", "skypilot/v9/aws/vms.csv");
+    let before = c.counts().unwrap();
+    let r = import(&mut c, "aws", "skypilot/v9/aws/vms.csv");
+    // The counts Settings shows: the imported offers beside the catalogue's, which are untouched.
+    let after = c.counts().unwrap();
+    assert_eq!((before.imported_offers, after.imported_offers), (0, r.imported as u32));
+    assert!(r.imported > 0);
+    assert_eq!(after.offers, before.offers);
     let ids = |c: &suanli_catalog::Catalog, q: &str| c.search(q).unwrap().into_iter().map(|h| h.id).collect::<Vec<_>>();
     let az1 = "aws-p6-b200-48xlarge-b200-x8-us-east-2-use2-az1-spot";
     for q in ["p6-b200.48xlarge", "us-east-2", "B200"] {
