@@ -90,6 +90,12 @@ test("offers: sorted by effective price per reference-GPU-hour for a workload cl
     assert.ok(values.slice(0, filled.length).every((v) => v !== ""), "an offer without a ratio sorted among those with one");
     for (let i = 1; i < filled.length; i++) assert.ok(filled[i] >= filled[i - 1], `not ascending at ${i}: ${filled[i - 1]} > ${filled[i]}`);
     await shot(app, "15-offers-effective-en");
+    // At 1440 px every column fits beside the fixed one: none hides under it (As of and Confidence did).
+    const overflow = await app.execute(() => {
+      const wrap = document.querySelector('[data-testid="offer-table"] .el-table__body-wrapper .el-scrollbar__wrap');
+      return wrap ? wrap.scrollWidth - wrap.clientWidth : null;
+    });
+    assert.ok(overflow !== null && overflow <= 1, `the offer table is ${overflow} px wider than its place: columns hide under the fixed one`);
     // the same comparison in US dollars: lower figures, same order
     await app.$('[data-testid="offer-currency"] label:nth-child(2)').click();
     await app.waitUntil(async () => Number((await effective())[0]) < filled[0], { timeoutMsg: "USD figures did not replace CNY" });
