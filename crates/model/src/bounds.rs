@@ -71,14 +71,11 @@ fn out_of_bounds(x: f64) -> bool {
 /// a category (any month, and over the horizon), then totals, hours, prices.
 /// (Utilisation, latency and supply scores are bounded by their inputs.)
 fn first_out_of_bounds(o: &OptionResult) -> Option<(Figure, f64)> {
-    for c in Category::ALL {
-        if let Some(x) = o.monthly.iter().map(|m| m.get(c)).find(|x| out_of_bounds(*x)) {
-            return Some((Figure::Cost(c), x));
-        }
-        let total = o.breakdown(c);
-        if out_of_bounds(total) {
-            return Some((Figure::Cost(c), total));
-        }
+    // One pass over the months first: the search by category, below, only when something is out.
+    if !costs_within_bounds(o)
+        && let Some(found) = first_cost_out_of_bounds(o)
+    {
+        return Some(found);
     }
     let optional = |x: Option<f64>| x.unwrap_or(0.0);
     let porting = o.porting.as_ref();
@@ -96,6 +93,39 @@ fn first_out_of_bounds(o: &OptionResult) -> Option<(Figure, f64)> {
     ]
     .into_iter()
     .find(|(_, x)| out_of_bounds(*x))
+}
+
+/// Whether every category is within bounds in every month and over the
+/// horizon, in one pass over the months (each category's total summed in
+/// month order, as [`OptionResult::breakdown`] sums it). `x.abs() <= MAX`
+/// is false for NaN and infinities, so it is [`out_of_bounds`]'s negation.
+fn costs_within_bounds(o: &OptionResult) -> bool {
+    let within = |x: f64| x.abs() <= MAX_FIGURE;
+    let zero: f64 = std::iter::empty::<f64>().sum();
+    let mut totals = [zero; Category::COUNT];
+    let mut months_within = true;
+    for m in &o.monthly {
+        for (t, x) in totals.iter_mut().zip(m.values()) {
+            months_within &= within(*x);
+            *t += x;
+        }
+    }
+    months_within && totals.into_iter().all(within)
+}
+
+/// The first category out of bounds, in [`Category::ALL`] order: in some
+/// month, or over the horizon (only asked once one is known to be).
+fn first_cost_out_of_bounds(o: &OptionResult) -> Option<(Figure, f64)> {
+    for c in Category::ALL {
+        if let Some(x) = o.monthly.iter().map(|m| m.get(c)).find(|x| out_of_bounds(*x)) {
+            return Some((Figure::Cost(c), x));
+        }
+        let total = o.breakdown(c);
+        if out_of_bounds(total) {
+            return Some((Figure::Cost(c), total));
+        }
+    }
+    None
 }
 
 /// Checks every figure of an evaluation; one error per option at fault.

@@ -37,11 +37,17 @@ pub fn break_even_month(mine: &[f64], theirs: &[f64]) -> Option<u32> {
 /// can do all the work (one ranked apart is no rival).
 pub fn attach_break_even(options: &mut [OptionResult]) {
     let cumulative: Vec<Vec<f64>> = options.iter().map(OptionResult::cumulative).collect();
-    let complete: Vec<bool> = options.iter().map(|o| !o.ranked_apart()).collect();
+    // Each option's rival is the cheapest complete one other than itself (the
+    // first of equals): the cheapest, or for the cheapest the next one.
+    let cheapest_but = |skip: Option<usize>| {
+        (0..options.len())
+            .filter(|j| Some(*j) != skip && !options[*j].ranked_apart())
+            .min_by(|a, b| options[*a].total_nominal.total_cmp(&options[*b].total_nominal))
+    };
+    let first = cheapest_but(None);
+    let second = first.and_then(|f| cheapest_but(Some(f)));
     for i in 0..options.len() {
-        let rival = (0..options.len())
-            .filter(|j| *j != i && complete[*j])
-            .min_by(|a, b| options[*a].total_nominal.total_cmp(&options[*b].total_nominal));
+        let rival = if first == Some(i) { second } else { first };
         options[i].break_even = rival.map(|j| BreakEven {
             against: options[j].id.clone(),
             month: break_even_month(&cumulative[i], &cumulative[j]),

@@ -156,6 +156,11 @@ impl MonthFlows {
         self.0[category.index()]
     }
 
+    /// Every category's amount, by [`Category::index`].
+    pub fn values(&self) -> &[f64; Category::COUNT] {
+        &self.0
+    }
+
     /// The sum over every category.
     pub fn total(&self) -> f64 {
         self.0.iter().sum()

@@ -482,29 +482,29 @@ impl Checker<'_> {
         self.errors.push(e);
     }
 
-    fn finite(&mut self, path: &str, x: f64) -> bool {
+    fn finite(&mut self, path: impl fmt::Display + Copy, x: f64) -> bool {
         if x.is_finite() {
             true
         } else {
-            self.push(InputError::new(path, x, Rule::NotFinite));
+            self.push(InputError::new(path.to_string(), x, Rule::NotFinite));
             false
         }
     }
 
-    fn non_negative(&mut self, path: &str, x: f64) {
+    fn non_negative(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) {
             if x < 0.0 {
-                self.push(InputError::new(path, x, Rule::Negative));
+                self.push(InputError::new(path.to_string(), x, Rule::Negative));
             } else {
                 self.not_absurd(path, x);
             }
         }
     }
 
-    fn positive(&mut self, path: &str, x: f64) {
+    fn positive(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) {
             if x <= 0.0 {
-                self.push(InputError::new(path, x, Rule::NotPositive));
+                self.push(InputError::new(path.to_string(), x, Rule::NotPositive));
             } else {
                 self.not_absurd(path, x);
             }
@@ -514,53 +514,53 @@ impl Checker<'_> {
     /// Something the engine divides by: positive, and not so small that a
     /// quotient becomes infinite (an accelerator a thousand times slower
     /// than the reference is already no option).
-    fn divisor(&mut self, path: &str, x: f64) {
+    fn divisor(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) && x < MIN_DIVISOR {
-            self.push(InputError::new(path, x, Rule::AtLeast { min: MIN_DIVISOR }));
+            self.push(InputError::new(path.to_string(), x, Rule::AtLeast { min: MIN_DIVISOR }));
         } else {
             self.not_absurd(path, x);
         }
     }
 
     /// A share the engine divides by: at least [`MIN_DIVISOR`], at most 1.
-    fn share_divisor(&mut self, path: &str, x: f64) {
+    fn share_divisor(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) && !(MIN_DIVISOR..=1.0).contains(&x) {
-            self.push(InputError::new(path, x, Rule::Between { min: MIN_DIVISOR, max: 1.0 }));
+            self.push(InputError::new(path.to_string(), x, Rule::Between { min: MIN_DIVISOR, max: 1.0 }));
         }
     }
 
     /// Finite but absurd (a price of 1e300) would overflow sums to infinity.
-    fn not_absurd(&mut self, path: &str, x: f64) {
+    fn not_absurd(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if x > MAX_QUANTITY {
-            self.push(InputError::new(path, x, Rule::TooLarge { max: MAX_QUANTITY }));
+            self.push(InputError::new(path.to_string(), x, Rule::TooLarge { max: MAX_QUANTITY }));
         }
     }
 
-    fn share(&mut self, path: &str, x: f64) {
+    fn share(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) && !(0.0..=1.0).contains(&x) {
-            self.push(InputError::new(path, x, Rule::Share));
+            self.push(InputError::new(path.to_string(), x, Rule::Share));
         }
     }
 
-    fn between(&mut self, path: &str, x: f64, min: f64, max: f64) {
+    fn between(&mut self, path: impl fmt::Display + Copy, x: f64, min: f64, max: f64) {
         if self.finite(path, x) && !(min..=max).contains(&x) {
-            self.push(InputError::new(path, x, Rule::Between { min, max }));
+            self.push(InputError::new(path.to_string(), x, Rule::Between { min, max }));
         }
     }
 
     /// A count of things: at least 1, at most `max`.
-    fn count(&mut self, path: &str, n: u32, max: u32) {
+    fn count(&mut self, path: impl fmt::Display + Copy, n: u32, max: u32) {
         if n == 0 || n > max {
-            self.push(InputError::new(path, n, Rule::Between { min: 1.0, max: f64::from(max) }));
+            self.push(InputError::new(path.to_string(), n, Rule::Between { min: 1.0, max: f64::from(max) }));
         }
     }
 
-    fn currency(&mut self, path: &str, c: Option<Currency>) {
+    fn currency(&mut self, path: impl fmt::Display + Copy, c: Option<Currency>) {
         if let Some(c) = c
             && c != self.scenario.currency
             && !self.scenario.fx.contains_key(&c)
         {
-            self.push(InputError::new(path, c, Rule::MissingFx { currency: c }));
+            self.push(InputError::new(path.to_string(), c, Rule::MissingFx { currency: c }));
         }
     }
 
@@ -578,7 +578,7 @@ impl Checker<'_> {
         }
         self.between("discount_rate_annual", s.discount_rate_annual, 0.0, 1.0);
         for (c, rate) in &s.fx {
-            self.positive(&format!("fx.{c}"), *rate);
+            self.positive(format_args!("fx.{c}"), *rate);
         }
         self.scheduling();
         self.refresh();
@@ -621,10 +621,10 @@ impl Checker<'_> {
             }
             for (m, e) in &p.effort {
                 let b = format!("porting.effort.{}", format!("{m:?}").to_lowercase());
-                self.non_negative(&format!("{b}.months_per_kloc"), e.months_per_kloc);
-                self.non_negative(&format!("{b}.months_per_kernel"), e.months_per_kernel);
-                self.non_negative(&format!("{b}.validation_months"), e.validation_months);
-                self.non_negative(&format!("{b}.maintenance_share_per_year"), e.maintenance_share_per_year);
+                self.non_negative(format_args!("{b}.months_per_kloc"), e.months_per_kloc);
+                self.non_negative(format_args!("{b}.months_per_kernel"), e.months_per_kernel);
+                self.non_negative(format_args!("{b}.validation_months"), e.validation_months);
+                self.non_negative(format_args!("{b}.maintenance_share_per_year"), e.maintenance_share_per_year);
             }
         }
         if let Some(opt) = &s.optimise {
@@ -694,8 +694,8 @@ impl Checker<'_> {
                 self.push(InputError::missing(format!("{base}.points"), Rule::AtLeastOne));
             }
             for (j, (n, e)) in c.points.iter().enumerate() {
-                self.between(&format!("{base}.points[{j}][0]"), *n, 1.0, 1e7);
-                self.share_divisor(&format!("{base}.points[{j}][1]"), *e);
+                self.between(format_args!("{base}.points[{j}][0]"), *n, 1.0, 1e7);
+                self.share_divisor(format_args!("{base}.points[{j}][1]"), *e);
                 if j > 0 && c.points[j - 1].0 >= *n {
                     self.push(InputError::new(format!("{base}.points[{j}][0]"), n, Rule::NotAscending));
                 }
@@ -710,9 +710,9 @@ impl Checker<'_> {
         let restated = [w.tokens, w.mfu, w.reference_peak_tflops].iter().any(Option::is_some);
         match (w.ref_gpu_hours, restated) {
             (Some(h), false) => {
-                self.positive(&format!("{base}.ref_gpu_hours"), h);
+                self.positive(format_args!("{base}.ref_gpu_hours"), h);
                 if let Some(p) = w.parameters {
-                    self.divisor(&format!("{base}.parameters"), p);
+                    self.divisor(format_args!("{base}.parameters"), p);
                 }
             }
             (Some(h), true) => self.push(InputError::new(format!("{base}.ref_gpu_hours"), h, Rule::WorkTwice)),
@@ -767,13 +767,13 @@ impl Checker<'_> {
                     ));
                 }
                 for (i, x) in p.monthly_ref_gpus.iter().enumerate() {
-                    self.non_negative(&format!("demand.monthly_ref_gpus[{i}]"), *x);
+                    self.non_negative(format_args!("demand.monthly_ref_gpus[{i}]"), *x);
                 }
                 for (i, x) in p.hourly_ref_gpus.iter().enumerate() {
-                    self.non_negative(&format!("demand.hourly_ref_gpus[{i}]"), *x);
+                    self.non_negative(format_args!("demand.hourly_ref_gpus[{i}]"), *x);
                 }
                 for (i, x) in p.shape.iter().enumerate() {
-                    self.non_negative(&format!("demand.shape[{i}]"), *x);
+                    self.non_negative(format_args!("demand.shape[{i}]"), *x);
                 }
                 if !p.shape.is_empty() && p.shape.iter().all(|x| *x == 0.0) {
                     self.push(InputError::new("demand.shape", "[all zero]", Rule::NotPositive));
@@ -851,15 +851,15 @@ impl Checker<'_> {
             self.push(InputError::missing(format!("{base}.id"), Rule::Required));
         }
         if let Some(e) = o.efficiency_ratio {
-            self.divisor(&format!("{base}.efficiency_ratio"), e);
+            self.divisor(format_args!("{base}.efficiency_ratio"), e);
         }
         if o.offer_filter.is_some() {
             self.push(InputError::new(format!("{base}.offer_filter"), "[set]", Rule::UnresolvedOffer));
         }
         if let Some(x) = o.scaling_efficiency {
-            self.share_divisor(&format!("{base}.scaling_efficiency"), x);
+            self.share_divisor(format_args!("{base}.scaling_efficiency"), x);
         }
-        self.share_divisor(&format!("{base}.achieved_share"), o.achieved_share);
+        self.share_divisor(format_args!("{base}.achieved_share"), o.achieved_share);
         if let Some(curve) = &o.interconnect
             && !self.scenario.scaling_curves.iter().any(|c| &c.id == curve)
         {
@@ -897,10 +897,10 @@ impl Checker<'_> {
                     self.push(InputError::new(path, format!("[{low}, {mode}, {high}]"), Rule::NotAscending));
                 }
             }
-            self.share(&format!("{b}.export_change_probability"), sup.export_change_probability);
-            self.non_negative(&format!("{b}.export_change_delay_months"), sup.export_change_delay_months);
-            self.non_negative(&format!("{b}.export_change_extra_cost_share"), sup.export_change_extra_cost_share);
-            self.share(&format!("{b}.vendor_concentration"), sup.vendor_concentration);
+            self.share(format_args!("{b}.export_change_probability"), sup.export_change_probability);
+            self.non_negative(format_args!("{b}.export_change_delay_months"), sup.export_change_delay_months);
+            self.non_negative(format_args!("{b}.export_change_extra_cost_share"), sup.export_change_extra_cost_share);
+            self.share(format_args!("{b}.vendor_concentration"), sup.vendor_concentration);
         }
         for (table, keys) in [("sources", o.sources.keys()), ("as_of", o.as_of.keys())] {
             for key in keys.filter(|k| !source_key_names_a_field(k)) {
@@ -918,7 +918,7 @@ impl Checker<'_> {
         if let Some(p) = &o.reserved {
             let b = format!("{base}.reserved");
             self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
-            self.currency(&format!("{b}.currency"), p.currency);
+            self.currency(format_args!("{b}.currency"), p.currency);
             self.pool_efficiency(&b, p.efficiency_ratio);
             if !(1..=120).contains(&p.term_months) {
                 self.push(InputError::new(
@@ -927,9 +927,9 @@ impl Checker<'_> {
                     Rule::Between { min: 1.0, max: 120.0 },
                 ));
             }
-            self.share(&format!("{b}.upfront_share"), p.upfront_share);
+            self.share(format_args!("{b}.upfront_share"), p.upfront_share);
             match p.accelerators {
-                Some(n) => self.count(&format!("{b}.accelerators"), n, MAX_CLUSTER),
+                Some(n) => self.count(format_args!("{b}.accelerators"), n, MAX_CLUSTER),
                 None if o.kind == OptionKind::Mix => {
                     self.push(InputError::missing(format!("{b}.accelerators"), Rule::ReservedNeedsSize))
                 }
@@ -939,16 +939,16 @@ impl Checker<'_> {
         if let Some(p) = &o.on_demand {
             let b = format!("{base}.on_demand");
             self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
-            self.currency(&format!("{b}.currency"), p.currency);
+            self.currency(format_args!("{b}.currency"), p.currency);
             self.pool_efficiency(&b, p.efficiency_ratio);
         }
         if let Some(p) = &o.spot {
             let b = format!("{base}.spot");
             self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
-            self.currency(&format!("{b}.currency"), p.currency);
+            self.currency(format_args!("{b}.currency"), p.currency);
             self.pool_efficiency(&b, p.efficiency_ratio);
-            self.between(&format!("{b}.interruption_overhead"), p.interruption_overhead, 0.0, 10.0);
-            self.share(&format!("{b}.availability"), p.availability);
+            self.between(format_args!("{b}.interruption_overhead"), p.interruption_overhead, 0.0, 10.0);
+            self.share(format_args!("{b}.availability"), p.availability);
             if p.availability < 1.0 && o.on_demand.is_none() {
                 self.push(InputError::new(format!("{b}.availability"), p.availability, Rule::SpotNeedsFallback));
             }
@@ -1049,14 +1049,14 @@ impl Checker<'_> {
 
     fn pool_efficiency(&mut self, base: &str, e: Option<f64>) {
         if let Some(e) = e {
-            self.divisor(&format!("{base}.efficiency_ratio"), e);
+            self.divisor(format_args!("{base}.efficiency_ratio"), e);
         }
     }
 
     fn owned(&mut self, b: &str, p: &OwnedPool) {
-        self.count(&format!("{b}.servers"), p.servers, MAX_SERVERS);
-        self.count(&format!("{b}.accelerators_per_server"), p.accelerators_per_server, MAX_ACCELERATORS_PER_SERVER);
-        self.currency(&format!("{b}.currency"), p.currency);
+        self.count(format_args!("{b}.servers"), p.servers, MAX_SERVERS);
+        self.count(format_args!("{b}.accelerators_per_server"), p.accelerators_per_server, MAX_ACCELERATORS_PER_SERVER);
+        self.currency(format_args!("{b}.currency"), p.currency);
         self.pool_efficiency(b, p.efficiency_ratio);
         for (name, x) in [
             ("capex_per_server", p.capex_per_server),
@@ -1069,16 +1069,16 @@ impl Checker<'_> {
             ("maintenance_share_per_year", p.maintenance_share_per_year),
             ("other_opex_per_year", p.other_opex_per_year),
         ] {
-            self.non_negative(&format!("{b}.{name}"), x);
+            self.non_negative(format_args!("{b}.{name}"), x);
         }
         if let Some(kw) = p.provisioned_kw_per_server {
-            self.non_negative(&format!("{b}.provisioned_kw_per_server"), kw);
+            self.non_negative(format_args!("{b}.provisioned_kw_per_server"), kw);
         }
-        if self.finite(&format!("{b}.pue"), p.pue) && !(1.0..=5.0).contains(&p.pue) {
+        if self.finite(format_args!("{b}.pue"), p.pue) && !(1.0..=5.0).contains(&p.pue) {
             self.push(InputError::new(format!("{b}.pue"), p.pue, Rule::Between { min: 1.0, max: 5.0 }));
         }
-        self.between(&format!("{b}.depreciation_years"), p.depreciation_years, 0.5, 30.0);
-        self.share(&format!("{b}.market_residual_share"), p.market_residual_share);
+        self.between(format_args!("{b}.depreciation_years"), p.depreciation_years, 0.5, 30.0);
+        self.share(format_args!("{b}.market_residual_share"), p.market_residual_share);
         if p.residual == ResidualBasis::Book && p.market_residual_share != 0.0 && p.market_residual_share.is_finite() {
             self.push(InputError::new(
                 format!("{b}.market_residual_share"),
