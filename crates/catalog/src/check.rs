@@ -119,7 +119,12 @@ impl Problem {
             Problem::Negative => lang.pick("must not be negative", "不能为负数").to_owned(),
             Problem::NotPositive => lang.pick("must be greater than 0", "必须大于 0").to_owned(),
             Problem::TooLarge => {
-                lang.pick("is beyond any real figure (at most 1e12)", "数值过大（不能超过 1e12）").to_owned()
+                let max = suanli_model::validate::MAX_QUANTITY;
+                if zh {
+                    format!("数值过大（不能超过 {max:e}）")
+                } else {
+                    format!("is beyond any real figure (at most {max:e})")
+                }
             }
             Problem::NotANumber => lang.pick("must be a number", "必须是数字").to_owned(),
             Problem::OneOf(allowed) => {

@@ -346,6 +346,14 @@ fn label_of(e: &Evaluation, id: &str, lang: Lang) -> String {
 fn why_recommended(reason: &Reason, e: &Evaluation, lang: Lang) -> String {
     let label_of = |id: &str| label_of(e, id, lang);
     match (reason, lang) {
+        // One option is not "the lowest of the 1 options compared": it is the only one.
+        (Reason::LowestCost { .. }, Lang::Zh) if e.options.len() == 1 => {
+            format!("在 {} 个月的评估期内，这是唯一参与比较的方案，没有可与之比较的其他方案。", e.horizon_months)
+        }
+        (Reason::LowestCost { .. }, Lang::En) if e.options.len() == 1 => format!(
+            "Over the {}-month horizon it is the only option compared: there is no other to rank it against.",
+            e.horizon_months
+        ),
         (Reason::LowestCost { by_median: false }, Lang::Zh) => {
             format!("在 {} 个月的评估期内，其净现值在全部 {} 个方案中最低。", e.horizon_months, e.options.len())
         }

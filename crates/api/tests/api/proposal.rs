@@ -284,3 +284,26 @@ offer = "runpod-h100-sxm-on-demand-gpu-s10"
     assert!(zh.contains("日期为 2025-03-03，距本建议书 20 个月"), "{zh}");
     assert!(!text("2025-04-03", Lang::En).contains("before this proposal"), "a fresh price is not flagged");
 }
+
+/// One option is not "the lowest of the 1 options compared": the summary
+/// says it is the only one.
+#[test]
+fn a_proposal_of_one_option_says_it_is_the_only_one_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/a100-8x-buy-vs-rent.toml"),
+    )
+    .unwrap();
+    // The file's second option starts at its second [[options]]; nothing follows the options.
+    let second = text.match_indices("[[options]]").nth(1).map(|(i, _)| i).unwrap();
+    let file = dir.path().join("one.toml");
+    std::fs::write(&file, &text[..second]).unwrap();
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    let db = dir.path().join("db.sqlite");
+    let en = proposal_text_for_file(&file, Some(&db), Lang::En, &meta).unwrap().concat().join(" ");
+    assert!(en.contains("it is the only option compared"), "{en}");
+    assert!(!en.contains("of the 1 options"), "{en}");
+    let zh = proposal_text_for_file(&file, Some(&db), Lang::Zh, &meta).unwrap().concat().join("");
+    assert!(zh.contains("这是唯一参与比较的方案"), "{zh}");
+    assert!(!zh.contains("全部 1 个方案"), "{zh}");
+}
