@@ -89,11 +89,6 @@ pub enum Problem {
     DiscountShare,
     /// A discount that names both or neither of an offer and a provider.
     DiscountTarget,
-    /// An accelerator name the catalogue does not have.
-    AcceleratorUnknown {
-        /// The name as given.
-        name: String,
-    },
     /// Not what was expected; the text says what was.
     Expected(&'static str),
     /// A value where the source published none ("/", "--", blank).
@@ -166,13 +161,6 @@ impl Problem {
             Problem::DiscountTarget => lang
                 .pick("set exactly one of offer_id and provider_id", "offer_id 与 provider_id 必须且只能填写一个")
                 .to_owned(),
-            Problem::AcceleratorUnknown { name } => {
-                if zh {
-                    format!("目录中没有加速卡 {name}")
-                } else {
-                    format!("{name} is not in the catalogue's accelerators")
-                }
-            }
             Problem::FilledGap => lang
                 .pick(
                     "has a value, but the source published none there: a gap is never filled",
@@ -331,6 +319,7 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         for (field, value) in [
             ("memory_gb", a.memory_gb),
             ("memory_bandwidth_gbps", a.memory_bandwidth_gbps),
+            ("fp8_tflops", a.fp8_tflops),
             ("bf16_tflops", a.bf16_tflops),
             ("fp16_tflops", a.fp16_tflops),
             ("fp32_tflops", a.fp32_tflops),

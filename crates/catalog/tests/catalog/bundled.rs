@@ -78,6 +78,22 @@ fn every_bundled_row_has_source_as_of_and_confidence() {
 }
 
 #[test]
+fn every_figure_of_an_accelerator_is_checked_fp8_included() {
+    let mut t = suanli_catalog::Catalog::open_in_memory("2026-12-01").unwrap().0.tables().unwrap();
+    let i = t.accelerators.iter().position(|a| a.fp8_tflops.is_some()).expect("an accelerator with FP8");
+    t.accelerators[i].fp8_tflops = Some(-1.0);
+    let errors: Vec<String> = check_tables(&t).iter().map(|e| e.to_string()).collect();
+    let id = &t.accelerators[i].id;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains(id.as_str())
+            && errors[0].contains("fp8_tflops")
+            && errors[0].contains("must not be negative"),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn a_newer_schema_is_refused_and_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("catalog.sqlite");
