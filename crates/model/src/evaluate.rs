@@ -245,8 +245,7 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
     run_option(ctx, prepared, o, cost, &mut run);
     let porting = cost.zip(o.porting.as_ref()).map(|(c, p)| c.result(p));
 
-    let (total_nominal, total_npv) = run.flows.totals(ctx.discount);
-    let compute = run.flows.compute_total();
+    let (total_nominal, total_npv, compute) = run.flows.totals_and_compute(ctx.discount);
     if run.unserved > 1e-6 {
         run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
     }
@@ -405,18 +404,27 @@ impl Flows {
         (nominal, npv)
     }
 
-    /// Σ of every month's compute categories ([`Category::is_compute`]).
-    fn compute_total(&self) -> f64 {
+    /// As [`Flows::totals`], with Σ of every month's compute categories
+    /// ([`Category::is_compute`]) from the same pass over the months.
+    fn totals_and_compute(&self, discount: &[f64]) -> (f64, f64, f64) {
+        let (indices, n) = self.live_within(u32::MAX);
+        let live = &indices[..n];
         let mask = Category::ALL.iter().filter(|c| c.is_compute()).fold(0, |m, c| m | 1 << c.index());
-        let (indices, n) = self.live_within(mask);
-        self.months
-            .iter()
-            .map(|f| {
-                let total = f.sum_of(&indices[..n]);
-                debug_assert_eq!(total.to_bits(), f.compute_total().to_bits());
-                total
-            })
-            .sum()
+        let (compute_indices, k) = self.live_within(mask);
+        let compute_live = &compute_indices[..k];
+        // The sums start where `Iterator::sum` starts, so they are its own.
+        let zero: f64 = std::iter::empty::<f64>().sum();
+        let (mut nominal, mut npv, mut compute) = (zero, zero, zero);
+        for (f, d) in self.months.iter().zip(discount) {
+            let total = f.sum_of(live);
+            debug_assert_eq!(total.to_bits(), f.total().to_bits());
+            nominal += total;
+            npv += total * d;
+            let month_compute = f.sum_of(compute_live);
+            debug_assert_eq!(month_compute.to_bits(), f.compute_total().to_bits());
+            compute += month_compute;
+        }
+        (nominal, npv, compute)
     }
 
     /// Every month back to +0.0.
