@@ -93,6 +93,18 @@ export async function waitResults(app, after = 0) {
   return generation;
 }
 
+/** Waits until the header says the scenario is saved; when it does not, says what it
+ * says instead and what the app reported (a refused save shows a message). */
+export async function waitSaved(app, what) {
+  const tag = await app.$('[data-testid="save-state"]');
+  let text = "";
+  await app.waitUntil(async () => (text = await tag.getText()) === "Saved").catch(async () => {
+    const messages = await app.execute(() =>
+      [...document.querySelectorAll(".el-message, .el-alert")].map((e) => e.textContent.trim()).filter((t) => t));
+    throw new Error(`${what}: the header says ${JSON.stringify(text)}, the app shows ${JSON.stringify(messages)}`);
+  });
+}
+
 /** The nominal total of an option, as the number behind the formatted text. */
 export async function total(app, option) {
   const el = await app.$(`[data-testid="total-${option}"]`);

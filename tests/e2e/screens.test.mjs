@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { launch, shot, waitResults, setField, clickNav, work } from "./app.mjs";
+import { launch, shot, waitResults, waitSaved, setField, clickNav, work } from "./app.mjs";
 
 const freshDb = () => join(mkdtempSync(join(work, "db-")), "suanli.sqlite");
 
@@ -264,11 +264,11 @@ test("library: compare two saved scenarios and see the changed field", async () 
   try {
     const first = await waitResults(app);
     await app.$('[data-testid="save-scenario"]').click();
-    await app.waitUntil(async () => (await app.$('[data-testid="save-state"]').getText()) === "Saved", { timeoutMsg: "first save" });
+    await waitSaved(app, "first save");
     await setField(app, "field-horizon_months", "48");
     await waitResults(app, first);
     await app.$('[data-testid="save-scenario-as"]').click();
-    await app.waitUntil(async () => (await app.$('[data-testid="save-state"]').getText()) === "Saved", { timeoutMsg: "second save" });
+    await waitSaved(app, "second save");
     await clickNav(app, "library");
     await app.waitUntil(async () => (await app.$$('[data-testid="library-row"]')).length === 2, { timeoutMsg: "two scenarios not listed" });
     await app.execute(() => [...document.querySelectorAll('[data-testid="library-table"] .el-table__body .el-checkbox')].forEach((c) => c.click()));
