@@ -388,29 +388,25 @@ impl Flows {
     }
 
     /// Nominal total and NPV: Σ month totals and Σ month total × discount
-    /// factor, each month's total made once.
+    /// factor, each month's total made once (what a simulation trial needs).
     fn totals(&self, discount: &[f64]) -> (f64, f64) {
-        let (indices, n) = self.live_within(u32::MAX);
-        let live = &indices[..n];
-        // The sums start where `Iterator::sum` starts, so they are its own.
-        let zero: f64 = std::iter::empty::<f64>().sum();
-        let (mut nominal, mut npv) = (zero, zero);
-        for (f, d) in self.months.iter().zip(discount) {
-            let total = f.sum_of(live);
-            debug_assert_eq!(total.to_bits(), f.total().to_bits());
-            nominal += total;
-            npv += total * d;
-        }
+        let (nominal, npv, _) = self.sums::<false>(discount);
         (nominal, npv)
     }
 
     /// As [`Flows::totals`], with Σ of every month's compute categories
     /// ([`Category::is_compute`]) from the same pass over the months.
     fn totals_and_compute(&self, discount: &[f64]) -> (f64, f64, f64) {
+        self.sums::<true>(discount)
+    }
+
+    /// One pass over the months: nominal, NPV and, when `COMPUTE`, the
+    /// compute categories' total (else 0, and nothing summed for it).
+    fn sums<const COMPUTE: bool>(&self, discount: &[f64]) -> (f64, f64, f64) {
         let (indices, n) = self.live_within(u32::MAX);
         let live = &indices[..n];
         let mask = Category::ALL.iter().filter(|c| c.is_compute()).fold(0, |m, c| m | 1 << c.index());
-        let (compute_indices, k) = self.live_within(mask);
+        let (compute_indices, k) = self.live_within(if COMPUTE { mask } else { 0 });
         let compute_live = &compute_indices[..k];
         // The sums start where `Iterator::sum` starts, so they are its own.
         let zero: f64 = std::iter::empty::<f64>().sum();
@@ -420,9 +416,11 @@ impl Flows {
             debug_assert_eq!(total.to_bits(), f.total().to_bits());
             nominal += total;
             npv += total * d;
-            let month_compute = f.sum_of(compute_live);
-            debug_assert_eq!(month_compute.to_bits(), f.compute_total().to_bits());
-            compute += month_compute;
+            if COMPUTE {
+                let month_compute = f.sum_of(compute_live);
+                debug_assert_eq!(month_compute.to_bits(), f.compute_total().to_bits());
+                compute += month_compute;
+            }
         }
         (nominal, npv, compute)
     }
