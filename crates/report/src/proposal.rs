@@ -287,6 +287,10 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
         (lang.pick("Total cost (NPV)", "总成本（净现值）").to_owned(), money(best.total_npv)),
         match input.simulation.and_then(|sim| sim.options.iter().find(|r| r.id == best.id)) {
             Some(r) => (lang.pick("Median (P50) across trials", "模拟中位数（P50）").to_owned(), money(r.npv.p50)),
+            // With one option there is no dearer one to save against.
+            None if e.options.len() == 1 => {
+                (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), "—".into())
+            }
             None => (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format_percent(saving, 0)),
         },
         (lang.pick("Per reference-GPU-hour", "每参考卡时成本").to_owned(), per_hour),
@@ -348,7 +352,7 @@ fn why_recommended(reason: &Reason, e: &Evaluation, lang: Lang) -> String {
     match (reason, lang) {
         // One option is not "the lowest of the 1 options compared": it is the only one.
         (Reason::LowestCost { .. }, Lang::Zh) if e.options.len() == 1 => {
-            format!("在 {} 个月的评估期内，这是唯一参与比较的方案，没有可与之比较的其他方案。", e.horizon_months)
+            format!("在 {} 个月的评估期内，这是唯一参与比较的方案。", e.horizon_months)
         }
         (Reason::LowestCost { .. }, Lang::En) if e.options.len() == 1 => format!(
             "Over the {}-month horizon it is the only option compared: there is no other to rank it against.",

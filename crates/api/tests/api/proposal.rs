@@ -303,6 +303,8 @@ fn a_proposal_of_one_option_says_it_is_the_only_one_compared() {
     let en = proposal_text_for_file(&file, Some(&db), Lang::En, &meta).unwrap().concat().join(" ");
     assert!(en.contains("it is the only option compared"), "{en}");
     assert!(!en.contains("of the 1 options"), "{en}");
+    // No saving against a dearer option that is not there.
+    assert!(en.contains("Saving vs the dearest option —") && !en.contains("Saving vs the dearest option 0%"), "{en}");
     let zh = proposal_text_for_file(&file, Some(&db), Lang::Zh, &meta).unwrap().concat().join("");
     assert!(zh.contains("这是唯一参与比较的方案"), "{zh}");
     assert!(!zh.contains("全部 1 个方案"), "{zh}");
