@@ -46,7 +46,9 @@ pub struct MonthDemand {
     /// Reference GPUs busy in each slice, all tiers together.
     pub slices: Vec<f64>,
     /// Shares of urgent, normal and low-priority work (sum 1, or all 0).
-    pub shares: [f64; 3],
+    shares: [f64; 3],
+    /// Σ shares, made once: an option without priority routing takes them as one.
+    share_total: f64,
     /// The slices in ascending order and their running sums, so that
     /// Σ min(slice × c, capacity) takes a binary search, not a pass.
     sorted: Vec<f64>,
@@ -70,7 +72,8 @@ impl MonthDemand {
         }
         let total = slices.iter().sum();
         let peak = slices.iter().copied().fold(0.0, f64::max);
-        MonthDemand { slice_hours, slices, shares, sorted, prefix, total, peak }
+        let share_total = shares.iter().sum();
+        MonthDemand { slice_hours, slices, shares, share_total, sorted, prefix, total, peak }
     }
 
     /// Σ over slices of min(slice × c, capacity), for c > 0.
@@ -93,6 +96,11 @@ impl MonthDemand {
             Tier::Normal => self.shares[1],
             Tier::Low => self.shares[2],
         }
+    }
+
+    /// Σ of the three tiers' shares (1, or 0 for a month with no work).
+    pub fn share_total(&self) -> f64 {
+        self.share_total
     }
 
     /// Most reference GPUs busy in any slice.

@@ -87,10 +87,86 @@ pub(crate) fn trial_totals(
     }
     let ctx = Context::new(s, discount, demand_scale);
     for (i, o) in s.options.iter().enumerate() {
+        let porting = porting_cost(&ctx, o);
+        if let (demand::Prepared::Shared { months, cluster }, true) = (prepared, routes_linearly(o)) {
+            (nominal[i], npv[i]) = linear_totals(&ctx, o, months, *cluster, porting);
+            if cfg!(debug_assertions) {
+                run.reset(ctx.horizon);
+                run_option(&ctx, prepared, o, porting, run);
+                let (n, v) = run.flows.totals(ctx.discount);
+                debug_assert_eq!([n, v].map(f64::to_bits), [nominal[i], npv[i]].map(f64::to_bits));
+            }
+            continue;
+        }
         run.reset(ctx.horizon);
-        run_option(&ctx, prepared, o, porting_cost(&ctx, o), run);
+        run_option(&ctx, prepared, o, porting, run);
         (nominal[i], npv[i]) = run.flows.totals(ctx.discount);
     }
+}
+
+/// Whether an option's work goes through [`route_linear`]: no base pool
+/// (owned or reserved) and no priority routing, so only on demand and spot.
+fn routes_linearly(o: &OptionSpec) -> bool {
+    o.owned.is_none() && o.reserved.is_none() && o.kind != OptionKind::Mix
+}
+
+/// A trial's nominal total and NPV for an option that [`routes_linearly`]
+/// over a shared demand: each month's amounts are added up as they are
+/// made, in category order, instead of written to the month's flows and
+/// summed after. Each amount is the only one its category gets that month
+/// and leaving out a +0.0 changes no sum, so these are the bits of
+/// [`run_option`] then [`Flows::totals`] (debug builds check it).
+fn linear_totals(
+    ctx: &Context<'_>,
+    o: &OptionSpec,
+    months: &[MonthDemand],
+    cluster: u32,
+    porting: Option<crate::porting::PortingCost>,
+) -> (f64, f64) {
+    let pools = resolve_pools(ctx, o, cluster);
+    let start = ported_from(porting.as_ref());
+    let porting = porting.map(|p| PortingMonths::new(&p, start));
+    let bridge = bridge_price(ctx);
+    let fixed = StorageAndEdge::of(ctx, o);
+    let routing = routing(ctx, o, &pools, None);
+    debug_assert_eq!(months.len(), ctx.horizon);
+    let zero: f64 = std::iter::empty::<f64>().sum();
+    let (mut nominal, mut npv) = (zero, zero);
+    for (m, (month, d)) in months.iter().zip(ctx.discount).enumerate() {
+        // `MonthFlows::sum_of`: from +0.0, the categories by index, those
+        // with no amount this month left out.
+        let mut total = 0.0;
+        if m >= start {
+            let routed = route_linear(month, &routing);
+            if let Some(od) = pools.on_demand {
+                total += on_demand_use(ctx, od, &routed, m).1;
+            }
+            if let Some((p, sp)) = pools.spot {
+                total += spot_use(ctx, p, sp, &routed, m).1;
+            }
+        }
+        if fixed.has_storage {
+            total += fixed.storage;
+        }
+        if fixed.has_edge {
+            total += fixed.bandwidth;
+            total += fixed.sites;
+        }
+        if let Some(p) = &porting {
+            if m < p.porting_months {
+                total += p.engineers;
+            }
+            if m >= start {
+                total += p.upkeep;
+            }
+        }
+        if let (true, Some(price)) = (m < start, bridge) {
+            total += bridged_hours(ctx, month) * price;
+        }
+        nominal += total;
+        npv += total * d;
+    }
+    (nominal, npv)
 }
 
 /// Scenario-wide facts every option needs.
@@ -210,6 +286,23 @@ fn resolve_pools<'o>(ctx: &Context<'_>, o: &'o OptionSpec, cluster: u32) -> Pool
     }
 }
 
+/// The first month the workload runs on the option's own accelerators: the
+/// porting delay rounded up to whole months (0 without porting).
+fn ported_from(porting: Option<&crate::porting::PortingCost>) -> usize {
+    porting.map_or(0, |p| p.delay_months.ceil() as usize)
+}
+
+/// What the incumbent charges per reference-GPU-hour while a port is under
+/// way, in scenario currency; `None`: nobody carries the demand meanwhile.
+fn bridge_price(ctx: &Context<'_>) -> Option<f64> {
+    ctx.s.porting.as_ref().and_then(|p| p.bridge_price_per_ref_gpu_hour.map(|b| b * ctx.fx(p.currency)))
+}
+
+/// The reference-GPU-hours a month's demand asks for.
+fn bridged_hours(ctx: &Context<'_>, month: &MonthDemand) -> f64 {
+    month.ref_gpu_hours() * ctx.demand_scale
+}
+
 /// What porting costs an option, when the scenario and the option say.
 fn porting_cost(ctx: &Context<'_>, o: &OptionSpec) -> Option<crate::porting::PortingCost> {
     match (&ctx.s.porting, &o.porting) {
@@ -228,7 +321,7 @@ fn run_option(
 ) {
     // The workload runs on the option's accelerators only once it is ported
     // (delay rounded up to whole months).
-    let start = porting.as_ref().map_or(0, |p| p.delay_months.ceil() as usize);
+    let start = ported_from(porting.as_ref());
     match prepared {
         demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work * ctx.demand_scale, start, run),
         demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start, run),
@@ -341,14 +434,32 @@ fn memory_fit(s: &Scenario, o: &OptionSpec) -> Option<MemoryFit> {
     Some(MemoryFit { min_accelerators, available: accelerators_per_run(s, o), memory_gb_per_accelerator: memory })
 }
 
-/// Porting engineers are paid while they port; upkeep follows every month after.
+/// Porting engineers are paid while they port (at least one month); upkeep
+/// follows every month from the port's end.
+struct PortingMonths {
+    porting_months: usize,
+    engineers: f64,
+    upkeep: f64,
+}
+
+impl PortingMonths {
+    fn new(p: &crate::porting::PortingCost, start: usize) -> Self {
+        let porting_months = start.max(1);
+        PortingMonths {
+            porting_months,
+            engineers: p.cost / porting_months as f64,
+            upkeep: p.maintenance_per_year / 12.0,
+        }
+    }
+}
+
 fn add_porting(p: &crate::porting::PortingCost, start: usize, run: &mut Run) {
-    let porting_months = start.max(1);
-    for m in 0..porting_months.min(run.flows.len()) {
-        run.flows.add(m, Category::Porting, p.cost / porting_months as f64);
+    let p = PortingMonths::new(p, start);
+    for m in 0..p.porting_months.min(run.flows.len()) {
+        run.flows.add(m, Category::Porting, p.engineers);
     }
     for m in start..run.flows.len() {
-        run.flows.add(m, Category::PortingMaintenance, p.maintenance_per_year / 12.0);
+        run.flows.add(m, Category::PortingMaintenance, p.upkeep);
     }
 }
 
@@ -642,7 +753,6 @@ fn run_shared(
 ) {
     let horizon = ctx.horizon;
     let pools = resolve_pools(ctx, o, cluster);
-    let rule = &ctx.s.scheduling;
 
     // The base pool and its size, in accelerators.
     let term = pools.reserved.as_ref().map_or(1, |(r, _)| r.term_months.max(1) as usize);
@@ -662,7 +772,7 @@ fn run_shared(
     });
     let owned_accels = pools.owned.as_ref().map(|(p, _)| p.servers * p.accelerators_per_server);
     let delivery = o.owned.as_ref().map_or(0, |p| p.lead_time_months as usize).max(ported_from);
-    let bridge = ctx.s.porting.as_ref().and_then(|p| p.bridge_price_per_ref_gpu_hour.map(|b| b * ctx.fx(p.currency)));
+    let bridge = bridge_price(ctx);
 
     let mut owned_used = std::mem::take(&mut run.owned_used);
     owned_used.clear();
@@ -672,7 +782,7 @@ fn run_shared(
     for (m, month) in months.iter().enumerate() {
         if m < ported_from {
             // Not ported yet: the incumbent carries the demand, or nobody does.
-            let hours = month.ref_gpu_hours() * ctx.demand_scale;
+            let hours = bridged_hours(ctx, month);
             match bridge {
                 Some(price) => {
                     if run.tally {
@@ -692,18 +802,7 @@ fn run_shared(
             (None, Some((_, rp))) => f64::from(reserved_size.unwrap_or(0)) * reserved_eff_at(*rp, m),
             (None, None) => 0.0,
         };
-        let routed = route(
-            month,
-            Routing {
-                base_capacity_ref: has_base.then_some(base_capacity_ref),
-                on_demand: pools.on_demand.is_some(),
-                spot_availability: pools.spot.as_ref().map(|(s, _)| s.availability),
-                fill_idle_base: rule.fill_idle_base,
-                by_priority: o.kind == OptionKind::Mix,
-                scale: ctx.demand_scale,
-            },
-            &mut free,
-        );
+        let routed = route(month, routing(ctx, o, &pools, has_base.then_some(base_capacity_ref)), &mut free);
         if run.tally {
             run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
             run.unserved += routed.unserved;
@@ -716,18 +815,18 @@ fn run_shared(
             run.accelerator_hours += routed.base / reserved_eff_at(*rp, m);
         }
         if let Some(od) = pools.on_demand {
-            let hours = (routed.on_demand + routed.fallback) / od.eff_at(ctx, m);
+            let (hours, cost) = on_demand_use(ctx, od, &routed, m);
             if run.tally {
                 run.accelerator_hours += hours;
             }
-            run.flows.add(m, Category::OnDemand, hours * od.price_at(ctx, m));
+            run.flows.add(m, Category::OnDemand, cost);
         }
-        if let Some((spot, sp)) = &pools.spot {
-            let hours = routed.spot / sp.eff_at(ctx, m) * (1.0 + spot.interruption_overhead);
+        if let Some((spot, sp)) = pools.spot {
+            let (hours, cost) = spot_use(ctx, spot, sp, &routed, m);
             if run.tally {
                 run.accelerator_hours += hours;
             }
-            run.flows.add(m, Category::Spot, hours * sp.price_at(ctx, m));
+            run.flows.add(m, Category::Spot, cost);
         }
     }
     if let Some((owned, _)) = &pools.owned {
@@ -742,6 +841,31 @@ fn run_shared(
         let committed_months = horizon.saturating_sub(ported_from).div_ceil(term) * term;
         reserved_costs(ctx, res, *rp, size, ported_from, committed_months, run);
     }
+}
+
+/// How an option's pools take a month's work; `base_capacity_ref` as in [`Routing`].
+fn routing(ctx: &Context<'_>, o: &OptionSpec, pools: &Pools<'_>, base_capacity_ref: Option<f64>) -> Routing {
+    Routing {
+        base_capacity_ref,
+        on_demand: pools.on_demand.is_some(),
+        spot_availability: pools.spot.as_ref().map(|(s, _)| s.availability),
+        fill_idle_base: ctx.s.scheduling.fill_idle_base,
+        by_priority: o.kind == OptionKind::Mix,
+        scale: ctx.demand_scale,
+    }
+}
+
+/// On demand's accelerator-hours and cost in month `m`: the work routed to
+/// it, its own and spot's fallback.
+fn on_demand_use(ctx: &Context<'_>, od: Rental, routed: &Routed, m: usize) -> (f64, f64) {
+    let hours = (routed.on_demand + routed.fallback) / od.eff_at(ctx, m);
+    (hours, hours * od.price_at(ctx, m))
+}
+
+/// Spot's accelerator-hours, interruptions' rework included, and cost in month `m`.
+fn spot_use(ctx: &Context<'_>, spot: &SpotPool, sp: Rental, routed: &Routed, m: usize) -> (f64, f64) {
+    let hours = routed.spot / sp.eff_at(ctx, m) * (1.0 + spot.interruption_overhead);
+    (hours, hours * sp.price_at(ctx, m))
 }
 
 struct Routing {
@@ -766,6 +890,14 @@ struct Routed {
     /// Spot work that found no spot capacity and fell back to on demand.
     fallback: f64,
     unserved: f64,
+}
+
+impl Routed {
+    /// Every figure the same, bit for bit.
+    fn same_bits(&self, other: &Routed) -> bool {
+        let bits = |r: &Routed| [r.base, r.on_demand, r.spot, r.fallback, r.unserved].map(f64::to_bits);
+        bits(self) == bits(other)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -815,6 +947,51 @@ fn chain(tier: Tier, r: &Routing) -> [Pool; 3] {
 /// left in it); on demand and spot are linear, so they work on the tier's
 /// total. `free` is scratch space for the base's capacity per slice.
 fn route(month: &MonthDemand, r: Routing, free: &mut Vec<f64>) -> Routed {
+    if r.base_capacity_ref.is_none() && !r.by_priority {
+        let linear = route_linear(month, &r);
+        debug_assert!(linear.same_bits(&route_tiers(month, r, free)));
+        return linear;
+    }
+    route_tiers(month, r, free)
+}
+
+/// [`route_tiers`] for an option without a base pool or priority routing:
+/// one chain (spot, then on demand) for all the month's work, and no slice
+/// matters. The same arithmetic in the same order, so the same bits.
+fn route_linear(month: &MonthDemand, r: &Routing) -> Routed {
+    let mut out = Routed::default();
+    let amount = month.total() * (month.share_total() * r.scale);
+    // As in `route_tiers`: no work, no routing (a NaN amount is routed).
+    if amount <= 0.0 {
+        return out;
+    }
+    let mut fraction = 1.0;
+    if let Some(a) = r.spot_availability {
+        out.spot += amount * fraction * a;
+        fraction *= 1.0 - a;
+        if r.on_demand {
+            out.fallback += amount * fraction;
+            fraction = 0.0;
+        }
+    }
+    // The chain stops once nothing is left; a NaN goes on, as there.
+    if r.on_demand && (fraction > 0.0 || fraction.is_nan()) {
+        out.on_demand += amount * fraction;
+        fraction = 0.0;
+    }
+    out.unserved += amount * fraction;
+    let h = month.slice_hours;
+    Routed {
+        base: out.base * h,
+        on_demand: out.on_demand * h,
+        spot: out.spot * h,
+        fallback: out.fallback * h,
+        unserved: out.unserved * h,
+    }
+}
+
+/// Routes one month tier by tier through each tier's chain of pools.
+fn route_tiers(month: &MonthDemand, r: Routing, free: &mut Vec<f64>) -> Routed {
     let mut out = Routed::default();
     let total = month.total();
     // Without priority routing every tier has the same chain: route them as one.
@@ -822,7 +999,7 @@ fn route(month: &MonthDemand, r: Routing, free: &mut Vec<f64>) -> Routed {
     let tiers: &[(Tier, f64)] = &if r.by_priority {
         [Tier::Urgent, Tier::Normal, Tier::Low].map(|t| (t, month.share(t) * r.scale))
     } else {
-        [(Tier::Urgent, month.shares.iter().sum::<f64>() * r.scale), (Tier::Normal, 0.0), (Tier::Low, 0.0)]
+        [(Tier::Urgent, month.share_total() * r.scale), (Tier::Normal, 0.0), (Tier::Low, 0.0)]
     };
     // When a single tier reaches the base, the capacity of every slice is
     // still whole when it does: a closed form replaces the pass over slices.
@@ -970,32 +1147,140 @@ fn reserved_costs(
     }
 }
 
-fn add_storage_and_edge(ctx: &Context<'_>, o: &OptionSpec, run: &mut Run) {
-    if let Some(st) = &ctx.s.storage {
-        let fx = ctx.fx(st.currency);
-        let monthly = match o.storage {
-            StorageMode::None => 0.0,
-            StorageMode::Object => {
-                st.dataset_tb * (st.object_price_per_tb_month + st.reads_per_month * st.transfer_price_per_tb)
-            }
-            StorageMode::Attached => st.dataset_tb * st.attached_price_per_tb_month * st.attached_copies,
-        } * fx;
-        for m in 0..run.flows.len() {
-            run.flows.add(m, Category::Storage, monthly);
+/// What storage and the edge cost an option every month (0 where the
+/// scenario has none), and whether the scenario has them.
+struct StorageAndEdge {
+    has_storage: bool,
+    storage: f64,
+    has_edge: bool,
+    bandwidth: f64,
+    sites: f64,
+}
+
+impl StorageAndEdge {
+    fn of(ctx: &Context<'_>, o: &OptionSpec) -> Self {
+        let storage = ctx.s.storage.as_ref().map(|st| {
+            let monthly = match o.storage {
+                StorageMode::None => 0.0,
+                StorageMode::Object => {
+                    st.dataset_tb * (st.object_price_per_tb_month + st.reads_per_month * st.transfer_price_per_tb)
+                }
+                StorageMode::Attached => st.dataset_tb * st.attached_price_per_tb_month * st.attached_copies,
+            };
+            monthly * ctx.fx(st.currency)
+        });
+        let edge = ctx.s.edge.as_ref().map(|e| {
+            let fx = ctx.fx(e.currency);
+            let (bandwidth, sites) = match o.edge {
+                EdgeMode::None => (0.0, 0.0),
+                EdgeMode::Raw => (e.raw_tb_per_month * e.bandwidth_price_per_tb, 0.0),
+                EdgeMode::Features => {
+                    (e.raw_tb_per_month * e.feature_share * e.bandwidth_price_per_tb, e.edge_sites_per_month)
+                }
+            };
+            (bandwidth * fx, sites * fx)
+        });
+        StorageAndEdge {
+            has_storage: storage.is_some(),
+            storage: storage.unwrap_or(0.0),
+            has_edge: edge.is_some(),
+            bandwidth: edge.map_or(0.0, |e| e.0),
+            sites: edge.map_or(0.0, |e| e.1),
         }
     }
-    if let Some(e) = &ctx.s.edge {
-        let fx = ctx.fx(e.currency);
-        let (bandwidth, sites) = match o.edge {
-            EdgeMode::None => (0.0, 0.0),
-            EdgeMode::Raw => (e.raw_tb_per_month * e.bandwidth_price_per_tb, 0.0),
-            EdgeMode::Features => {
-                (e.raw_tb_per_month * e.feature_share * e.bandwidth_price_per_tb, e.edge_sites_per_month)
-            }
-        };
-        for m in 0..run.flows.len() {
-            run.flows.add(m, Category::EdgeBandwidth, bandwidth * fx);
-            run.flows.add(m, Category::EdgeSites, sites * fx);
+}
+
+fn add_storage_and_edge(ctx: &Context<'_>, o: &OptionSpec, run: &mut Run) {
+    let f = StorageAndEdge::of(ctx, o);
+    for m in 0..run.flows.len() {
+        if f.has_storage {
+            run.flows.add(m, Category::Storage, f.storage);
         }
+        if f.has_edge {
+            run.flows.add(m, Category::EdgeBandwidth, f.bandwidth);
+            run.flows.add(m, Category::EdgeSites, f.sites);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of month a linear option can have: on demand, spot with
+    /// and without an on-demand fallback, storage and edge, porting with and
+    /// without a bridge (and a port with no delay), a generation refresh,
+    /// another currency, an hourly profile and a portfolio of jobs.
+    #[test]
+    fn the_linear_totals_are_the_general_path_bit_for_bit() {
+        let demands = [
+            "kind = \"profile\"\nmonthly_ref_gpus = [16, 24, 0, 40]\nlow_priority_share = 0.3",
+            "kind = \"profile\"\nhourly_ref_gpus = [3, 0, 7.5, 12, 4]",
+            "kind = \"portfolio\"\n[[demand.jobs]]\nid = \"a\"\npriority = 9\nref_gpu_hours = 7300\n[[demand.jobs]]\nid = \"b\"\npriority = 1\nref_gpu_hours = 2000",
+        ];
+        let pools = [
+            ("on_demand", "[options.on_demand]\nprice_per_accel_hour = 8.56\ncurrency = \"USD\""),
+            (
+                "spot",
+                "[options.spot]\nprice_per_accel_hour = 2.1\navailability = 0.85\ninterruption_overhead = 0.12\n[options.on_demand]\nprice_per_accel_hour = 8.56",
+            ),
+            ("spot", "[options.spot]\nprice_per_accel_hour = 2.1\navailability = 1.0\ninterruption_overhead = 0.1"),
+        ];
+        // A scenario section, and what the option says of it (keys, tables).
+        let porting = "[options.porting]\nmaturity = \"beta\"";
+        let extras = [
+            ("", "", ""),
+            (
+                "[storage]\ndataset_tb = 203.3\nobject_price_per_tb_month = 196.7\nattached_price_per_tb_month = 700\nattached_copies = 1\nreads_per_month = 2\ntransfer_price_per_tb = 3\n[edge]\nraw_tb_per_month = 500\nfeature_share = 0.17\nbandwidth_price_per_tb = 613.7\nedge_sites_per_month = 20011.3",
+                "storage = \"object\"\nedge = \"features\"",
+                "",
+            ),
+            (
+                "[storage]\ndataset_tb = 20\nobject_price_per_tb_month = 196\nattached_price_per_tb_month = 700\nattached_copies = 2\nreads_per_month = 2\ntransfer_price_per_tb = 0\n[edge]\nraw_tb_per_month = 50\nfeature_share = 0.17\nbandwidth_price_per_tb = 600\nedge_sites_per_month = 20000\ncurrency = \"USD\"",
+                "storage = \"attached\"\nedge = \"raw\"",
+                "",
+            ),
+            (
+                "[porting]\ncode_kloc = 40\ncustom_kernels = 10\nengineer_month_cost = 50000\nengineers = 4\nbridge_price_per_ref_gpu_hour = 0.8",
+                "",
+                porting,
+            ),
+            ("[porting]\ncode_kloc = 40\ncustom_kernels = 10\nengineer_month_cost = 50000\nengineers = 3", "", porting),
+            ("[porting]\ncode_kloc = 0\ncustom_kernels = 0\nengineer_month_cost = 50000\nengineers = 400", "", porting),
+            ("[refresh]\nenabled = true\ninterval_months = 5\nperformance_uplift = 1.8\nprice_factor = 1.3", "", ""),
+        ];
+        let mut compared = 0;
+        for demand in demands {
+            for (billing, pool) in pools {
+                for (section, keys, tables) in extras {
+                    let text = format!(
+                        "name = \"t\"\nhorizon_months = 14\ncurrency = \"CNY\"\ndiscount_rate_annual = 0.08\nfx = {{ USD = 7.1 }}\n{section}\n[demand]\n{demand}\n[[options]]\nid = \"o\"\nkind = \"rent\"\nefficiency_ratio = 0.68\nbilling = \"{billing}\"\n{keys}\n{pool}\n{tables}\n"
+                    );
+                    let s: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    crate::validate(&s).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+                    let o = &s.options[0];
+                    assert!(routes_linearly(o));
+                    let prepared = demand::prepare(&s);
+                    let demand::Prepared::Shared { months, cluster } = &prepared else { panic!("a shared demand") };
+                    let discount = finance::discount_factors(s.discount_rate_annual, s.horizon_months as usize);
+                    for scale in [0.0, 0.7, 1.0, 1.35] {
+                        let ctx = Context::new(&s, &discount, scale);
+                        let porting = porting_cost(&ctx, o);
+                        let fast = linear_totals(&ctx, o, months, *cluster, porting);
+                        let mut run = Run::new(ctx.horizon);
+                        run_option(&ctx, &prepared, o, porting, &mut run);
+                        let general = run.flows.totals(ctx.discount);
+                        assert!(general.0 > 0.0 || scale == 0.0, "a case with no cost tests nothing:\n{text}");
+                        assert_eq!(
+                            [fast.0, fast.1].map(f64::to_bits),
+                            [general.0, general.1].map(f64::to_bits),
+                            "scale {scale}:\n{text}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 3 * 3 * 7 * 4);
     }
 }

@@ -546,21 +546,37 @@ pub fn simulate(
             });
         }
     });
-    let rows: Vec<f64> = results.into_inner().unwrap_or_default().into_iter().flatten().collect();
-    check_trials(s, &rows)?;
-    Ok(summarise(s, config, &rows))
+    let columns = columns(n, trials, results.into_inner().unwrap_or_default());
+    check_trials(s, &columns)?;
+    Ok(summarise(s, config, columns))
+}
+
+/// The chunks' rows (nominal then NPV per option, trial by trial) as
+/// columns: each option's nominal totals, then each option's NPVs, in trial order.
+fn columns(n: usize, trials: usize, chunks: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+    let mut columns = vec![Vec::with_capacity(trials); 2 * n];
+    for row in chunks.iter().flat_map(|c| c.chunks_exact(2 * n)) {
+        for (column, x) in columns.iter_mut().zip(row) {
+            column.push(*x);
+        }
+    }
+    columns
 }
 
 /// Every trial's totals finite and within the bound; else an error per
 /// option at fault, naming the ranges and supply events that can drive it.
-fn check_trials(s: &Checked<Scenario>, rows: &[f64]) -> Result<(), Vec<InputError>> {
+fn check_trials(s: &Checked<Scenario>, columns: &[Vec<f64>]) -> Result<(), Vec<InputError>> {
     let n = s.options.len();
     let mut errors = Vec::new();
     for (i, o) in s.options.iter().enumerate() {
-        let found = rows
-            .chunks(2 * n)
-            .flat_map(|row| [row[i], row[n + i]])
-            .find(|x| !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE);
+        let out = |x: &&f64| !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE;
+        // The first trial at fault, its nominal total before its NPV.
+        let first = |c: &[f64]| c.iter().position(|x| out(&x));
+        let found = match (first(&columns[i]), first(&columns[n + i])) {
+            (Some(a), Some(b)) if b < a => Some(columns[n + i][b]),
+            (Some(a), _) => Some(columns[i][a]),
+            (None, b) => b.map(|b| columns[n + i][b]),
+        };
         let Some(found) = found else { continue };
         let mut inputs: Vec<String> = s
             .uncertainty
@@ -697,25 +713,34 @@ fn sort_total(values: &mut [f64]) {
     }
 }
 
-fn summarise(s: &Scenario, config: SimulationConfig, rows: &[f64]) -> Simulation {
+fn summarise(s: &Scenario, config: SimulationConfig, mut columns: Vec<Vec<f64>>) -> Simulation {
     let n = s.options.len();
-    let trials = rows.len() / (2 * n).max(1);
-    let mut cheapest = vec![0usize; n];
-    for t in 0..trials {
-        let row = &rows[t * 2 * n..(t + 1) * 2 * n];
-        if let Some((i, _)) = row[n..].iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)) {
-            cheapest[i] += 1;
+    let trials = columns.first().map_or(0, Vec::len);
+    let npvs = columns.split_off(n);
+    // Each trial's cheapest option: the first of the lowest NPVs, as `min_by` finds it.
+    let mut lowest = npvs.first().cloned().unwrap_or_default();
+    let mut which = vec![0usize; trials];
+    for (i, column) in npvs.iter().enumerate().skip(1) {
+        for ((low, w), x) in lowest.iter_mut().zip(&mut which).zip(column) {
+            if x.total_cmp(low).is_lt() {
+                (*low, *w) = (*x, i);
+            }
         }
+    }
+    let mut cheapest = vec![0usize; n];
+    for w in which {
+        cheapest[w] += 1;
     }
     let options = s
         .options
         .iter()
+        .zip(columns.into_iter().zip(npvs))
         .enumerate()
-        .map(|(i, o)| OptionRange {
+        .map(|(i, (o, (nominal, npv)))| OptionRange {
             id: o.id.clone(),
             label: if o.label.is_empty() { o.id.clone() } else { o.label.clone() },
-            nominal: percentiles((0..trials).map(|t| rows[t * 2 * n + i]).collect()),
-            npv: percentiles((0..trials).map(|t| rows[t * 2 * n + n + i]).collect()),
+            nominal: percentiles(nominal),
+            npv: percentiles(npv),
             probability_cheapest: cheapest[i] as f64 / trials.max(1) as f64,
         })
         .collect();
