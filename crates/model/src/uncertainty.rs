@@ -548,7 +548,7 @@ pub fn simulate(
     });
     let columns = columns(n, trials, results.into_inner().unwrap_or_default());
     check_trials(s, &columns)?;
-    Ok(summarise(s, config, columns))
+    Ok(summarise(s, config, columns, threads))
 }
 
 /// The chunks' rows (nominal then NPV per option, trial by trial) as
@@ -713,10 +713,25 @@ fn sort_total(values: &mut [f64]) {
     }
 }
 
-fn summarise(s: &Scenario, config: SimulationConfig, mut columns: Vec<Vec<f64>>) -> Simulation {
+/// Each column's percentiles, in order, the columns shared out among
+/// `threads` workers (each column is sorted by one of them alone).
+fn percentiles_of(mut columns: Vec<Vec<f64>>, threads: usize) -> Vec<Percentiles> {
+    let per_worker = columns.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = columns
+            .chunks_mut(per_worker)
+            .map(|group| {
+                scope.spawn(move || group.iter_mut().map(|c| percentiles(std::mem::take(c))).collect::<Vec<_>>())
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
+}
+
+fn summarise(s: &Scenario, config: SimulationConfig, columns: Vec<Vec<f64>>, threads: usize) -> Simulation {
     let n = s.options.len();
     let trials = columns.first().map_or(0, Vec::len);
-    let npvs = columns.split_off(n);
+    let npvs = &columns[n..];
     // Each trial's cheapest option: the first of the lowest NPVs, as `min_by` finds it.
     let mut lowest = npvs.first().cloned().unwrap_or_default();
     let mut which = vec![0usize; trials];
@@ -731,16 +746,16 @@ fn summarise(s: &Scenario, config: SimulationConfig, mut columns: Vec<Vec<f64>>)
     for w in which {
         cheapest[w] += 1;
     }
+    let ranges = percentiles_of(columns, threads);
     let options = s
         .options
         .iter()
-        .zip(columns.into_iter().zip(npvs))
         .enumerate()
-        .map(|(i, (o, (nominal, npv)))| OptionRange {
+        .map(|(i, o)| OptionRange {
             id: o.id.clone(),
             label: if o.label.is_empty() { o.id.clone() } else { o.label.clone() },
-            nominal: percentiles(nominal),
-            npv: percentiles(npv),
+            nominal: ranges[i],
+            npv: ranges[n + i],
             probability_cheapest: cheapest[i] as f64 / trials.max(1) as f64,
         })
         .collect();
