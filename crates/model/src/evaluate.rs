@@ -893,6 +893,38 @@ struct Routed {
 }
 
 impl Routed {
+    /// On demand takes all that is left of a tier's `amount`: nothing is left.
+    fn send_to_on_demand(&mut self, amount: f64, fraction: f64) -> f64 {
+        self.on_demand += amount * fraction;
+        0.0
+    }
+
+    /// Spot (when the option has it) takes its availability's share of what
+    /// is left; the rest falls back to on demand when there is on demand.
+    /// Returns the share of `amount` left.
+    fn send_to_spot(&mut self, amount: f64, fraction: f64, r: &Routing) -> f64 {
+        let Some(a) = r.spot_availability else { return fraction };
+        self.spot += amount * fraction * a;
+        let left = fraction * (1.0 - a);
+        if r.on_demand {
+            self.fallback += amount * left;
+            return 0.0;
+        }
+        left
+    }
+
+    /// From reference GPUs summed over slices to reference-GPU-hours.
+    fn in_hours(self, slice_hours: f64) -> Routed {
+        let h = slice_hours;
+        Routed {
+            base: self.base * h,
+            on_demand: self.on_demand * h,
+            spot: self.spot * h,
+            fallback: self.fallback * h,
+            unserved: self.unserved * h,
+        }
+    }
+
     /// Every figure the same, bit for bit.
     fn same_bits(&self, other: &Routed) -> bool {
         let bits = |r: &Routed| [r.base, r.on_demand, r.spot, r.fallback, r.unserved].map(f64::to_bits);
@@ -965,29 +997,13 @@ fn route_linear(month: &MonthDemand, r: &Routing) -> Routed {
     if amount <= 0.0 {
         return out;
     }
-    let mut fraction = 1.0;
-    if let Some(a) = r.spot_availability {
-        out.spot += amount * fraction * a;
-        fraction *= 1.0 - a;
-        if r.on_demand {
-            out.fallback += amount * fraction;
-            fraction = 0.0;
-        }
-    }
+    let mut fraction = out.send_to_spot(amount, 1.0, r);
     // The chain stops once nothing is left; a NaN goes on, as there.
     if r.on_demand && (fraction > 0.0 || fraction.is_nan()) {
-        out.on_demand += amount * fraction;
-        fraction = 0.0;
+        fraction = out.send_to_on_demand(amount, fraction);
     }
     out.unserved += amount * fraction;
-    let h = month.slice_hours;
-    Routed {
-        base: out.base * h,
-        on_demand: out.on_demand * h,
-        spot: out.spot * h,
-        fallback: out.fallback * h,
-        unserved: out.unserved * h,
-    }
+    out.in_hours(month.slice_hours)
 }
 
 /// Routes one month tier by tier through each tier's chain of pools.
@@ -1037,33 +1053,14 @@ fn route_tiers(month: &MonthDemand, r: Routing, free: &mut Vec<f64>) -> Routed {
                     out.base += taken;
                     fraction = ((amount * fraction - taken) / amount).max(0.0);
                 }
-                Pool::OnDemand if r.on_demand => {
-                    out.on_demand += amount * fraction;
-                    fraction = 0.0;
-                }
-                Pool::Spot => {
-                    if let Some(a) = r.spot_availability {
-                        out.spot += amount * fraction * a;
-                        fraction *= 1.0 - a;
-                        if r.on_demand {
-                            out.fallback += amount * fraction;
-                            fraction = 0.0;
-                        }
-                    }
-                }
+                Pool::OnDemand if r.on_demand => fraction = out.send_to_on_demand(amount, fraction),
+                Pool::Spot => fraction = out.send_to_spot(amount, fraction, &r),
                 _ => {}
             }
         }
         out.unserved += amount * fraction;
     }
-    let h = month.slice_hours;
-    Routed {
-        base: out.base * h,
-        on_demand: out.on_demand * h,
-        spot: out.spot * h,
-        fallback: out.fallback * h,
-        unserved: out.unserved * h,
-    }
+    out.in_hours(month.slice_hours)
 }
 
 // ---------------------------------------------------------------- costs
