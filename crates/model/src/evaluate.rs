@@ -145,12 +145,12 @@ fn linear_totals(
                 total += spot_use(ctx, p, sp, &routed, m).1;
             }
         }
-        if fixed.has_storage {
-            total += fixed.storage;
+        if let Some(storage) = fixed.storage {
+            total += storage;
         }
-        if fixed.has_edge {
-            total += fixed.bandwidth;
-            total += fixed.sites;
+        if let Some((bandwidth, sites)) = fixed.edge {
+            total += bandwidth;
+            total += sites;
         }
         if let Some(p) = &porting {
             if m < p.porting_months {
@@ -1144,14 +1144,11 @@ fn reserved_costs(
     }
 }
 
-/// What storage and the edge cost an option every month (0 where the
-/// scenario has none), and whether the scenario has them.
+/// What storage and the edge (bandwidth, sites) cost an option every month;
+/// `None` where the scenario has no such section.
 struct StorageAndEdge {
-    has_storage: bool,
-    storage: f64,
-    has_edge: bool,
-    bandwidth: f64,
-    sites: f64,
+    storage: Option<f64>,
+    edge: Option<(f64, f64)>,
 }
 
 impl StorageAndEdge {
@@ -1177,25 +1174,19 @@ impl StorageAndEdge {
             };
             (bandwidth * fx, sites * fx)
         });
-        StorageAndEdge {
-            has_storage: storage.is_some(),
-            storage: storage.unwrap_or(0.0),
-            has_edge: edge.is_some(),
-            bandwidth: edge.map_or(0.0, |e| e.0),
-            sites: edge.map_or(0.0, |e| e.1),
-        }
+        StorageAndEdge { storage, edge }
     }
 }
 
 fn add_storage_and_edge(ctx: &Context<'_>, o: &OptionSpec, run: &mut Run) {
     let f = StorageAndEdge::of(ctx, o);
     for m in 0..run.flows.len() {
-        if f.has_storage {
-            run.flows.add(m, Category::Storage, f.storage);
+        if let Some(storage) = f.storage {
+            run.flows.add(m, Category::Storage, storage);
         }
-        if f.has_edge {
-            run.flows.add(m, Category::EdgeBandwidth, f.bandwidth);
-            run.flows.add(m, Category::EdgeSites, f.sites);
+        if let Some((bandwidth, sites)) = f.edge {
+            run.flows.add(m, Category::EdgeBandwidth, bandwidth);
+            run.flows.add(m, Category::EdgeSites, sites);
         }
     }
 }

@@ -569,14 +569,12 @@ fn check_trials(s: &Checked<Scenario>, columns: &[Vec<f64>]) -> Result<(), Vec<I
     let n = s.options.len();
     let mut errors = Vec::new();
     for (i, o) in s.options.iter().enumerate() {
-        let out = |x: &&f64| !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE;
         // The first trial at fault, its nominal total before its NPV.
-        let first = |c: &[f64]| c.iter().position(|x| out(&x));
-        let found = match (first(&columns[i]), first(&columns[n + i])) {
-            (Some(a), Some(b)) if b < a => Some(columns[n + i][b]),
-            (Some(a), _) => Some(columns[i][a]),
-            (None, b) => b.map(|b| columns[n + i][b]),
-        };
+        let found = columns[i]
+            .iter()
+            .zip(&columns[n + i])
+            .flat_map(|(nominal, npv)| [*nominal, *npv])
+            .find(|x| !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE);
         let Some(found) = found else { continue };
         let mut inputs: Vec<String> = s
             .uncertainty
