@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 mod commands;
+mod render;
 mod state;
 
 pub use state::AppState;
@@ -86,8 +87,16 @@ pub fn run() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(suanli_api::default_db_path);
     let state = AppState::open(db, suanli_api::system_lang());
-    let result =
-        app(tauri::Builder::default(), state).plugin(tauri_plugin_dialog::init()).run(tauri::generate_context!());
+    let result = app(tauri::Builder::default(), state)
+        .plugin(tauri_plugin_dialog::init())
+        .setup(|app| {
+            use tauri::Manager;
+            if let Some(window) = app.get_webview_window("main") {
+                window.with_webview(render::configure)?;
+            }
+            Ok(())
+        })
+        .run(tauri::generate_context!());
     if let Err(e) = result {
         eprintln!("Suanli could not start: {e}");
         std::process::exit(1);

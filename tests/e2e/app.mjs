@@ -42,8 +42,32 @@ function session(db, args) {
  */
 export async function shot(app, name) {
   await app.pause(800); // let chart animations finish
-  await app.saveScreenshot(join(shots, `${name}.png`));
+  await screenshot(app, join(shots, `${name}.png`));
   assert.deepEqual(await fontProblems(app), [], `${name}: text not in the bundled face`);
+}
+
+/**
+ * Saves a screenshot of the window (to `path`, or returns it as base64 without).
+ * WebKit answers a screenshot at the page's next paint, and without compositing
+ * (how Suanli draws, src-tauri/src/render.rs) a page paints only when something
+ * on it changes: a still screen never answered. An empty, invisible pixel is
+ * restyled at every frame until the screenshot is taken.
+ */
+export async function screenshot(app, path) {
+  await app.execute(() => {
+    const tick = document.createElement("div");
+    tick.id = "e2e-paint-tick";
+    tick.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none";
+    document.body.append(tick);
+    let n = 0;
+    const step = () => { if (tick.isConnected) { tick.style.opacity = n++ % 2 ? "0.5" : "1"; requestAnimationFrame(step); } };
+    requestAnimationFrame(step);
+  });
+  try {
+    return path ? await app.saveScreenshot(path) : await app.takeScreenshot();
+  } finally {
+    await app.execute(() => document.getElementById("e2e-paint-tick")?.remove());
+  }
 }
 
 /** Rendered elements with text whose face is not the bundled one (at most 20). */
