@@ -142,6 +142,7 @@ export default {
     unserved: "Unserved", allIn: "All-in per reference-GPU-hour",
     scoreOf: "{n} / 100", scoreNote: "Supply-risk score: 0 = no risk, 100 = worst; points per driver (weights are Suanli's assumptions).",
     noSensitivity: "No input moves this option's cost by ±20 %.", sensitivityNote: "Bars: the option's NPV with each input 20 % lower and 20 % higher; the black line is the base.",
+    inputs: { demandScale: "Demand multiplier", scalingEfficiency: "Scaling efficiency", achievedShare: "Share of expected throughput reached", resaleShare: "Resale value (share of hardware)", engineerMonthCost: "Porting: cost per engineer-month", bridgePrice: "Porting: incumbent price per reference-GPU-hour", fx: "Exchange rate {code} → {cur}", codeKloc: "Porting: code to port (thousand lines)", customKernels: "Porting: custom kernels to rewrite", engineers: "Porting: engineers at once" },
     maturityName: { mature: "Mature", beta: "Beta", early: "Early" },
   },
   category: {

@@ -143,6 +143,7 @@ export default {
     unserved: "未满足", allIn: "全口径每参考 GPU 小时",
     scoreOf: "{n} / 100", scoreNote: "供应风险评分：0 = 无风险，100 = 最差；各因素的分值（权重为 Suanli 的假设）。",
     noSensitivity: "±20% 的输入变化不影响该选项的成本。", sensitivityNote: "条形：各输入降低 20% 与提高 20% 时该选项的净现值；黑线为基准。",
+    inputs: { demandScale: "需求（倍数）", scalingEfficiency: "扩展效率", achievedShare: "实际达到的预期吞吐比例", resaleShare: "残值（占硬件比例）", engineerMonthCost: "迁移：每人月成本", bridgePrice: "迁移：过渡期原平台每参考 GPU 小时价格", fx: "汇率 {code} → {cur}", codeKloc: "迁移：待迁移代码（千行）", customKernels: "迁移：需重写的自定义算子", engineers: "迁移：同时投入的工程师" },
     maturityName: { mature: "成熟", beta: "基本可用", early: "早期" },
   },
   category: {
