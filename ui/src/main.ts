@@ -27,7 +27,8 @@ async function bundledFont() {
 }
 
 async function start() {
-  await bundledFont();
+  performance.mark("suanli:start");
+  const font = bundledFont(); // loads while the backend answers
   let backend;
   try {
     backend = await selectBackend();
@@ -39,6 +40,8 @@ async function start() {
   const settings = await backend.getSettings().catch(() => null);
   // No settings (first start, or no database): the backend's language, which follows the system.
   const info = settings ? null : await backend.appInfo().catch(() => null);
+  await font;
+  performance.mark("suanli:font");
   const app = createApp(App);
   app.use(ElementPlus);
   app.use(makeI18n(settings?.lang ?? info?.lang ?? "en"));

@@ -1,6 +1,7 @@
 // Component tests of the smaller screens on recorded answers.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { VueWrapper } from "@vue/test-utils";
+import { defineComponent, h, nextTick, ref } from "vue";
 import TomlTab from "./scenario/TomlTab.vue";
 import MyPrices from "./catalogue/MyPrices.vue";
 import AcceleratorsTable from "./catalogue/AcceleratorsTable.vue";
@@ -13,6 +14,8 @@ import ExportDialog from "./scenario/ExportDialog.vue";
 import UncertaintyPanel from "./results/UncertaintyPanel.vue";
 import SensitivityPanel from "./results/SensitivityPanel.vue";
 import SummaryCards from "./results/SummaryCards.vue";
+import ResultCard from "./results/ResultCard.vue";
+import { keepUnchanged } from "./results/keep";
 import ResultsPanel from "./results/ResultsPanel.vue";
 import OfferHistory from "./catalogue/OfferHistory.vue";
 import RefreshPanel from "./settings/RefreshPanel.vue";
@@ -146,6 +149,24 @@ describe("screens", () => {
       expect(fit.textContent).toContain(`${o.memory_fit!.min_accelerators} of its ${o.memory_fit!.available}`);
       expect(q(`[data-testid="per-million-${o.id}"]`)!.textContent).toMatch(/^Per million tokens: USD \d+\.\d{2}/);
     }
+  });
+
+  it("a result card whose option did not change is not rendered again; the changed one is", async () => {
+    const s = setup();
+    const first = recordedAnswer("evaluate", "evaluate a100-8x-buy-vs-rent.toml").evaluation;
+    const ev = ref(first);
+    wrappers.push(s.mount(defineComponent({ setup: () => () => h(SummaryCards, { ev: ev.value }) })));
+    const cards = () => wrappers[0].findAllComponents(ResultCard);
+    const trees = () => cards().map((c) => c.vm.$.subTree);
+    const before = trees();
+    const changed = structuredClone(first);
+    changed.options[1].total_nominal = (changed.options[1].total_nominal ?? 0) + 1000;
+    ev.value = keepUnchanged(first, changed);
+    await nextTick();
+    const after = trees();
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(q(`[data-testid="total-${first.options[1].id}"]`)!.dataset.value).toBe(String(changed.options[1].total_nominal));
   });
 
   it("the break-even month on a result card is the one the engine (and the proposal) gives", async () => {
@@ -337,5 +358,11 @@ describe("screens", () => {
     const first = sens.base_npv[0][0];
     const moving = sens.tornado.filter((b) => b.totals.some(([id, lo, hi]) => id === first && (lo !== sens.base_npv[0][1] || hi !== sens.base_npv[0][1])));
     expect(document.querySelectorAll('[data-testid="tornado-row"]')).toHaveLength(moving.length);
+    // each input by its name in the form, never its path in the file
+    for (const row of document.querySelectorAll<HTMLElement>('[data-testid="tornado-row"]')) {
+      const name = row.querySelector(".tornado-label")!.textContent!;
+      expect(name).not.toBe(row.dataset.path!.split(".").at(-1));
+      expect(name).not.toMatch(/[a-z]_[a-z]|\.[a-z]/);
+    }
   });
 });

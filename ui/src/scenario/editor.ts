@@ -4,6 +4,7 @@ import { computed, reactive, ref, shallowRef, watch } from "vue";
 import { asAppError, type Backend } from "../backend";
 import type { AppError, Evaluated, FieldError, JsonValue, ScenarioDoc } from "../backend/types";
 import { getNumber, getPath, getText, isTable, mapFieldErrors, setPath } from "./paths";
+import { keepUnchanged } from "../results/keep";
 
 export interface EditorOptions { evaluateDelayMs?: number; autosaveDelayMs?: number }
 export type Notice = { key: string; params: Record<string, string> } | null;
@@ -53,7 +54,8 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
       const r = await backend.evaluate(doc);
       performance.mark("suanli:evaluated");
       if (seq !== evalSeq) return;
-      result.value = r;
+      // The parts equal to the last answer keep their identity: what shows them is not rendered again.
+      result.value = keepUnchanged(result.value, r);
       evalError.value = null;
     } catch (e) {
       if (seq !== evalSeq) return;
