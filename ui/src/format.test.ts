@@ -2,7 +2,7 @@
 // which the Rust formatter is tested against too.
 import { describe, expect, it } from "vitest";
 import cases from "@data/format-cases.json";
-import { formatAxis, formatMoney, formatNumber, formatPercent, formatPrice, pickLang } from "./format";
+import { formatAxis, formatMoney, formatNumber, formatPercent, formatPrice, formatTimestamp, pickLang } from "./format";
 
 describe("the shared table of cases", () => {
   it("money", () => {
@@ -49,5 +49,19 @@ describe("pickLang", () => {
     expect(pickLang("租用 A100 / Rent A100", "en")).toBe("Rent A100");
     expect(pickLang("AWS p4de / on demand / x", "en")).toBe("AWS p4de / on demand / x");
     expect(pickLang("Plain", "zh")).toBe("Plain");
+  });
+});
+
+describe("timestamps", () => {
+  it("a stored UTC time shows as local date and minute", () => {
+    const iso = "2026-12-03T14:12:47Z";
+    const d = new Date(iso);
+    const text = formatTimestamp(iso);
+    expect(text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(text).toBe(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")} ${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`);
+    expect(text).not.toContain("T");
+  });
+  it("anything else stays as it is", () => {
+    for (const s of ["", "2026", "2026-12-03", "soon"]) expect(formatTimestamp(s)).toBe(s);
   });
 });

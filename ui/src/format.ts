@@ -101,3 +101,11 @@ export function pickLang(text: string, lang: Lang): string {
   const [en, zh] = zhFirst ? [parts[1], parts[0]] : parts;
   return lang === "zh" ? zh : en;
 }
+
+/** A stored UTC timestamp ("2026-12-03T14:12:47Z") as local date and time, "2026-12-03 22:12"; anything else as it is. */
+export function formatTimestamp(iso: string): string {
+  const d = new Date(iso);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?Z$/.test(iso) || Number.isNaN(d.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
