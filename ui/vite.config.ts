@@ -36,5 +36,6 @@ export default defineConfig({
     testTimeout: 20000,
     environment: "happy-dom",
     include: ["src/**/*.test.ts"],
+    setupFiles: ["src/test/setup.ts"],
   },
 });
