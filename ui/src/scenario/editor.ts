@@ -77,6 +77,8 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
     saveError.value = null;
     clearTimeout(evalTimer);
     if (skipEval) skipEval = false; // load() evaluates at once itself
+    // With no delay the command is sent now, before the keystroke's frame is painted, not a task later.
+    else if (evalDelay === 0) void evaluateNow();
     else evalTimer = setTimeout(evaluateNow, evalDelay);
     if (suppressAutosave) { suppressAutosave = false; return; }
     clearTimeout(autosaveTimer);
