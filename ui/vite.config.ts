@@ -37,5 +37,7 @@ export default defineConfig({
     environment: "happy-dom",
     include: ["src/**/*.test.ts"],
     setupFiles: ["src/test/setup.ts"],
+    // Node cannot import the CSS files Element Plus's per-component styles point to.
+    alias: [{ find: /^element-plus\/es\/components\/[a-z-]+\/style\/css$/, replacement: fileURLToPath(new URL("src/test/no-style.ts", import.meta.url)) }],
   },
 });

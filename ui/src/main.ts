@@ -1,6 +1,5 @@
 import { createApp } from "vue";
-import ElementPlus from "element-plus";
-import "element-plus/dist/index.css";
+import { elements } from "./elements";
 import "./styles.css";
 import "./charts/setup";
 import App from "./App.vue";
@@ -43,7 +42,7 @@ async function start() {
   await font;
   performance.mark("suanli:font");
   const app = createApp(App);
-  app.use(ElementPlus);
+  app.use(elements);
   app.use(makeI18n(settings?.lang ?? info?.lang ?? "en"));
   app.provide(APP, state);
   app.mount("#app");

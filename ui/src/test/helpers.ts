@@ -3,7 +3,7 @@
 // (happy-dom has no layout). Every test fails when it made a call nobody recorded.
 import { afterEach, expect } from "vitest";
 import { mount, flushPromises } from "@vue/test-utils";
-import ElementPlus from "element-plus";
+import { elements } from "../elements";
 import type { Component } from "vue";
 import { ReplayBackend, type ReplayOptions } from "../backend/replay";
 import { APP, createAppState } from "../app";
@@ -46,7 +46,7 @@ export function setup(opts: ReplayOptions = {}) {
     props,
     attachTo: document.body,
     global: {
-      plugins: [ElementPlus, i18n],
+      plugins: [elements, i18n],
       provide: { [APP as symbol]: state },
       stubs: { echarts: { template: "<div class=\"chart-stub\" />" }, ...stubs },
     },

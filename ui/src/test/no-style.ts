@@ -1,0 +1,2 @@
+// In the UI tests, stylesheets of node packages (happy-dom lays nothing out).
+export {};
