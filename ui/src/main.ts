@@ -46,6 +46,7 @@ async function start() {
   app.use(makeI18n(settings?.lang ?? info?.lang ?? "en"));
   app.provide(APP, state);
   app.mount("#app");
+  performance.mark("suanli:mounted");
 }
 
 void start();
