@@ -23,6 +23,7 @@ describe("App on recorded answers", () => {
     expect(total()).toBe(recordedTotal("evaluate a100-8x-buy-vs-rent.toml", "rent-8xa100-on-demand"));
     expect(q("total-rent-8xa100-on-demand")!.textContent).toBe("CNY 1,799,654");
     const g = gen();
+    await until(() => !!q("field-horizon_months")); // the form's sections fill in one per frame
     const input = q("field-horizon_months")!.querySelector("input")!;
     input.value = "12";
     input.dispatchEvent(new Event("input"));
@@ -38,6 +39,7 @@ describe("App on recorded answers", () => {
     w = s.mount(App);
     await until(() => gen() > 0);
     const g = gen();
+    await until(() => !!q("field-horizon_months")); // the form's sections fill in one per frame
     const input = q("field-horizon_months")!.querySelector("input")!;
     input.value = "0";
     input.dispatchEvent(new Event("input"));
