@@ -276,7 +276,7 @@ test("library: compare two saved scenarios and see the changed field", async () 
     await app.$('[data-testid="library-comparison"]').waitForDisplayed({ timeoutMsg: "no comparison" });
     const changes = await app.execute(() =>
       [...document.querySelectorAll('[data-testid="change-path"]')].map((c) => c.closest("tr").innerText.replace(/\s+/g, " ").trim()));
-    const horizon = changes.find((c) => c.startsWith("horizon_months"));
+    const horizon = changes.find((c) => c.startsWith("Horizon (months)"));
     assert.ok(horizon, `changes: ${changes}`);
     assert.match(horizon, /36.*48/);
     await shot(app, "21-library-compare-en");

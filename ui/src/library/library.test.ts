@@ -83,7 +83,11 @@ describe("library on recorded answers", () => {
     await until(() => !(document.querySelector('[data-testid="library-compare"]') as HTMLButtonElement).disabled);
     (document.querySelector('[data-testid="library-compare"]') as HTMLElement).click();
     await until(() => !!document.querySelector('[data-testid="library-comparison"]'));
-    expect(document.querySelector('[data-testid="library-comparison"]')!.textContent).toContain("horizon_months");
+    // each field by its name in the form, in the language of the screen; the path in its tooltip
+    const paths = [...document.querySelectorAll<HTMLElement>('[data-testid="change-path"]')];
+    expect(paths.map((p) => p.dataset.path)).toEqual(recorded.changes.map((c) => c.path));
+    expect(paths.map((p) => p.textContent)).toEqual(["Horizon (months)", `${recorded.totals[1].label.split(" / ")[0]}: Price per accelerator-hour (On demand)`]);
+    expect(paths.every((p) => p.title === p.dataset.path)).toBe(true);
   });
 
   it("refuses to save what the backend refuses and says why", async () => {
