@@ -77,7 +77,7 @@ for (let run = 0; run < RUNS; run++) {
   starts.push(t2 - t0);
   // The form's sections fill in after the first results; the input timed below is in one of them.
   await app.waitUntil(() => app.execute(() => performance.getEntriesByName("suanli:form").length > 0), { timeout: 20000 });
-  // Inside the page, from its navigation: the script starts, the fonts are in, the first results are in.
+  // Inside the page, from its navigation: each step of start-up (the marks named in the print below).
   startMarks.push(await app.execute(() => ["suanli:start", "suanli:font", "suanli:mounted", "suanli:ready", "suanli:shown", "suanli:evaluate", "suanli:form", "suanli:evaluated"].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN)));
   sessions.push(t1 - t0);
   // One input change to redrawn results, timed inside the page: the horizon

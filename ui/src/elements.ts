@@ -40,8 +40,8 @@ import "element-plus/es/components/tabs/style/css";
 import "element-plus/es/components/tag/style/css";
 import "element-plus/es/components/tooltip/style/css";
 
-/** Every component the screens use, by its component name. */
-export const ELEMENTS: Plugin[] = [
+/** Every component the screens use. */
+const ELEMENTS: Plugin[] = [
   ElAlert, ElButton, ElCheckbox, ElCheckboxButton, ElCheckboxGroup, ElCollapse, ElCollapseItem,
   ElConfigProvider, ElDialog, ElDropdown, ElDropdownItem, ElDropdownMenu, ElForm, ElFormItem,
   ElInput, ElInputNumber, ElOption, ElProgress, ElRadio, ElRadioButton, ElRadioGroup, ElSelect, ElSwitch,
