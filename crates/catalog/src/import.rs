@@ -17,7 +17,7 @@ use suanli_model::{Currency, Lang};
 
 use crate::change_label::ChangeLabel;
 use crate::rows::{BillingMode, Confidence, Offer, PriceUnit};
-use crate::{Catalog, ChangeSummary, Error, index_offers, record_change_with, store};
+use crate::{Catalog, ChangeScope, ChangeSummary, Error, index_offers, record_change_with, store};
 
 /// What kind of feed a file is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -355,8 +355,10 @@ fn land(
     let change = if written.is_empty() {
         None
     } else {
-        store::insert_rows(tx, "imported_offers", &written)?;
-        let summary = record_change_with(tx, "import", label, None, now, &old, &written, false)?;
+        let summary = record_change_with(tx, "import", label, None, now, &old, &written, ChangeScope::Import)?;
+        // A new offer is marked with this change; a repriced one keeps its mark.
+        let marked = written.iter().map(|o| (o, (!before.contains_key(&o.id)).then_some(summary.id)));
+        store::upsert_rows(tx, "imported_offers", "_added_change", marked)?;
         index_offers(tx, &written)?;
         Some(summary)
     };

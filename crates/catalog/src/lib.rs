@@ -318,7 +318,7 @@ impl Catalog {
             tx.execute(&format!("DELETE FROM {table}"), [])?;
         }
         insert_all(&tx, tables)?;
-        let summary = record_change_with(&tx, kind, label, Some(version), now, &old, &tables.offers, true)?;
+        let summary = record_change_with(&tx, kind, label, Some(version), now, &old, &tables.offers, ChangeScope::Catalogue)?;
         tx.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_version', ?1)",
             params![version.to_string()],
@@ -362,7 +362,7 @@ impl Catalog {
             &self.conn,
             "SELECT c.applied_at, c.label, h.what, h.old_price, h.old_currency, h.old_price_unit, h.old_as_of, \
              h.old_source, h.new_price, h.new_currency, h.new_price_unit, h.new_as_of \
-             FROM price_history h JOIN catalog_changes c ON c.id = h.change_id \
+             FROM offer_history h JOIN catalog_changes c ON c.id = h.change_id \
              WHERE h.offer_id = ?1 ORDER BY c.id",
             params![offer_id],
         )?;
@@ -376,7 +376,7 @@ impl Catalog {
     pub fn change_details(&self, change_id: i64) -> Result<Vec<OfferChange>, Error> {
         store::select(
             &self.conn,
-            "SELECT offer_id, what, old_price, new_price, old_currency, new_currency FROM price_history \
+            "SELECT offer_id, what, old_price, new_price, old_currency, new_currency FROM offer_history \
              WHERE change_id = ?1 ORDER BY offer_id",
             params![change_id],
         )
@@ -474,8 +474,19 @@ pub struct OfferChange {
     pub new_currency: Option<String>,
 }
 
-/// Records a change: compares old and new offers by id. Removed offers are
-/// only recorded when `new` is the whole catalogue (`removals = true`).
+/// What a change's offers are, and so what its history rows say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChangeScope {
+    /// `new` is the whole catalogue: offers added, repriced and removed
+    /// each get a history row.
+    Catalogue,
+    /// `new` is what an import wrote: only repricings get a row; an added
+    /// offer's row in `imported_offers` names the change itself
+    /// (`_added_change`, read through the `offer_history` view).
+    Import,
+}
+
+/// Records a change: compares old and new offers by id, as `scope` says.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn record_change_with(
     conn: &Connection,
@@ -485,7 +496,7 @@ pub(crate) fn record_change_with(
     now: &str,
     old: &[Offer],
     new: &[Offer],
-    removals: bool,
+    scope: ChangeScope,
 ) -> Result<ChangeSummary, Error> {
     use std::collections::BTreeMap;
     let old_by_id: BTreeMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), o)).collect();
@@ -502,6 +513,7 @@ pub(crate) fn record_change_with(
     )?;
     for (id, n) in &new_by_id {
         match old_by_id.get(id) {
+            None if scope == ChangeScope::Import => added += 1,
             None => {
                 added += 1;
                 stmt.execute(params![
@@ -539,7 +551,7 @@ pub(crate) fn record_change_with(
             Some(_) => {}
         }
     }
-    if removals {
+    if scope == ChangeScope::Catalogue {
         for (id, o) in &old_by_id {
             if !new_by_id.contains_key(id) {
                 removed += 1;

@@ -141,6 +141,26 @@ const MIGRATIONS: &[&str] = &[
     // The search index holds names (instance types and regions once each),
     // not one row per offer; it is rebuilt after any migration.
     "DELETE FROM search;",
+    // An import's added offers get no history row each: the imported row
+    // names the change that added it, and its first price is its own until
+    // an import reprices it (then that repricing's old price). The view is
+    // the one history readers read.
+    r#"
+    ALTER TABLE imported_offers ADD COLUMN _added_change INTEGER REFERENCES catalog_changes(id);
+    CREATE VIEW offer_history AS
+      SELECT change_id, offer_id, what, old_price, old_currency, old_price_unit, old_as_of, old_source,
+             new_price, new_currency, new_price_unit, new_as_of
+        FROM price_history
+      UNION ALL
+      SELECT o._added_change, o.id, 'added', NULL, NULL, NULL, NULL, NULL,
+             coalesce(r.old_price, o.price), coalesce(r.old_currency, o.currency),
+             coalesce(r.old_price_unit, o.price_unit), CASE WHEN r.offer_id IS NULL THEN o.as_of ELSE r.old_as_of END
+        FROM imported_offers o
+        LEFT JOIN price_history r ON r.offer_id = o.id AND r.change_id = (
+          SELECT min(h.change_id) FROM price_history h JOIN catalog_changes c ON c.id = h.change_id
+           WHERE h.offer_id = o.id AND h.change_id > o._added_change AND c.kind = 'import')
+       WHERE o._added_change IS NOT NULL;
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -1,5 +1,7 @@
 //! Rows in and out of SQLite through their serde shape, so each table is
-//! written once (its struct) and not again as column lists.
+//! written once (its struct) and not again as column lists. A column whose
+//! name starts with `_` is the database's own bookkeeping (which change
+//! added an imported offer), not a field of the row: reads leave it out.
 
 use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, Params};
@@ -22,7 +24,7 @@ pub fn insert_rows<'a, T: Serialize + 'a>(
     rows: impl IntoIterator<Item = &'a T>,
 ) -> Result<(), Error> {
     let mut columns: Vec<String> = Vec::new();
-    let mut sql = String::new();
+    let mut stmt = None;
     for row in rows {
         let Json::Object(map) = serde_json::to_value(row)? else {
             return Err(Error::Internal(format!("a {table} row is not a record")));
@@ -32,11 +34,47 @@ pub fn insert_rows<'a, T: Serialize + 'a>(
             // Quoted: a field may be an SQL keyword (`case`).
             let quoted: Vec<String> = columns.iter().map(|k| format!("\"{k}\"")).collect();
             let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
-            sql =
+            let sql =
                 format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", quoted.join(", "), placeholders.join(", "));
+            stmt = Some(conn.prepare_cached(&sql)?);
         }
         let values = map.into_iter().map(|(_, v)| to_sql(v));
-        conn.prepare_cached(&sql)?.execute(rusqlite::params_from_iter(values))?;
+        stmt.as_mut().expect("prepared for these columns").execute(rusqlite::params_from_iter(values))?;
+    }
+    Ok(())
+}
+
+/// Writes rows keyed by `id` into `table`, each with a value for the
+/// bookkeeping column `mark`: a new row is inserted with it, a row already
+/// there takes the new fields and keeps the `mark` it had.
+pub fn upsert_rows<'a, T: Serialize + 'a>(
+    conn: &Connection,
+    table: &str,
+    mark: &str,
+    rows: impl IntoIterator<Item = (&'a T, Option<i64>)>,
+) -> Result<(), Error> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut stmt = None;
+    for (row, marked) in rows {
+        let Json::Object(map) = serde_json::to_value(row)? else {
+            return Err(Error::Internal(format!("a {table} row is not a record")));
+        };
+        if !map.keys().eq(columns.iter()) {
+            columns = map.keys().cloned().collect();
+            let quoted: Vec<String> = columns.iter().map(|k| format!("\"{k}\"")).collect();
+            let placeholders: Vec<String> = (1..=columns.len() + 1).map(|i| format!("?{i}")).collect();
+            let updates: Vec<String> =
+                quoted.iter().filter(|k| *k != "\"id\"").map(|k| format!("{k} = excluded.{k}")).collect();
+            let sql = format!(
+                "INSERT INTO {table} ({}, {mark}) VALUES ({}) ON CONFLICT(id) DO UPDATE SET {}",
+                quoted.join(", "),
+                placeholders.join(", "),
+                updates.join(", ")
+            );
+            stmt = Some(conn.prepare_cached(&sql)?);
+        }
+        let values = map.into_iter().map(|(_, v)| to_sql(v)).chain([marked.map_or(Sql::Null, Sql::Integer)]);
+        stmt.as_mut().expect("prepared for these columns").execute(rusqlite::params_from_iter(values))?;
     }
     Ok(())
 }
@@ -62,7 +100,7 @@ pub fn select<T: DeserializeOwned, P: Params>(conn: &Connection, sql: &str, para
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
         let mut map = Map::with_capacity(names.len());
-        for (i, name) in names.iter().enumerate() {
+        for (i, name) in names.iter().enumerate().filter(|(_, n)| !n.starts_with('_')) {
             let value = match row.get::<_, Sql>(i)? {
                 Sql::Null => Json::Null,
                 Sql::Integer(n) => Json::Number(n.into()),

@@ -57,6 +57,49 @@ fn reimporting_a_changed_price_records_its_history() {
     let moves: Vec<(Option<f64>, Option<f64>)> = history.iter().map(|h| (h.old_price, h.new_price)).collect();
     assert_eq!(moves, vec![(None, Some(10.32)), (Some(10.32), Some(9.99))]);
     assert_eq!(history[1].old_source.as_deref(), Some("feed v1"));
+    // A third price: the first is still the one the offer was added with.
+    let dearer = text.replace(",10.32,us-east-1,", ",11.5,us-east-1,");
+    c.import(&f, dearer.as_bytes(), &provenance("feed v3"), "2026-12-01T00:00:00Z").unwrap();
+    let history = c.price_history("lambda-gpu-8x-a100-a100-x8-us-east-1-on-demand").unwrap();
+    let moves: Vec<(&str, Option<f64>, Option<f64>)> =
+        history.iter().map(|h| (h.what.as_str(), h.old_price, h.new_price)).collect();
+    assert_eq!(moves, vec![("added", None, Some(10.32)), ("repriced", Some(10.32), Some(9.99)), ("repriced", Some(9.99), Some(11.5))]);
+    assert_eq!(history[0].new_as_of.as_deref(), Some("2026-11-30"));
+    assert_eq!(history[0].applied_at, "2026-11-01T00:00:00Z");
+}
+
+#[test]
+fn an_import_writes_no_history_row_per_added_offer_and_reads_as_if_it_had() {
+    let mut c = fresh();
+    let text = std::fs::read_to_string(fixture("skypilot-lambda-vms-excerpt.csv")).unwrap();
+    let f = Format::Skypilot { provider: "lambda".into() };
+    let first = c.import(&f, text.as_bytes(), &provenance("feed v1"), "2026-11-01T00:00:00Z").unwrap();
+    let cheaper = text.replace(",10.32,us-east-1,", ",9.99,us-east-1,");
+    let second = c.import(&f, cheaper.as_bytes(), &provenance("feed v2"), NOW).unwrap();
+    let (first, second) = (first.change.unwrap(), second.change.unwrap());
+    let rows = |c: &suanli_catalog::Catalog, change: i64| -> i64 {
+        c.connection()
+            .query_row("SELECT count(*) FROM price_history WHERE change_id = ?1", [change], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!((first.added, rows(&c, first.id)), (4, 0));
+    assert_eq!((second.repriced, rows(&c, second.id)), (1, 1));
+
+    // What a catalogue written before this schema holds for the same imports
+    // (a history row per added offer, no mark) reads the same.
+    let id = "lambda-gpu-8x-a100-a100-x8-us-east-1-on-demand";
+    let (history, details) = (c.price_history(id).unwrap(), c.change_details(first.id).unwrap());
+    assert_eq!(details.len(), 4);
+    assert_eq!(details.iter().find(|d| d.offer_id == id).map(|d| (d.what.as_str(), d.new_price)), Some(("added", Some(10.32))));
+    c.connection()
+        .execute_batch(
+            "INSERT INTO price_history SELECT * FROM offer_history WHERE what = 'added';
+             UPDATE imported_offers SET _added_change = NULL;",
+        )
+        .unwrap();
+    assert_eq!(rows(&c, first.id), 4);
+    assert_eq!(c.price_history(id).unwrap(), history);
+    assert_eq!(c.change_details(first.id).unwrap(), details);
 }
 
 const AZURE_PAGE: &str = r#"{
