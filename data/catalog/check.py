@@ -32,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 
 HEADERS: dict[str, list[str]] = {
     "sources.csv": ["id", "sheet", "title", "url", "date"],
+    "feeds/sources.csv": ["id", "sheet", "title", "url", "date"],
     "accelerators.csv": [
         "id", "vendor", "vendor_zh", "name", "name_zh", "domestic", "memory_gb", "memory_type",
         "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops", "int8_tops", "tdp_w",
@@ -64,7 +65,8 @@ HEADERS: dict[str, list[str]] = {
 
 # `benchmarks` (measured results read from public suites' files) and `specs` (datasheets and
 # spec tables) were added after the two fact sheets; they use the gpu-facts tag vocabulary.
-SHEETS = {"gpu-facts": "gpu:", "provider-prices": "prices:", "article": "", "benchmarks": "bench:", "specs": "spec:"}
+SHEETS = {"gpu-facts": "gpu:", "provider-prices": "prices:", "article": "", "benchmarks": "bench:", "specs": "spec:",
+          "feeds": "feed:"}
 EXPORT_STATUS = {"unrestricted", "licence_required", "banned", "china_only_variant", "domestic", "unknown"}
 PROVIDER_KINDS = {"hyperscaler", "gpu_cloud", "china_cloud", "server_vendor", "reseller"}
 BILLING_MODES = {"on_demand", "reserved_1y", "reserved_3y", "spot", "monthly", "purchase", "savings_plan"}
@@ -87,7 +89,7 @@ GPU_TAG = re.compile(r"^[VMPCDU](-[a-z]+)?$")
 PRICE_TAGS = {"A", "B", "C", "X"}
 
 KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|(bench|spec):[a-z0-9]+([.-][a-z0-9]+)*)$")
+SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|(bench|spec|feed):[a-z0-9]+([.-][a-z0-9]+)*)$")
 DATE = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 
@@ -237,7 +239,8 @@ def check_provenance(name: str, row: dict[str, str], sources: dict[str, str]) ->
         err(at(name, row), "confidence is empty")
         return
     ok_gpu = bool(GPU_TAG.match(conf)) and sheets & {"gpu-facts", "article", "benchmarks", "specs"}
-    ok_prices = conf in PRICE_TAGS and "provider-prices" in sheets
+    # A feed file (SkyPilot's catalogue) is provider data: the provider-prices vocabulary.
+    ok_prices = conf in PRICE_TAGS and bool(sheets & {"provider-prices", "feeds"})
     if not (ok_gpu or ok_prices):
         err(at(name, row), f"confidence {conf!r} does not fit the tag vocabulary of the cited sheet(s) {sorted(sheets)}")
 
@@ -254,7 +257,8 @@ def main() -> int:
     data = {name: load(name) for name in HEADERS}
 
     # sources
-    src_rows = data["sources.csv"]
+    # The feed files the importers read are sources too (feeds/sources.csv).
+    src_rows = data["sources.csv"] + data["feeds/sources.csv"]
     check_ids("sources.csv", src_rows, SOURCE_ID)
     sources: dict[str, str] = {}
     for row in src_rows:
@@ -457,7 +461,7 @@ def main() -> int:
         if row["metric"] == "mfu" and value is not None and value > 1:
             err(at(name, row), "mfu is a fraction (39.3 % is 0.393)")
 
-    for row in src_rows:
+    for row in data["sources.csv"]:  # feed sources are cited by the alias table as well
         if row["id"] not in used_sources:
             warn("sources.csv", f"{row['id']} is not cited by any row")
 

@@ -13,7 +13,12 @@ pub fn version() -> i64 {
 /// Parses the bundled CSV files.
 pub fn tables() -> Result<Tables, Error> {
     Ok(Tables {
-        sources: csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
+        // The feed files the importers read are sources too: a provider row can cite its feed.
+        sources: [
+            csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
+            csv_rows("feeds/sources.csv", crate::aliases::FEED_SOURCES)?,
+        ]
+        .concat(),
         accelerators: csv_rows("accelerators.csv", include_str!("../../../data/catalog/accelerators.csv"))?,
         providers: csv_rows("providers.csv", include_str!("../../../data/catalog/providers.csv"))?,
         offers: csv_rows("offers.csv", include_str!("../../../data/catalog/offers.csv"))?,

@@ -104,13 +104,19 @@ fn gcp_gpu_only_rows_are_prices_per_accelerator_and_hosts_get_their_gpus() {
 }
 
 #[test]
-fn lambda_nebius_oci_vast_and_cudo_add_up() {
+fn lambda_nebius_oci_vast_cudo_fluidstack_seeweb_and_ibm_add_up() {
     for (cloud, path, rows, landed) in [
         ("lambda", "skypilot/v9/lambda/vms.csv", 25, 18),
         ("nebius", "skypilot/v9/nebius/vms.csv", 27, 22),
         ("oci", "skypilot/v9/oci/vms.csv", 32, 28),
         ("vast", "skypilot/v9/vast/vms.csv", 64, 47),
         ("cudo", "skypilot/v9/cudo/vms.csv", 24, 14),
+        // Providers whose rows rest on their own feed files: every GPU row with a catalogue
+        // accelerator and a region lands (Seeweb's H200, RTX 6000, RTX A6000 and A30 rows and
+        // its 6 rows without a region are reported).
+        ("fluidstack", "skypilot/v9/fluidstack/vms.csv", 1, 1),
+        ("seeweb", "skypilot/v9/seeweb/vms.csv", 72, 12),
+        ("ibm", "skypilot/v9/ibm/vms.csv", 54, 27),
     ] {
         let mut c = fresh();
         let r = import(&mut c, cloud, path);
