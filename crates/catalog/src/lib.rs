@@ -498,9 +498,9 @@ pub(crate) fn record_change_with(
     new: &[Offer],
     scope: ChangeScope,
 ) -> Result<ChangeSummary, Error> {
-    use std::collections::BTreeMap;
-    let old_by_id: BTreeMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), o)).collect();
-    let new_by_id: BTreeMap<&str, &Offer> = new.iter().map(|o| (o.id.as_str(), o)).collect();
+    use std::collections::{HashMap, HashSet};
+    // Ids are unique in `old` and in `new` (both were checked).
+    let old_by_id: HashMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), o)).collect();
     conn.execute(
         "INSERT INTO catalog_changes (kind, label, version, applied_at, added, removed, repriced) VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
         params![kind, label, version, now],
@@ -511,7 +511,8 @@ pub(crate) fn record_change_with(
         "INSERT INTO price_history (change_id, offer_id, what, old_price, old_currency, old_price_unit, old_as_of, old_source, \
          new_price, new_currency, new_price_unit, new_as_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
-    for (id, n) in &new_by_id {
+    for n in new {
+        let id = n.id.as_str();
         match old_by_id.get(id) {
             None if scope == ChangeScope::Import => added += 1,
             None => {
@@ -552,8 +553,10 @@ pub(crate) fn record_change_with(
         }
     }
     if scope == ChangeScope::Catalogue {
-        for (id, o) in &old_by_id {
-            if !new_by_id.contains_key(id) {
+        let new_ids: HashSet<&str> = new.iter().map(|o| o.id.as_str()).collect();
+        for o in old {
+            let id = o.id.as_str();
+            if !new_ids.contains(id) {
                 removed += 1;
                 stmt.execute(params![
                     change_id,
