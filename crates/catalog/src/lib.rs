@@ -318,7 +318,8 @@ impl Catalog {
             tx.execute(&format!("DELETE FROM {table}"), [])?;
         }
         insert_all(&tx, tables)?;
-        let summary = record_change_with(&tx, kind, label, Some(version), now, &old, &tables.offers, ChangeScope::Catalogue)?;
+        let summary =
+            record_change_with(&tx, kind, label, Some(version), now, &old, &tables.offers, ChangeScope::Catalogue)?;
         tx.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_version', ?1)",
             params![version.to_string()],

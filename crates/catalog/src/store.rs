@@ -39,7 +39,8 @@ pub fn insert_rows<'a, T: Serialize + 'a>(
             stmt = Some(conn.prepare_cached(&sql)?);
         }
         let values = map.into_iter().map(|(_, v)| to_sql(v));
-        stmt.as_mut().expect("prepared for these columns").execute(rusqlite::params_from_iter(values))?;
+        let stmt = stmt.as_mut().ok_or_else(|| Error::Internal(format!("a {table} row has no fields")))?;
+        stmt.execute(rusqlite::params_from_iter(values))?;
     }
     Ok(())
 }
@@ -74,7 +75,8 @@ pub fn upsert_rows<'a, T: Serialize + 'a>(
             stmt = Some(conn.prepare_cached(&sql)?);
         }
         let values = map.into_iter().map(|(_, v)| to_sql(v)).chain([marked.map_or(Sql::Null, Sql::Integer)]);
-        stmt.as_mut().expect("prepared for these columns").execute(rusqlite::params_from_iter(values))?;
+        let stmt = stmt.as_mut().ok_or_else(|| Error::Internal(format!("a {table} row has no fields")))?;
+        stmt.execute(rusqlite::params_from_iter(values))?;
     }
     Ok(())
 }
