@@ -33,8 +33,8 @@ fuzz_target!(|data: &[u8]| {
         c.connection()
             .execute_batch(
                 "DELETE FROM price_history WHERE change_id IN (SELECT id FROM catalog_changes WHERE kind = 'import');
-                 DELETE FROM catalog_changes WHERE kind = 'import';
-                 DELETE FROM imported_offers;",
+                 DELETE FROM imported_offers;
+                 DELETE FROM catalog_changes WHERE kind = 'import';",
             )
             .expect("reset");
     }

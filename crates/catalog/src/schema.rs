@@ -138,10 +138,10 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (accelerator_id, workload_class)
     );
     "#,
-    // The search index holds names (instance types and regions once each),
+    // 4: the search index holds names (instance types and regions once each),
     // not one row per offer; it is rebuilt after any migration.
     "DELETE FROM search;",
-    // An import's added offers get no history row each: the imported row
+    // 5: an import's added offers get no history row each: the imported row
     // names the change that added it, and its first price is its own until
     // an import reprices it (then that repricing's old price). The view is
     // the one history readers read.
