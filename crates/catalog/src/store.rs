@@ -23,26 +23,7 @@ pub fn insert_rows<'a, T: Serialize + 'a>(
     table: &str,
     rows: impl IntoIterator<Item = &'a T>,
 ) -> Result<(), Error> {
-    let mut columns: Vec<String> = Vec::new();
-    let mut stmt = None;
-    for row in rows {
-        let Json::Object(map) = serde_json::to_value(row)? else {
-            return Err(Error::Internal(format!("a {table} row is not a record")));
-        };
-        if !map.keys().eq(columns.iter()) {
-            columns = map.keys().cloned().collect();
-            // Quoted: a field may be an SQL keyword (`case`).
-            let quoted: Vec<String> = columns.iter().map(|k| format!("\"{k}\"")).collect();
-            let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
-            let sql =
-                format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", quoted.join(", "), placeholders.join(", "));
-            stmt = Some(conn.prepare_cached(&sql)?);
-        }
-        let values = map.into_iter().map(|(_, v)| to_sql(v));
-        let stmt = stmt.as_mut().ok_or_else(|| Error::Internal(format!("a {table} row has no fields")))?;
-        stmt.execute(rusqlite::params_from_iter(values))?;
-    }
-    Ok(())
+    write_rows(conn, table, None, rows.into_iter().map(|row| (row, None)))
 }
 
 /// Writes rows keyed by `id` into `table`, each with a value for the
@@ -54,6 +35,17 @@ pub fn upsert_rows<'a, T: Serialize + 'a>(
     mark: &str,
     rows: impl IntoIterator<Item = (&'a T, Option<i64>)>,
 ) -> Result<(), Error> {
+    write_rows(conn, table, Some(mark), rows)
+}
+
+/// Both writes: without a `mark`, a row with the same key is replaced;
+/// with one, it is updated and keeps its mark.
+fn write_rows<'a, T: Serialize + 'a>(
+    conn: &Connection,
+    table: &str,
+    mark: Option<&str>,
+    rows: impl IntoIterator<Item = (&'a T, Option<i64>)>,
+) -> Result<(), Error> {
     let mut columns: Vec<String> = Vec::new();
     let mut stmt = None;
     for (row, marked) in rows {
@@ -62,23 +54,34 @@ pub fn upsert_rows<'a, T: Serialize + 'a>(
         };
         if !map.keys().eq(columns.iter()) {
             columns = map.keys().cloned().collect();
-            let quoted: Vec<String> = columns.iter().map(|k| format!("\"{k}\"")).collect();
-            let placeholders: Vec<String> = (1..=columns.len() + 1).map(|i| format!("?{i}")).collect();
-            let updates: Vec<String> =
-                quoted.iter().filter(|k| *k != "\"id\"").map(|k| format!("{k} = excluded.{k}")).collect();
-            let sql = format!(
-                "INSERT INTO {table} ({}, {mark}) VALUES ({}) ON CONFLICT(id) DO UPDATE SET {}",
-                quoted.join(", "),
-                placeholders.join(", "),
-                updates.join(", ")
-            );
-            stmt = Some(conn.prepare_cached(&sql)?);
+            stmt = Some(conn.prepare_cached(&write_sql(table, &columns, mark))?);
         }
-        let values = map.into_iter().map(|(_, v)| to_sql(v)).chain([marked.map_or(Sql::Null, Sql::Integer)]);
+        let mark_value = mark.map(|_| marked.map_or(Sql::Null, Sql::Integer));
+        let values = map.into_iter().map(|(_, v)| to_sql(v)).chain(mark_value);
         let stmt = stmt.as_mut().ok_or_else(|| Error::Internal(format!("a {table} row has no fields")))?;
         stmt.execute(rusqlite::params_from_iter(values))?;
     }
     Ok(())
+}
+
+fn write_sql(table: &str, columns: &[String], mark: Option<&str>) -> String {
+    // Quoted: a field may be an SQL keyword (`case`).
+    let quoted: Vec<String> = columns.iter().map(|k| format!("\"{k}\"")).collect();
+    let count = columns.len() + usize::from(mark.is_some());
+    let placeholders: Vec<String> = (1..=count).map(|i| format!("?{i}")).collect();
+    match mark {
+        None => format!("INSERT OR REPLACE INTO {table} ({}) VALUES ({})", quoted.join(", "), placeholders.join(", ")),
+        Some(mark) => {
+            let updates: Vec<String> =
+                quoted.iter().filter(|k| *k != "\"id\"").map(|k| format!("{k} = excluded.{k}")).collect();
+            format!(
+                "INSERT INTO {table} ({}, {mark}) VALUES ({}) ON CONFLICT(id) DO UPDATE SET {}",
+                quoted.join(", "),
+                placeholders.join(", "),
+                updates.join(", ")
+            )
+        }
+    }
 }
 
 fn to_sql(v: Json) -> Sql {
