@@ -208,7 +208,8 @@ impl Checker {
     pub fn at(&mut self, table: &'static str, line: Option<usize>, id: &str) {
         self.table = table;
         self.line = line;
-        self.id = id.to_owned();
+        self.id.clear();
+        self.id.push_str(id);
     }
 
     pub fn fail(&mut self, field: &str, value: impl fmt::Display, problem: Problem) {
@@ -240,9 +241,9 @@ impl Checker {
         }
     }
 
-    pub fn id(&mut self, seen: &mut HashMap<String, Option<usize>>, id: &str) {
+    pub fn id<'a, S: std::hash::BuildHasher>(&mut self, seen: &mut HashMap<&'a str, Option<usize>, S>, id: &'a str) {
         self.required("id", id);
-        if let Some(first_line) = seen.insert(id.to_owned(), self.line) {
+        if let Some(first_line) = seen.insert(id, self.line) {
             self.fail("id", id, Problem::Duplicate { first_line });
         }
     }

@@ -10,6 +10,9 @@
 
 use std::collections::BTreeMap;
 
+use foldhash::{HashMap, HashMapExt, HashSet};
+use std::fmt::Write as _;
+
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Checker, Problem, RowError};
@@ -190,8 +193,8 @@ const LOOKUP_MAX: usize = 1_000;
 fn offers_before<'a>(
     tx: &rusqlite::Transaction<'_>,
     ids: impl ExactSizeIterator<Item = &'a str>,
-) -> Result<BTreeMap<String, Offer>, Error> {
-    let mut before: BTreeMap<String, Offer> = BTreeMap::new();
+) -> Result<HashMap<String, Offer>, Error> {
+    let mut before: HashMap<String, Offer> = HashMap::new();
     if ids.len() > LOOKUP_MAX {
         // The catalogue first, so that an earlier import's row replaces it.
         for sql in ["SELECT * FROM offers", "SELECT * FROM imported_offers"] {
@@ -309,16 +312,16 @@ fn land(
     label: &str,
     now: &str,
 ) -> Result<ImportReport, Error> {
-    let providers: std::collections::HashSet<&str> = providers.iter().map(String::as_str).collect();
-    let accelerators: std::collections::HashSet<&str> = accelerators.iter().map(String::as_str).collect();
+    let providers: HashSet<&str> = providers.iter().map(String::as_str).collect();
+    let accelerators: HashSet<&str> = accelerators.iter().map(String::as_str).collect();
     let mut c = Checker::new();
-    let mut seen = std::collections::HashMap::new();
-    let mut valid = Vec::new();
-    for (line, offer, parsed_whole) in parsed.offers {
+    let mut seen = HashMap::with_capacity(parsed.offers.len());
+    let mut whole = Vec::with_capacity(parsed.offers.len());
+    for (line, offer, parsed_whole) in &parsed.offers {
         let before = c.errors.len();
-        c.at("import", Some(line), &offer.id);
+        c.at("import", Some(*line), &offer.id);
         c.id(&mut seen, &offer.id);
-        c.offer(&offer);
+        c.offer(offer);
         if !providers.contains(offer.provider_id.as_str()) {
             c.fail("provider_id", &offer.provider_id, Problem::NoSuchRow { table: "providers" });
         }
@@ -327,37 +330,40 @@ fn land(
         {
             c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
         }
-        if c.errors.len() == before && parsed_whole {
-            valid.push((line, offer));
-        }
+        whole.push(c.errors.len() == before && *parsed_whole);
     }
+    drop(seen);
+    let valid: Vec<(usize, &Offer)> =
+        parsed.offers.iter().zip(whole).filter(|(_, ok)| *ok).map(|((line, o, _), _)| (*line, o)).collect();
     let mut rejected = parsed.rejected;
     rejected.extend(c.errors);
     rejected.sort_by_key(|e| e.line);
 
     let before = offers_before(tx, valid.iter().map(|(_, o)| o.id.as_str()))?;
-    let mut landed_lines = std::collections::BTreeSet::new();
-    let mut written = Vec::new();
-    let mut old = Vec::new();
+    let mut landed_lines: Vec<usize> = Vec::with_capacity(parsed.offers.len());
+    let mut written: Vec<&Offer> = Vec::with_capacity(parsed.offers.len());
+    let mut old: Vec<&Offer> = Vec::new();
     let mut unchanged = 0;
     for (line, o) in valid {
-        landed_lines.insert(line);
+        landed_lines.push(line);
         match before.get(&o.id) {
             // Identical data changes nothing, its source and date included.
-            Some(b) if *b == o => unchanged += 1,
+            Some(b) if b == o => unchanged += 1,
             Some(b) => {
-                old.push(b.clone());
+                old.push(b);
                 written.push(o);
             }
             None => written.push(o),
         }
     }
+    landed_lines.sort_unstable();
+    landed_lines.dedup();
     let change = if written.is_empty() {
         None
     } else {
         let summary = record_change_with(tx, "import", label, None, now, &old, &written, ChangeScope::Import)?;
         // A new offer is marked with this change; a repriced one keeps its mark.
-        let marked = written.iter().map(|o| (o, (!before.contains_key(&o.id)).then_some(summary.id)));
+        let marked = written.iter().map(|o| (*o, (!before.contains_key(&o.id)).then_some(summary.id)));
         store::upsert_rows(tx, "imported_offers", "_added_change", marked)?;
         index_offers(tx, &written)?;
         Some(summary)
@@ -410,14 +416,24 @@ fn reject(line: usize, id: &str, field: &str, value: &str, problem: Problem) -> 
 /// A readable, stable id piece: lowercase ASCII letters, digits and dashes.
 fn slug(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for ch in s.trim().chars() {
+    push_slug(&mut out, s);
+    out
+}
+
+/// [`slug`] of `s`, written at the end of `out`: a run of anything other
+/// than an ASCII letter or digit is one dash, and none leads or trails.
+fn push_slug(out: &mut String, s: &str) {
+    let start = out.len();
+    for ch in s.chars() {
         if ch.is_ascii_alphanumeric() {
             out.push(ch.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
+        } else if out.len() > start && !out.ends_with('-') {
             out.push('-');
         }
     }
-    out.trim_matches('-').to_owned()
+    if out.len() > start && out.ends_with('-') {
+        out.pop();
+    }
 }
 
 fn parse_csv(text: &str) -> Result<Parsed, Error> {
@@ -546,17 +562,56 @@ fn gpu_memory_gib(info: &str) -> Option<f64> {
 
 /// The count as an id piece: `8`, `0.5`.
 fn count_text(n: f64) -> String {
-    if n.fract() == 0.0 { format!("{}", n as i64) } else { slug(&n.to_string()) }
+    let mut out = String::new();
+    push_count(&mut out, n);
+    out
+}
+
+fn push_count(out: &mut String, n: f64) {
+    if n.fract() == 0.0 {
+        write!(out, "{}", n as i64).ok();
+    } else {
+        push_slug(out, &n.to_string());
+    }
 }
 
 /// Where a price applies, as an id piece: the zone when it names its region
 /// (GCP `us-central1-a`), else region and zone (AWS `us-east-2` `use2-az1`).
+#[cfg(test)]
 fn place(region: &str, zone: &str) -> String {
-    match zone.trim() {
-        "" => slug(region),
-        z if slug(z).starts_with(&slug(region)) => slug(z),
-        z => format!("{}-{}", slug(region), slug(z)),
+    let mut out = String::new();
+    push_place(&mut out, region, zone);
+    out
+}
+
+fn push_place(out: &mut String, region: &str, zone: &str) {
+    let start = out.len();
+    push_slug(out, region);
+    if zone.trim().is_empty() {
+        return;
     }
+    let region_end = out.len();
+    push_slug(out, zone);
+    if out[region_end..].starts_with(&out[start..region_end]) {
+        out.replace_range(start..region_end, "");
+    } else {
+        out.insert(region_end, '-');
+    }
+}
+
+/// An offer's id without its billing mode: every column that tells a row
+/// apart (`provider-instance-gpu-xCOUNT-place`).
+fn id_base(provider: &str, instance: &str, gpu: &str, count: f64, region: &str, zone: &str) -> String {
+    let mut id = String::with_capacity(64);
+    for piece in [provider, instance, gpu] {
+        push_slug(&mut id, piece);
+        id.push('-');
+    }
+    id.push('x');
+    push_count(&mut id, count);
+    id.push('-');
+    push_place(&mut id, region, zone);
+    id
 }
 
 /// A price column: `None` when empty, else a number above 0.
@@ -601,6 +656,58 @@ fn spot_column(row: &SkypilotRow<'_>, id: &str, parsed: &mut Parsed) -> Option<f
     price_column(row.spot, "SpotPrice", row.line, id, &mut parsed.rejected).ok().flatten()
 }
 
+/// Where each column of a SkyPilot file is (`usize::MAX`: absent).
+struct SkypilotColumns {
+    instance: usize,
+    name: usize,
+    count: usize,
+    gpu_info: usize,
+    price: usize,
+    spot: usize,
+    region: usize,
+    zone: usize,
+}
+
+impl SkypilotColumns {
+    fn row<'r>(&self, line: usize, r: &'r csv::StringRecord) -> SkypilotRow<'r> {
+        let f = |i: usize| r.get(i).unwrap_or("").trim();
+        SkypilotRow {
+            line,
+            instance: f(self.instance),
+            name: f(self.name),
+            count: f(self.count),
+            gpu_info: f(self.gpu_info),
+            price: f(self.price),
+            spot: f(self.spot),
+            region: f(self.region),
+            zone: f(self.zone),
+        }
+    }
+}
+
+/// Reads the next record into `record` (one buffer for the whole file):
+/// `None` at the end, an error for a record that does not parse or has a
+/// field over the limit.
+fn next_record(
+    reader: &mut csv::Reader<&[u8]>,
+    record: &mut csv::StringRecord,
+    headers: &csv::StringRecord,
+    line: usize,
+) -> Option<Result<(), RowError>> {
+    match reader.read_record(record) {
+        Ok(false) => None,
+        Ok(true) => Some(field_too_long(record, headers, line).map_or(Ok(()), Err)),
+        Err(e) => Some(Err(reject(line, "", "", "", Problem::Parser(e.to_string())))),
+    }
+}
+
+/// A GCP GPU-only row, kept for the host rows that add it.
+struct GpuOnly {
+    line: usize,
+    price: String,
+    spot: String,
+}
+
 /// The offers of one priced thing (on demand, and spot when the feed has
 /// a spot price that differs).
 struct Priced<'a> {
@@ -621,8 +728,15 @@ struct Priced<'a> {
 
 fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
     let line = p.row.line;
+    let notes = Some(p.notes.join("; ")).filter(|n| !n.is_empty());
     let offer = |billing: BillingMode, price: f64| Offer {
-        id: format!("{}-{}", p.id_base, billing.key().replace('_', "-")),
+        id: {
+            let mut id = String::with_capacity(p.id_base.len() + 10);
+            id.push_str(&p.id_base);
+            id.push('-');
+            id.extend(billing.key().chars().map(|c| if c == '_' { '-' } else { c }));
+            id
+        },
         provider_id: p.provider.to_owned(),
         accelerator_id: Some(p.accelerator.clone()),
         instance: p.instance.clone(),
@@ -637,7 +751,7 @@ fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
         as_of: prov.as_of.clone(),
         source: prov.source.clone(),
         confidence: prov.confidence,
-        notes: Some(p.notes.join("; ")).filter(|n| !n.is_empty()),
+        notes: notes.clone(),
     };
     match p.on_demand {
         Some(x) => parsed.offers.push((line, offer(BillingMode::OnDemand, x), true)),
@@ -665,7 +779,7 @@ fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
 fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Provenance) -> Result<Parsed, Error> {
     let (cloud, provider) = crate::aliases::skypilot_cloud(given_provider);
     let provider = provider.unwrap_or_else(|| given_provider.trim().to_owned());
-    let known_ids: std::collections::HashSet<&str> = known_ids.iter().map(String::as_str).collect();
+    let known_ids: HashSet<&str> = known_ids.iter().map(String::as_str).collect();
     let known = |id: &str| known_ids.contains(id);
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
     let headers =
@@ -681,66 +795,56 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
         }
     }
     let at = |name: &str| column(name).unwrap_or(usize::MAX);
-    let (c_inst, c_name, c_count, c_info, c_price, c_spot, c_region, c_zone) = (
-        at("InstanceType"),
-        at("AcceleratorName"),
-        at("AcceleratorCount"),
-        at("GpuInfo"),
-        at("Price"),
-        at("SpotPrice"),
-        at("Region"),
-        at("AvailabilityZone"),
-    );
+    let columns = SkypilotColumns {
+        instance: at("InstanceType"),
+        name: at("AcceleratorName"),
+        count: at("AcceleratorCount"),
+        gpu_info: at("GpuInfo"),
+        price: at("Price"),
+        spot: at("SpotPrice"),
+        region: at("Region"),
+        zone: at("AvailabilityZone"),
+    };
+    let mut record = csv::StringRecord::new();
+
+    // GCP GPU-only prices by (name, count, zone), for the machine types whose
+    // rows price only the host: a first pass keeps them.
+    let mut gpu_only: HashMap<(String, String, String), GpuOnly> = HashMap::new();
+    if cloud == "gcp" {
+        let mut first = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
+        let mut line = 1;
+        while let Some(read) = {
+            line += 1;
+            next_record(&mut first, &mut record, &headers, line)
+        } {
+            if read.is_err() {
+                continue;
+            }
+            let r = columns.row(line, &record);
+            if r.instance.is_empty() && !r.name.is_empty() {
+                let count = r.count.parse::<f64>().map(count_text).unwrap_or_default();
+                let price = GpuOnly { line, price: r.price.to_owned(), spot: r.spot.to_owned() };
+                gpu_only.entry((r.name.to_lowercase(), count, r.zone.to_owned())).or_insert(price);
+            }
+        }
+    }
+
     let mut parsed = Parsed::default();
-    let mut records = Vec::new();
-    for record in reader.records() {
+    // Feeds repeat a handful of instance types over many regions: each is looked up once.
+    let mut alias_cache: HashMap<String, Option<&crate::aliases::Alias>> = HashMap::new();
+    let mut alias_key = String::new();
+    while let Some(read) = next_record(&mut reader, &mut record, &headers, parsed.rows + 2) {
         parsed.rows += 1;
         let line = parsed.rows + 1;
-        match record {
-            Ok(r) => {
-                if let Some(e) = field_too_long(&r, &headers, line) {
-                    parsed.rejected.push(e);
-                } else {
-                    records.push((line, r));
-                }
-            }
-            Err(e) => parsed.rejected.push(reject(line, "", "", "", Problem::Parser(e.to_string()))),
+        if let Err(e) = read {
+            parsed.rejected.push(e);
+            continue;
         }
-    }
-    let rows: Vec<SkypilotRow> = records
-        .iter()
-        .map(|(line, r)| {
-            let f = |i: usize| r.get(i).unwrap_or("").trim();
-            SkypilotRow {
-                line: *line,
-                instance: f(c_inst),
-                name: f(c_name),
-                count: f(c_count),
-                gpu_info: f(c_info),
-                price: f(c_price),
-                spot: f(c_spot),
-                region: f(c_region),
-                zone: f(c_zone),
-            }
-        })
-        .collect();
-
-    // GCP GPU-only prices by (name, count, zone), for the machine types whose rows price only the host.
-    let mut gpu_only: BTreeMap<(String, String, String), &SkypilotRow> = BTreeMap::new();
-    if cloud == "gcp" {
-        for r in rows.iter().filter(|r| r.instance.is_empty() && !r.name.is_empty()) {
-            let count = r.count.parse::<f64>().map(count_text).unwrap_or_default();
-            gpu_only.entry((r.name.to_lowercase(), count, r.zone.to_owned())).or_insert(r);
-        }
-    }
-
-    let mut alias_cache: std::collections::HashMap<(&str, Option<i64>, &str), Option<&crate::aliases::Alias>> =
-        std::collections::HashMap::new();
-    for row in &rows {
+        let row = &columns.row(line, &record);
         let line = row.line;
-        let subject = if row.instance.is_empty() { row.name.to_owned() } else { row.instance.to_owned() };
+        let subject = if row.instance.is_empty() { row.name } else { row.instance };
         let skip = |parsed: &mut Parsed, reason: SkipReason| {
-            parsed.skipped.push(Skipped { line, subject: subject.clone(), reason });
+            parsed.skipped.push(Skipped { line, subject: subject.to_owned(), reason });
         };
         if row.region.is_empty() {
             parsed.rejected.push(reject(line, "", "Region", "", Problem::Required));
@@ -766,14 +870,7 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
             let gpu = alias.name.clone().unwrap_or_default();
             match (alias.action, &alias.accelerator_id, count) {
                 (crate::aliases::Action::Map, Some(acc), Some(count)) if known(acc) => {
-                    let id_base = format!(
-                        "{}-{}-{}-x{}-{}",
-                        slug(&provider),
-                        slug(row.instance),
-                        slug(&gpu),
-                        count_text(count),
-                        place(row.region, row.zone)
-                    );
+                    let id_base = id_base(&provider, row.instance, &gpu, count, row.region, row.zone);
                     let Some(g) = gpu_only.get(&(gpu.to_lowercase(), count_text(count), row.zone.to_owned())) else {
                         skip(&mut parsed, SkipReason::HostWithoutGpuPrice { gpu, count, zone: row.zone.to_owned() });
                         continue;
@@ -830,10 +927,16 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
             continue;
         }
 
-        // Feeds repeat a handful of instance types over many regions: look each up once.
-        let key = (row.name, memory.map(|m| m.round() as i64), row.instance);
-        let alias =
-            *alias_cache.entry(key).or_insert_with(|| crate::aliases::skypilot(&cloud, row.name, memory, row.instance));
+        alias_key.clear();
+        write!(alias_key, "{}\0{:?}\0{}", row.name, memory.map(|m| m.round() as i64), row.instance).ok();
+        let alias = match alias_cache.get(alias_key.as_str()) {
+            Some(alias) => *alias,
+            None => {
+                let alias = crate::aliases::skypilot(&cloud, row.name, memory, row.instance);
+                alias_cache.insert(alias_key.clone(), alias);
+                alias
+            }
+        };
         let Some(alias) = alias else {
             let name = row.name.to_owned();
             *parsed.unknown_names.entry(name.clone()).or_insert(0) += 1;
@@ -861,14 +964,8 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
             continue;
         };
         let gpu_only_row = row.instance.is_empty();
-        let id_base = format!(
-            "{}-{}-{}-x{}-{}",
-            slug(&provider),
-            if gpu_only_row { "gpu".to_owned() } else { slug(row.instance) },
-            slug(row.name),
-            count_text(count),
-            place(row.region, row.zone)
-        );
+        let instance_piece = if gpu_only_row { "gpu" } else { row.instance };
+        let id_base = id_base(&provider, instance_piece, row.name, count, row.region, row.zone);
         let Ok(on_demand) = price_column(row.price, "Price", line, &id_base, &mut parsed.rejected) else {
             continue;
         };

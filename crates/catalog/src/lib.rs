@@ -495,13 +495,15 @@ pub(crate) fn record_change_with(
     label: &str,
     version: Option<i64>,
     now: &str,
-    old: &[Offer],
-    new: &[Offer],
+    old: &[impl std::borrow::Borrow<Offer>],
+    new: &[impl std::borrow::Borrow<Offer>],
     scope: ChangeScope,
 ) -> Result<ChangeSummary, Error> {
-    use std::collections::{HashMap, HashSet};
+    use foldhash::{HashMap, HashSet};
+    let (old, new): (Vec<&Offer>, Vec<&Offer>) =
+        (old.iter().map(|o| o.borrow()).collect(), new.iter().map(|o| o.borrow()).collect());
     // Ids are unique in `old` and in `new` (both were checked).
-    let old_by_id: HashMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), o)).collect();
+    let old_by_id: HashMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), *o)).collect();
     conn.execute(
         "INSERT INTO catalog_changes (kind, label, version, applied_at, added, removed, repriced) VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
         params![kind, label, version, now],
@@ -512,7 +514,7 @@ pub(crate) fn record_change_with(
         "INSERT INTO price_history (change_id, offer_id, what, old_price, old_currency, old_price_unit, old_as_of, old_source, \
          new_price, new_currency, new_price_unit, new_as_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
-    for n in new {
+    for n in &new {
         let id = n.id.as_str();
         match old_by_id.get(id) {
             None if scope == ChangeScope::Import => added += 1,
@@ -555,7 +557,7 @@ pub(crate) fn record_change_with(
     }
     if scope == ChangeScope::Catalogue {
         let new_ids: HashSet<&str> = new.iter().map(|o| o.id.as_str()).collect();
-        for o in old {
+        for o in &old {
             let id = o.id.as_str();
             if !new_ids.contains(id) {
                 removed += 1;
@@ -606,10 +608,12 @@ pub(crate) const OFFER_NAMES: [(&str, OfferName); 2] =
 /// (just imported) that it does not hold yet; a name no offer carries any
 /// more finds nothing, so nothing is taken out. One statement per kind:
 /// FTS5 flushes its pending terms at every statement.
-pub(crate) fn index_offers(conn: &Connection, offers: &[Offer]) -> Result<(), Error> {
+pub(crate) fn index_offers(conn: &Connection, offers: &[&Offer]) -> Result<(), Error> {
     for (kind, name) in OFFER_NAMES {
-        let names: std::collections::BTreeSet<&str> =
-            offers.iter().filter_map(name).filter(|n| !n.is_empty()).collect();
+        let distinct: foldhash::HashSet<&str> =
+            offers.iter().filter_map(|o| name(o)).filter(|n| !n.is_empty()).collect();
+        let mut names: Vec<&str> = distinct.into_iter().collect();
+        names.sort_unstable();
         conn.prepare_cached(&format!(
             "INSERT INTO search (item_id, kind, text)
                SELECT value, '{kind}', value FROM json_each(?1)
