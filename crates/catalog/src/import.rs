@@ -714,8 +714,8 @@ struct Priced<'a> {
     row: &'a SkypilotRow<'a>,
     id_base: String,
     provider: &'a str,
-    accelerator: String,
-    instance: Option<String>,
+    accelerator: &'a str,
+    instance: Option<&'a str>,
     count: f64,
     unit: PriceUnit,
     /// Multiplies the feed's price into the stored one (1 ÷ count for a
@@ -738,8 +738,8 @@ fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
             id
         },
         provider_id: p.provider.to_owned(),
-        accelerator_id: Some(p.accelerator.clone()),
-        instance: p.instance.clone(),
+        accelerator_id: Some(p.accelerator.to_owned()),
+        instance: p.instance.map(str::to_owned),
         region: Some(p.row.region.trim().to_owned()),
         billing_mode: billing,
         accelerators_per_instance: Some(p.count),
@@ -898,8 +898,8 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
                             row,
                             id_base,
                             provider: &provider,
-                            accelerator: acc.clone(),
-                            instance: Some(row.instance.to_owned()),
+                            accelerator: acc,
+                            instance: Some(row.instance),
                             count,
                             unit: PriceUnit::InstanceHour,
                             scale: 1.0,
@@ -944,7 +944,7 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
             continue;
         };
         let accelerator = match (alias.action, &alias.accelerator_id) {
-            (crate::aliases::Action::Map, Some(acc)) => acc.clone(),
+            (crate::aliases::Action::Map, Some(acc)) => acc.as_str(),
             (crate::aliases::Action::Missing, _) => {
                 let name = if row.name.is_empty() { row.instance } else { row.name };
                 skip(
@@ -991,7 +991,7 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
                 id_base,
                 provider: &provider,
                 accelerator,
-                instance: (!gpu_only_row).then(|| row.instance.to_owned()),
+                instance: (!gpu_only_row).then_some(row.instance),
                 count,
                 unit: if gpu_only_row { PriceUnit::AcceleratorHour } else { PriceUnit::InstanceHour },
                 scale: if gpu_only_row { 1.0 / count } else { 1.0 },
