@@ -363,6 +363,8 @@ fn land(
     } else {
         let summary = record_change_with(tx, "import", label, None, now, &old, &written, ChangeScope::Import)?;
         // A new offer is marked with this change; a repriced one keeps its mark.
+        // In id order, the id index is appended to rather than split.
+        written.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         let marked = written.iter().map(|o| (*o, (!before.contains_key(&o.id)).then_some(summary.id)));
         store::upsert_rows(tx, "imported_offers", "_added_change", marked)?;
         index_offers(tx, &written)?;
