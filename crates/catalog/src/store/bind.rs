@@ -93,23 +93,56 @@ impl SerializeStruct for RowSer<'_, '_, '_> {
     }
 }
 
-/// Only a struct is a row.
-macro_rules! not_a_record {
-    ($($method:ident($($arg:ty),*) -> $ok:ty;)*) => {
-        $(fn $method(self, $(_: $arg),*) -> Result<$ok, Bind> { Err(Bind::NotRecord) })*
+/// Serializer methods that refuse their value with `$error`.
+macro_rules! refuse {
+    ($error:expr; $($method:ident($($arg:ty),*) -> $ok:ty;)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<$ok, Bind> { Err($error) })*
+    };
+}
+
+/// Serializer methods that bind their integer as SQLite's 64-bit integer.
+macro_rules! integers {
+    ($($method:ident($t:ty)),*) => {
+        $(fn $method(self, v: $t) -> Result<(), Bind> { self.bind(i64::from(v)) })*
+    };
+}
+
+/// The types and methods of lists, maps and variants with data, refused
+/// with `$error`.
+macro_rules! refuse_compounds {
+    ($error:expr) => {
+        type Ok = ();
+        type Error = Bind;
+        type SerializeSeq = Impossible<(), Bind>;
+        type SerializeTuple = Impossible<(), Bind>;
+        type SerializeTupleStruct = Impossible<(), Bind>;
+        type SerializeTupleVariant = Impossible<(), Bind>;
+        type SerializeMap = Impossible<(), Bind>;
+        type SerializeStructVariant = Impossible<(), Bind>;
+
+        fn serialize_newtype_variant<V: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &V,
+        ) -> Result<(), Bind> {
+            Err($error)
+        }
+
+        refuse! { $error;
+            serialize_seq(Option<usize>) -> Self::SerializeSeq;
+            serialize_tuple(usize) -> Self::SerializeTuple;
+            serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+            serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+            serialize_map(Option<usize>) -> Self::SerializeMap;
+            serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+        }
     };
 }
 
 impl<'r, 's, 'c> ser::Serializer for RowSer<'r, 's, 'c> {
-    type Ok = ();
-    type Error = Bind;
-    type SerializeSeq = Impossible<(), Bind>;
-    type SerializeTuple = Impossible<(), Bind>;
-    type SerializeTupleStruct = Impossible<(), Bind>;
-    type SerializeTupleVariant = Impossible<(), Bind>;
-    type SerializeMap = Impossible<(), Bind>;
     type SerializeStruct = Self;
-    type SerializeStructVariant = Impossible<(), Bind>;
 
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, Bind> {
         Ok(self)
@@ -123,17 +156,9 @@ impl<'r, 's, 'c> ser::Serializer for RowSer<'r, 's, 'c> {
         value.serialize(self)
     }
 
-    fn serialize_newtype_variant<V: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &V,
-    ) -> Result<(), Bind> {
-        Err(Bind::NotRecord)
-    }
-
-    not_a_record! {
+    // Only a struct is a row.
+    refuse_compounds!(Bind::NotRecord);
+    refuse! { Bind::NotRecord;
         serialize_bool(bool) -> ();
         serialize_i8(i8) -> ();
         serialize_i16(i16) -> ();
@@ -152,12 +177,6 @@ impl<'r, 's, 'c> ser::Serializer for RowSer<'r, 's, 'c> {
         serialize_unit() -> ();
         serialize_unit_struct(&'static str) -> ();
         serialize_unit_variant(&'static str, u32, &'static str) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 }
 
@@ -173,48 +192,14 @@ impl Cell<'_, '_> {
     }
 }
 
-/// Lists, maps and records are written as JSON text (by the caller).
-macro_rules! nested {
-    ($($method:ident($($arg:ty),*) -> $ok:ty;)*) => {
-        $(fn $method(self, $(_: $arg),*) -> Result<$ok, Bind> { Err(Bind::Nested) })*
-    };
-}
-
 impl<'s, 'c> ser::Serializer for Cell<'s, 'c> {
-    type Ok = ();
-    type Error = Bind;
-    type SerializeSeq = Impossible<(), Bind>;
-    type SerializeTuple = Impossible<(), Bind>;
-    type SerializeTupleStruct = Impossible<(), Bind>;
-    type SerializeTupleVariant = Impossible<(), Bind>;
-    type SerializeMap = Impossible<(), Bind>;
     type SerializeStruct = Impossible<(), Bind>;
-    type SerializeStructVariant = Impossible<(), Bind>;
 
     fn serialize_bool(self, v: bool) -> Result<(), Bind> {
         self.bind(if v { "true" } else { "false" })
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Bind> {
-        self.bind(i64::from(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Bind> {
-        self.bind(i64::from(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Bind> {
-        self.bind(i64::from(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Bind> {
-        self.bind(v)
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Bind> {
-        self.bind(i64::from(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Bind> {
-        self.bind(i64::from(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Bind> {
-        self.bind(i64::from(v))
-    }
+    integers!(serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64));
+    integers!(serialize_u8(u8), serialize_u16(u16), serialize_u32(u32));
     fn serialize_u64(self, v: u64) -> Result<(), Bind> {
         match i64::try_from(v) {
             Ok(i) => self.bind(i),
@@ -252,24 +237,10 @@ impl<'s, 'c> ser::Serializer for Cell<'s, 'c> {
     fn serialize_newtype_struct<V: Serialize + ?Sized>(self, _: &'static str, value: &V) -> Result<(), Bind> {
         value.serialize(self)
     }
-    fn serialize_newtype_variant<V: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &V,
-    ) -> Result<(), Bind> {
-        Err(Bind::Nested)
-    }
-
-    nested! {
+    // Lists, maps, records and variants with data: written as JSON text by the caller.
+    refuse_compounds!(Bind::Nested);
+    refuse! { Bind::Nested;
         serialize_bytes(&[u8]) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
         serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 }
