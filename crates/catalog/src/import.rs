@@ -814,11 +814,8 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
     let mut gpu_only: HashMap<(String, String, String), GpuOnly> = HashMap::new();
     if cloud == "gcp" {
         let mut first = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
-        let mut line = 1;
-        while let Some(read) = {
-            line += 1;
-            next_record(&mut first, &mut record, &headers, line)
-        } {
+        for line in 2.. {
+            let Some(read) = next_record(&mut first, &mut record, &headers, line) else { break };
             if read.is_err() {
                 continue;
             }
@@ -835,15 +832,14 @@ fn parse_skypilot(text: &str, given_provider: &str, known_ids: &[String], p: &Pr
     // Feeds repeat a handful of instance types over many regions: each is looked up once.
     let mut alias_cache: HashMap<String, Option<&crate::aliases::Alias>> = HashMap::new();
     let mut alias_key = String::new();
-    while let Some(read) = next_record(&mut reader, &mut record, &headers, parsed.rows + 2) {
+    for line in 2.. {
+        let Some(read) = next_record(&mut reader, &mut record, &headers, line) else { break };
         parsed.rows += 1;
-        let line = parsed.rows + 1;
         if let Err(e) = read {
             parsed.rejected.push(e);
             continue;
         }
         let row = &columns.row(line, &record);
-        let line = row.line;
         let subject = if row.instance.is_empty() { row.name } else { row.instance };
         let skip = |parsed: &mut Parsed, reason: SkipReason| {
             parsed.skipped.push(Skipped { line, subject: subject.to_owned(), reason });

@@ -500,10 +500,9 @@ pub(crate) fn record_change_with(
     scope: ChangeScope,
 ) -> Result<ChangeSummary, Error> {
     use foldhash::{HashMap, HashSet};
-    let (old, new): (Vec<&Offer>, Vec<&Offer>) =
-        (old.iter().map(|o| o.borrow()).collect(), new.iter().map(|o| o.borrow()).collect());
+    use std::borrow::Borrow;
     // Ids are unique in `old` and in `new` (both were checked).
-    let old_by_id: HashMap<&str, &Offer> = old.iter().map(|o| (o.id.as_str(), *o)).collect();
+    let old_by_id: HashMap<&str, &Offer> = old.iter().map(|o| (o.borrow().id.as_str(), o.borrow())).collect();
     conn.execute(
         "INSERT INTO catalog_changes (kind, label, version, applied_at, added, removed, repriced) VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
         params![kind, label, version, now],
@@ -514,7 +513,7 @@ pub(crate) fn record_change_with(
         "INSERT INTO price_history (change_id, offer_id, what, old_price, old_currency, old_price_unit, old_as_of, old_source, \
          new_price, new_currency, new_price_unit, new_as_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
-    for n in &new {
+    for n in new.iter().map(Borrow::borrow) {
         let id = n.id.as_str();
         match old_by_id.get(id) {
             None if scope == ChangeScope::Import => added += 1,
@@ -556,8 +555,8 @@ pub(crate) fn record_change_with(
         }
     }
     if scope == ChangeScope::Catalogue {
-        let new_ids: HashSet<&str> = new.iter().map(|o| o.id.as_str()).collect();
-        for o in &old {
+        let new_ids: HashSet<&str> = new.iter().map(|o| o.borrow().id.as_str()).collect();
+        for o in old.iter().map(Borrow::borrow) {
             let id = o.id.as_str();
             if !new_ids.contains(id) {
                 removed += 1;
