@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::Checked;
-use crate::random::Rng;
+use crate::random::{Rng, Sampler};
 use crate::scenario::*;
 use crate::validate::{InputError, Rule};
 
@@ -507,74 +507,105 @@ pub fn simulate(
     if config.trials == 0 {
         return Err(vec![InputError::new("trials", 0, Rule::NotPositive)]);
     }
-    let params = s.ranges();
+    let draws = Draws::new(s);
     let n = s.options.len();
     let trials = config.trials as usize;
     let chunks = trials.div_ceil(CHUNK);
-    // One row per trial: nominal then NPV per option.
-    let results: Mutex<Vec<Vec<f64>>> = Mutex::new(vec![Vec::new(); chunks]);
-    let next = AtomicUsize::new(0);
+    // The results as columns: each option's nominal totals, then each
+    // option's NPVs, in trial order. A chunk writes its trials' stretch of
+    // every column, so nothing is copied after.
+    let mut table = vec![0.0; 2 * n * trials];
+    let mut stretches: Vec<Vec<&mut [f64]>> = (0..chunks).map(|_| Vec::with_capacity(2 * n)).collect();
+    for column in table.chunks_mut(trials) {
+        for (chunk, stretch) in stretches.iter_mut().zip(column.chunks_mut(CHUNK)) {
+            chunk.push(stretch);
+        }
+    }
+    let work = Mutex::new(stretches.into_iter().enumerate());
     let done = AtomicUsize::new(0);
     let threads = match config.threads {
         0 => std::thread::available_parallelism().map_or(1, |p| p.get()),
         t => t,
     }
     .clamp(1, chunks);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut trial = (**s).clone();
-                let base_demand = crate::demand::prepare(s);
-                let mut buffers = TrialBuffers { evaluation: crate::evaluate::TrialBuffers::new(s), extra: Vec::new() };
-                loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= chunks {
-                        break;
+    // Each worker counts, trial by trial, which option was cheapest and
+    // whether any total was at fault; the counts add up the same in any order.
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut trial = (**s).clone();
+                    let base_demand = crate::demand::prepare(s);
+                    let mut buffers =
+                        TrialBuffers { evaluation: crate::evaluate::TrialBuffers::new(s), extra: Vec::new() };
+                    let mut row = vec![f64::NAN; 2 * n];
+                    let mut tally = Tally { cheapest: vec![0; n], at_fault: false };
+                    while let Some((c, mut columns)) = work.lock().ok().and_then(|mut w| w.next()) {
+                        let mut rng = Rng::stream(config.seed, c as u64);
+                        let count = columns[0].len();
+                        for t in 0..count {
+                            run_trial(s, &mut trial, &base_demand, &draws, &mut rng, &mut buffers, &mut row);
+                            tally.add(&row);
+                            for (column, x) in columns.iter_mut().zip(&row) {
+                                column[t] = *x;
+                            }
+                        }
+                        let finished = done.fetch_add(count, Ordering::Relaxed) + count;
+                        progress(finished as u32);
                     }
-                    let mut rng = Rng::stream(config.seed, c as u64);
-                    let count = CHUNK.min(trials - c * CHUNK);
-                    let mut rows = vec![f64::NAN; count * 2 * n];
-                    for row in rows.chunks_exact_mut(2 * n) {
-                        run_trial(s, &mut trial, &base_demand, params, &mut rng, &mut buffers, row);
-                    }
-                    if let Ok(mut r) = results.lock() {
-                        r[c] = rows;
-                    }
-                    let finished = done.fetch_add(count, Ordering::Relaxed) + count;
-                    progress(finished as u32);
-                }
-            });
-        }
+                    tally
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
-    let columns = columns(n, trials, results.into_inner().unwrap_or_default());
-    check_trials(s, &columns)?;
-    Ok(summarise(s, config, columns, threads))
-}
-
-/// The chunks' rows (nominal then NPV per option, trial by trial) as
-/// columns: each option's nominal totals, then each option's NPVs, in trial order.
-fn columns(n: usize, trials: usize, chunks: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
-    let mut columns = vec![Vec::with_capacity(trials); 2 * n];
-    for row in chunks.iter().flat_map(|c| c.chunks_exact(2 * n)) {
-        for (column, x) in columns.iter_mut().zip(row) {
-            column.push(*x);
+    let columns: Vec<&mut [f64]> = table.chunks_mut(trials).collect();
+    if tallies.iter().any(|t| t.at_fault) {
+        check_trials(s, &columns)?;
+    }
+    let mut cheapest = vec![0; n];
+    for t in &tallies {
+        for (sum, count) in cheapest.iter_mut().zip(&t.cheapest) {
+            *sum += count;
         }
     }
-    columns
+    Ok(summarise(s, config, columns, &cheapest, threads))
+}
+
+/// What a worker counts over its trials.
+struct Tally {
+    /// Trials in which each option had the lowest NPV.
+    cheapest: Vec<u64>,
+    /// Whether some total was not finite or beyond the bound ([`check_trials`] finds which).
+    at_fault: bool,
+}
+
+impl Tally {
+    /// Counts one trial's row (nominal then NPV per option).
+    fn add(&mut self, row: &[f64]) {
+        let npv = &row[self.cheapest.len()..];
+        // The first of the lowest NPVs, as `min_by` finds it.
+        if let Some((i, _)) = npv.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)) {
+            self.cheapest[i] += 1;
+        }
+        self.at_fault |= row.iter().any(at_fault);
+    }
+}
+
+/// A trial's total that is not finite or beyond the bound of a figure.
+fn at_fault(x: &f64) -> bool {
+    !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE
 }
 
 /// Every trial's totals finite and within the bound; else an error per
 /// option at fault, naming the ranges and supply events that can drive it.
-fn check_trials(s: &Checked<Scenario>, columns: &[Vec<f64>]) -> Result<(), Vec<InputError>> {
+fn check_trials(s: &Checked<Scenario>, columns: &[&mut [f64]]) -> Result<(), Vec<InputError>> {
     let n = s.options.len();
     let mut errors = Vec::new();
     for (i, o) in s.options.iter().enumerate() {
         // The first trial at fault, its nominal total before its NPV.
-        let found = columns[i]
-            .iter()
-            .zip(&columns[n + i])
-            .flat_map(|(nominal, npv)| [*nominal, *npv])
-            .find(|x| !x.is_finite() || x.abs() > crate::validate::MAX_FIGURE);
+        let found =
+            columns[i].iter().zip(columns[n + i].iter()).flat_map(|(nominal, npv)| [*nominal, *npv]).find(at_fault);
         let Some(found) = found else { continue };
         let mut inputs: Vec<String> = s
             .uncertainty
@@ -601,19 +632,53 @@ fn check_trials(s: &Checked<Scenario>, columns: &[Vec<f64>]) -> Result<(), Vec<I
     if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
+/// What a trial draws, in order: every range, then each option's supply
+/// events (a lead time for an owned fleet, an export-rule event).
+struct Draws {
+    ranges: Vec<(Param, Sampler)>,
+    supply: Vec<Option<SupplyDraws>>,
+}
+
+struct SupplyDraws {
+    lead_time: Option<Sampler>,
+    export_change: Sampler,
+    extra_cost_share: f64,
+}
+
+impl Draws {
+    fn new(s: &Checked<Scenario>) -> Draws {
+        let ranges = s.ranges().iter().map(|(p, d)| (*p, d.sampler())).collect();
+        let supply = s
+            .options
+            .iter()
+            .map(|o| {
+                let sup = o.supply.as_ref()?;
+                let lead_time = sup.lead_time_months.filter(|_| o.owned.is_some());
+                Some(SupplyDraws {
+                    lead_time: lead_time
+                        .map(|[low, mode, high]| Distribution::Triangular { low, mode, high }.sampler()),
+                    export_change: Distribution::Bernoulli { probability: sup.export_change_probability }.sampler(),
+                    extra_cost_share: sup.export_change_extra_cost_share,
+                })
+            })
+            .collect();
+        Draws { ranges, supply }
+    }
+}
+
 /// One trial: draw, evaluate, apply supply events. Writes nominal then NPV
 /// per option into `row`.
 fn run_trial(
     base: &Scenario,
     trial: &mut Scenario,
     base_demand: &crate::demand::Prepared,
-    params: &[(Param, Distribution)],
+    draws: &Draws,
     rng: &mut Rng,
     buffers: &mut TrialBuffers,
     row: &mut [f64],
 ) {
     let mut demand_scale = None;
-    for (p, d) in params {
+    for (p, d) in &draws.ranges {
         let value = d.sample(rng);
         match p {
             // The prepared demand is scaled instead of prepared again.
@@ -625,14 +690,12 @@ fn run_trial(
     let extra = &mut buffers.extra;
     extra.clear();
     extra.resize(trial.options.len(), 0.0);
-    for (i, o) in trial.options.iter_mut().enumerate() {
-        let Some(sup) = base.options[i].supply.as_ref() else { continue };
-        if let (Some([low, mode, high]), Some(owned)) = (sup.lead_time_months, o.owned.as_mut()) {
-            let lt = Distribution::Triangular { low, mode, high }.sample(rng);
-            owned.lead_time_months = lt.round().max(0.0) as u32;
+    for ((o, sup), extra) in trial.options.iter_mut().zip(&draws.supply).zip(extra.iter_mut()) {
+        let Some(sup) = sup else { continue };
+        if let (Some(lead_time), Some(owned)) = (sup.lead_time, o.owned.as_mut()) {
+            owned.lead_time_months = lead_time.sample(rng).round().max(0.0) as u32;
         }
-        let event = Distribution::Bernoulli { probability: sup.export_change_probability }.sample(rng);
-        extra[i] = event * sup.export_change_extra_cost_share;
+        *extra = sup.export_change.sample(rng) * sup.extra_cost_share;
     }
     let (nominal, npv) = row.split_at_mut(trial.options.len());
     let scale = demand_scale.unwrap_or(1.0);
@@ -650,100 +713,47 @@ struct TrialBuffers {
     extra: Vec<f64>,
 }
 
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
+/// Nearest-rank percentiles and the mean of a column (reordered: selection
+/// moves values about). The mean is summed in trial order, so it does not
+/// depend on how the selection moved them.
+fn percentiles(values: &mut [f64]) -> Percentiles {
+    let len = values.len();
+    if len == 0 {
+        return Percentiles { p10: f64::NAN, p50: f64::NAN, p90: f64::NAN, mean: f64::NAN };
     }
-    // Nearest rank on the sorted sample.
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
-}
-
-fn percentiles(mut values: Vec<f64>) -> Percentiles {
-    sort_total(&mut values);
-    let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
-    Percentiles { p10: percentile(&values, 0.10), p50: percentile(&values, 0.50), p90: percentile(&values, 0.90), mean }
-}
-
-/// Sorts as `sort_by(f64::total_cmp)` does, by a radix sort of the keys
-/// that order the same way (six passes of 11 bits: a count table that
-/// stays in the cache). Values equal under
-/// `total_cmp` are the same bits, so the order, and every sum taken over it,
-/// is that of the comparison sort.
-fn sort_total(values: &mut [f64]) {
-    // total_cmp's key: negative values' magnitude bits flipped, then the sign
-    // bit flipped so that unsigned order is total order.
-    let key = |x: f64| {
-        let b = x.to_bits();
-        (b ^ (((b as i64) >> 63) as u64 >> 1)) ^ (1 << 63)
-    };
-    let unkey = |k: u64| {
-        let b = k ^ (1 << 63);
-        f64::from_bits(b ^ (((b as i64) >> 63) as u64 >> 1))
-    };
-    let mut keys: Vec<u64> = values.iter().map(|&x| key(x)).collect();
-    let mut spare = vec![0u64; keys.len()];
-    const BITS: u32 = 11;
-    const MASK: usize = (1 << BITS) - 1;
-    let mut counts = vec![0usize; 1 << BITS];
-    for shift in (0..64).step_by(BITS as usize) {
-        counts.fill(0);
-        for k in &keys {
-            counts[(k >> shift) as usize & MASK] += 1;
-        }
-        // Every key has the same digit here: this pass would not move any.
-        if counts.contains(&keys.len()) {
-            continue;
-        }
-        let mut start = 0;
-        for c in &mut counts {
-            (*c, start) = (start, start + *c);
-        }
-        for &k in &keys {
-            let d = (k >> shift) as usize & MASK;
-            spare[counts[d]] = k;
-            counts[d] += 1;
-        }
-        std::mem::swap(&mut keys, &mut spare);
-    }
-    for (v, k) in values.iter_mut().zip(keys) {
-        *v = unkey(k);
-    }
+    let mean = values.iter().sum::<f64>() / len as f64;
+    let rank = |q: f64| ((q * len as f64).ceil() as usize).clamp(1, len) - 1;
+    let (r10, r50, r90) = (rank(0.10), rank(0.50), rank(0.90));
+    // The median first; the other two are then each on one side of it.
+    let (below, p50, above) = values.select_nth_unstable_by(r50, f64::total_cmp);
+    let p50 = *p50;
+    let p10 = if r10 < r50 { *below.select_nth_unstable_by(r10, f64::total_cmp).1 } else { p50 };
+    let p90 = if r90 > r50 { *above.select_nth_unstable_by(r90 - r50 - 1, f64::total_cmp).1 } else { p50 };
+    Percentiles { p10, p50, p90, mean }
 }
 
 /// Each column's percentiles, in order, the columns shared out among
-/// `threads` workers (each column is sorted by one of them alone).
-fn percentiles_of(mut columns: Vec<Vec<f64>>, threads: usize) -> Vec<Percentiles> {
+/// `threads` workers.
+fn percentiles_of(mut columns: Vec<&mut [f64]>, threads: usize) -> Vec<Percentiles> {
     let per_worker = columns.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let workers: Vec<_> = columns
             .chunks_mut(per_worker)
-            .map(|group| {
-                scope.spawn(move || group.iter_mut().map(|c| percentiles(std::mem::take(c))).collect::<Vec<_>>())
-            })
+            .map(|group| scope.spawn(move || group.iter_mut().map(|c| percentiles(c)).collect::<Vec<_>>()))
             .collect();
         workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     })
 }
 
-fn summarise(s: &Scenario, config: SimulationConfig, columns: Vec<Vec<f64>>, threads: usize) -> Simulation {
+fn summarise(
+    s: &Scenario,
+    config: SimulationConfig,
+    columns: Vec<&mut [f64]>,
+    cheapest: &[u64],
+    threads: usize,
+) -> Simulation {
     let n = s.options.len();
-    let trials = columns.first().map_or(0, Vec::len);
-    let npvs = &columns[n..];
-    // Each trial's cheapest option: the first of the lowest NPVs, as `min_by` finds it.
-    let mut lowest = npvs.first().cloned().unwrap_or_default();
-    let mut which = vec![0usize; trials];
-    for (i, column) in npvs.iter().enumerate().skip(1) {
-        for ((low, w), x) in lowest.iter_mut().zip(&mut which).zip(column) {
-            if x.total_cmp(low).is_lt() {
-                (*low, *w) = (*x, i);
-            }
-        }
-    }
-    let mut cheapest = vec![0usize; n];
-    for w in which {
-        cheapest[w] += 1;
-    }
+    let trials = columns.first().map_or(0, |c| c.len());
     let ranges = percentiles_of(columns, threads);
     let options = s
         .options
@@ -765,30 +775,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_radix_sort_orders_as_total_cmp_bit_for_bit() {
+    fn percentiles_are_the_nearest_ranks_of_the_sorted_column() {
         let mut rng = Rng::stream(7, 0);
-        let mut values: Vec<f64> = (0..5_000)
-            .map(|i| (Distribution::Uniform { low: -1e6, high: 1e6 }.sample(&mut rng)) * f64::from(i % 7))
-            .collect();
-        values.extend([
-            0.0,
-            -0.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NAN,
-            -f64::NAN,
-            f64::MIN_POSITIVE,
-            -f64::MIN_POSITIVE,
-        ]);
-        values.extend([1.0, 1.0, -1.0, 1e-300, -1e300]);
-        let mut expected = values.clone();
-        expected.sort_by(f64::total_cmp);
-        sort_total(&mut values);
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&values), bits(&expected));
-        // Every value the same: no pass moves anything.
+        for len in [1, 2, 3, 9, 10, 11, 99, 1_000, 5_001] {
+            let mut values: Vec<f64> = (0..len)
+                .map(|i| Distribution::Uniform { low: -1e6, high: 1e6 }.sample(&mut rng) * (i % 7) as f64)
+                .collect();
+            let mut sorted = values.clone();
+            sorted.sort_by(f64::total_cmp);
+            let at = |q: f64| sorted[((q * len as f64).ceil() as usize).clamp(1, len) - 1];
+            let mean = values.iter().sum::<f64>() / len as f64;
+            let found = percentiles(&mut values);
+            assert_eq!(found, Percentiles { p10: at(0.10), p50: at(0.50), p90: at(0.90), mean }, "{len} values");
+        }
         let mut same = vec![3.5; 10];
-        sort_total(&mut same);
-        assert_eq!(same, vec![3.5; 10]);
+        assert_eq!(percentiles(&mut same), Percentiles { p10: 3.5, p50: 3.5, p90: 3.5, mean: 3.5 });
+        assert!(percentiles(&mut []).p50.is_nan());
     }
 }
