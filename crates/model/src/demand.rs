@@ -76,6 +76,16 @@ impl MonthDemand {
         MonthDemand { slice_hours, slices, shares, share_total, sorted, prefix, total, peak }
     }
 
+    /// Whether two months' demand is the same, bit for bit (the sums first:
+    /// months that differ almost always differ there).
+    fn same_bits(&self, other: &MonthDemand) -> bool {
+        let bits =
+            |x: &[f64], y: &[f64]| x.len() == y.len() && x.iter().zip(y).all(|(a, b)| a.to_bits() == b.to_bits());
+        bits(&[self.total, self.peak, self.slice_hours], &[other.total, other.peak, other.slice_hours])
+            && bits(&self.shares, &other.shares)
+            && bits(&self.slices, &other.slices)
+    }
+
     /// Σ over slices of min(slice × c, capacity), for c > 0.
     pub fn capped_sum(&self, c: f64, capacity: f64) -> f64 {
         let threshold = capacity / c;
@@ -133,6 +143,10 @@ pub enum Prepared {
     Shared {
         /// One entry per month of the horizon.
         months: Vec<MonthDemand>,
+        /// For each month, the first month whose demand is the same bit for
+        /// bit (its own index when no earlier one is): an option routes such
+        /// months alike, so it routes each only once.
+        alike: Vec<usize>,
         /// Accelerators a typical job or serving replica runs on (sets multi-node scaling).
         cluster: u32,
     },
@@ -153,18 +167,31 @@ pub fn prepare(s: &Scenario) -> Prepared {
     let horizon = s.horizon_months as usize;
     match &s.demand {
         Demand::Job(job) => Prepared::Job { job: job.clone(), work: work_ref_gpu_hours(&job.work()) },
-        Demand::Profile(p) => Prepared::Shared { months: profile_months(p, horizon), cluster: p.cluster_accelerators },
-        Demand::Portfolio(pf) => {
-            Prepared::Shared { months: portfolio_months(pf, &s.scheduling, horizon), cluster: pf.cluster_accelerators }
-        }
+        Demand::Profile(p) => shared(profile_months(p, horizon), p.cluster_accelerators),
+        Demand::Portfolio(pf) => shared(portfolio_months(pf, &s.scheduling, horizon), pf.cluster_accelerators),
         Demand::Inference(d) => {
             // Reference GPUs busy around the clock: tokens per second ÷ what one of them serves.
             let level = d.tokens_per_second() / d.tokens_per_second_per_ref_gpu.unwrap_or(f64::INFINITY);
             let months =
                 (0..horizon).map(|_| MonthDemand::new(HOURS_PER_MONTH, vec![level], [1.0, 0.0, 0.0])).collect();
-            Prepared::Shared { months, cluster: d.cluster_accelerators }
+            shared(months, d.cluster_accelerators)
         }
     }
+}
+
+fn shared(months: Vec<MonthDemand>, cluster: u32) -> Prepared {
+    let mut distinct: Vec<usize> = Vec::new();
+    let alike = months
+        .iter()
+        .enumerate()
+        .map(|(m, month)| {
+            distinct.iter().copied().find(|&k| months[k].same_bits(month)).unwrap_or_else(|| {
+                distinct.push(m);
+                m
+            })
+        })
+        .collect();
+    Prepared::Shared { months, alike, cluster }
 }
 
 fn profile_months(p: &Profile, horizon: usize) -> Vec<MonthDemand> {

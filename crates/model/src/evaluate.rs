@@ -95,7 +95,7 @@ pub(crate) fn trial_totals(
     let ctx = Context::new(s, discount, demand_scale);
     for (i, o) in s.options.iter().enumerate() {
         let porting = porting_cost(&ctx, o);
-        if let (demand::Prepared::Shared { months, cluster }, true) = (prepared, routes_linearly(o)) {
+        if let (demand::Prepared::Shared { months, cluster, .. }, true) = (prepared, routes_linearly(o)) {
             let sums = sums.get_or_insert_with(|| MonthSums::new(&ctx, months));
             (nominal[i], npv[i]) = linear_totals(&ctx, o, sums, *cluster, porting);
             if cfg!(debug_assertions) {
@@ -402,7 +402,7 @@ fn run_option(
     let start = ported_from(porting.as_ref());
     match prepared {
         demand::Prepared::Job { job, work } => run_job(ctx, o, job, *work * ctx.demand_scale, start, run),
-        demand::Prepared::Shared { months, cluster } => run_shared(ctx, o, months, *cluster, start, run),
+        demand::Prepared::Shared { months, alike, cluster } => run_shared(ctx, o, months, alike, *cluster, start, run),
     }
     if let Some(p) = &porting {
         add_porting(p, start, run);
@@ -542,7 +542,7 @@ fn add_porting(p: &crate::porting::PortingCost, start: usize, run: &mut Run) {
 }
 
 /// An option's cash flows per month, and the categories any amount went to.
-/// Only those are added up and cleared: a category no amount went to is
+/// Only those are added up: a category no amount went to is
 /// +0.0 in every month, and adding +0.0 changes no sum (see
 /// [`MonthFlows::sum_of`]), so totals are those of every category, bit for bit.
 struct Flows {
@@ -614,11 +614,11 @@ impl Flows {
         (nominal, npv, compute)
     }
 
-    /// Every month back to +0.0.
+    /// Every month back to +0.0 (one fill: faster than clearing the live
+    /// categories one by one once a few are live).
     fn clear(&mut self) {
-        let (indices, n) = self.live_within(u32::MAX);
-        for f in &mut self.months {
-            f.clear(&indices[..n]);
+        if self.live != 0 {
+            self.months.fill(MonthFlows::default());
         }
         self.live = 0;
     }
@@ -646,6 +646,9 @@ struct Run {
     owned_used: Vec<f64>,
     /// Scratch: the base pool's capacity left per time slice.
     free: Vec<f64>,
+    /// Scratch: per month, what it routed and at which base capacity (bits),
+    /// for the months alike to it ([`demand::Prepared::Shared`]).
+    routed_alike: Vec<Option<(u64, Routed)>>,
 }
 
 impl Run {
@@ -665,6 +668,7 @@ impl Run {
             notes: Vec::new(),
             owned_used: Vec::new(),
             free: Vec::new(),
+            routed_alike: Vec::new(),
         }
     }
 
@@ -825,6 +829,7 @@ fn run_shared(
     ctx: &Context<'_>,
     o: &OptionSpec,
     months: &[MonthDemand],
+    alike: &[usize],
     cluster: u32,
     ported_from: usize,
     run: &mut Run,
@@ -856,6 +861,10 @@ fn run_shared(
     owned_used.clear();
     owned_used.resize(horizon, 0.0);
     let mut free = std::mem::take(&mut run.free);
+    // What the first of alike months routed, at which base capacity.
+    let mut routed_alike = std::mem::take(&mut run.routed_alike);
+    routed_alike.clear();
+    routed_alike.resize(horizon, None);
     let has_base = pools.owned.is_some() || pools.reserved.is_some();
     for (m, month) in months.iter().enumerate() {
         if m < ported_from {
@@ -880,7 +889,20 @@ fn run_shared(
             (None, Some((_, rp))) => f64::from(reserved_size.unwrap_or(0)) * reserved_eff_at(*rp, m),
             (None, None) => 0.0,
         };
-        let routed = route(month, routing(ctx, o, &pools, has_base.then_some(base_capacity_ref)), &mut free);
+        // A month routes as the first month alike did at the same capacity.
+        let first = &mut routed_alike[alike[m]];
+        let r = routing(ctx, o, &pools, has_base.then_some(base_capacity_ref));
+        let routed = match *first {
+            Some((capacity, routed)) if capacity == base_capacity_ref.to_bits() => {
+                debug_assert!(routed.same_bits(&route(month, r, &mut free)));
+                routed
+            }
+            _ => {
+                let routed = route(month, r, &mut free);
+                *first = Some((base_capacity_ref.to_bits(), routed));
+                routed
+            }
+        };
         if run.tally {
             run.served += routed.base + routed.on_demand + routed.spot + routed.fallback;
             run.unserved += routed.unserved;
@@ -915,6 +937,7 @@ fn run_shared(
     }
     run.owned_used = owned_used;
     run.free = free;
+    run.routed_alike = routed_alike;
     if let (Some((res, rp)), Some(size)) = (&pools.reserved, reserved_size) {
         let committed_months = horizon.saturating_sub(ported_from).div_ceil(term) * term;
         reserved_costs(ctx, res, *rp, size, ported_from, committed_months, run);
@@ -960,7 +983,7 @@ struct Routing {
 }
 
 /// Reference-GPU-hours that each pool took in one month.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 struct Routed {
     base: f64,
     on_demand: f64,
@@ -1327,7 +1350,7 @@ mod tests {
                     let o = &s.options[0];
                     assert!(routes_linearly(o));
                     let prepared = demand::prepare(&s);
-                    let demand::Prepared::Shared { months, cluster } = &prepared else { panic!("a shared demand") };
+                    let demand::Prepared::Shared { months, cluster, .. } = &prepared else { panic!("a shared demand") };
                     let discount = finance::discount_factors(s.discount_rate_annual, s.horizon_months as usize);
                     for scale in [0.0, 0.7, 1.0, 1.35] {
                         let ctx = Context::new(&s, &discount, scale);

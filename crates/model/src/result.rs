@@ -179,13 +179,6 @@ impl MonthFlows {
     pub(crate) fn sum_of(&self, indices: &[usize]) -> f64 {
         indices.iter().fold(0.0, |acc, &i| acc + self.0[i])
     }
-
-    /// Sets the categories at `indices` back to +0.0.
-    pub(crate) fn clear(&mut self, indices: &[usize]) {
-        for &i in indices {
-            self.0[i] = 0.0;
-        }
-    }
 }
 
 /// Whether and when an option becomes cheaper than its cheapest rival.
