@@ -49,8 +49,9 @@ pub(crate) fn evaluate_prepared(s: &Scenario, prepared: &demand::Prepared, deman
 
 /// What one thread's simulation trials reuse: the discount factors and the
 /// month sums of linear options (made again only when a trial draws another
-/// rate), and one option's run, whose buffers are cleared rather than
-/// allocated for every option of every trial.
+/// rate), and one option's run, whose flows are running totals
+/// ([`Flows::running`]) and whose buffers are cleared rather than allocated
+/// for every option of every trial.
 pub(crate) struct TrialBuffers {
     rate: f64,
     discount: Vec<f64>,
@@ -65,17 +66,18 @@ impl TrialBuffers {
             rate: s.discount_rate_annual,
             discount: finance::discount_factors(s.discount_rate_annual, horizon),
             sums: None,
-            run: Run { tally: false, ..Run::new(horizon) },
+            run: Run { tally: false, flows: Flows::running(s.discount_rate_annual, horizon), ..Run::new(horizon) },
         }
     }
 }
 
 /// Each option's nominal total and NPV into `nominal[i]` and `npv[i]`: what
 /// [`evaluate_prepared`] reports for them without the rest of the result
-/// (notes, supply score, memory fit, labels). An option that
-/// [`routes_linearly`] gets them in closed form ([`linear_totals`]), equal
-/// to the month by month sums but for rounding; every other option's are
-/// those sums, bit for bit.
+/// (notes, supply score, memory fit, labels), equal to its month by month
+/// sums but for rounding: an option that [`routes_linearly`] gets them in
+/// closed form ([`linear_totals`]), every other option's amounts are added
+/// up as they are made ([`Flows::running`]). Debug builds compare every
+/// trial's with the month by month sums.
 pub(crate) fn trial_totals(
     s: &Scenario,
     prepared: &demand::Prepared,
@@ -91,30 +93,35 @@ pub(crate) fn trial_totals(
             *d = finance::discount_factor(*rate, m);
         }
         *sums = None;
+        run.flows = Flows::running(*rate, discount.len());
     }
     let ctx = Context::new(s, discount, demand_scale);
     for (i, o) in s.options.iter().enumerate() {
         let porting = porting_cost(&ctx, o);
-        if let (demand::Prepared::Shared { months, cluster, .. }, true) = (prepared, routes_linearly(o)) {
+        // Σ |amount| behind the totals, where it is known (for the debug check).
+        let size = if let (demand::Prepared::Shared { months, cluster, .. }, true) = (prepared, routes_linearly(o)) {
             let sums = sums.get_or_insert_with(|| MonthSums::new(&ctx, months));
             (nominal[i], npv[i]) = linear_totals(&ctx, o, sums, *cluster, porting);
-            if cfg!(debug_assertions) {
-                run.reset(ctx.horizon);
-                run_option(&ctx, prepared, o, porting, run);
-                let (n, v) = run.flows.totals(ctx.discount);
-                debug_assert!(close([n, v], [nominal[i], npv[i]]), "{:?} vs {:?}", [n, v], [nominal[i], npv[i]]);
-            }
-            continue;
+            0.0
+        } else {
+            run.reset(ctx.horizon);
+            run_option(&ctx, prepared, o, porting, run);
+            (nominal[i], npv[i]) = run.flows.totals(ctx.discount);
+            run.flows.magnitude()
+        };
+        if cfg!(debug_assertions) {
+            let mut months = Run { tally: false, ..Run::new(ctx.horizon) };
+            run_option(&ctx, prepared, o, porting, &mut months);
+            let (n, v) = months.flows.totals(ctx.discount);
+            debug_assert!(close([n, v], [nominal[i], npv[i]], size), "{:?} vs {:?}", [n, v], [nominal[i], npv[i]]);
         }
-        run.reset(ctx.horizon);
-        run_option(&ctx, prepared, o, porting, run);
-        (nominal[i], npv[i]) = run.flows.totals(ctx.discount);
     }
 }
 
-/// Whether two pairs of totals agree but for rounding: within 1e-12 of the larger.
-fn close(a: [f64; 2], b: [f64; 2]) -> bool {
-    a.iter().zip(&b).all(|(x, y)| x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()))
+/// Whether two pairs of totals agree but for rounding: within 1e-12 of the
+/// larger, or of `size` (Σ |amount| behind them, where amounts cancel).
+fn close(a: [f64; 2], b: [f64; 2], size: f64) -> bool {
+    a.iter().zip(&b).all(|(x, y)| x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(size))
 }
 
 /// Whether an option's work goes through [`route_linear`]: no base pool
@@ -549,20 +556,53 @@ struct Flows {
     months: Vec<MonthFlows>,
     /// Bit `c` set: category `c` had an amount added in some month.
     live: u32,
+    /// A simulation trial's flows keep no months: each amount goes straight
+    /// into the totals.
+    running: Option<Running>,
+}
+
+/// Each month's total, amounts added to it as they are made (in any
+/// category), and the discount factors to sum them with.
+struct Running {
+    discount: Vec<f64>,
+    months: Vec<f64>,
+    /// Σ |amount| (debug builds only): the scale of the rounding in the totals.
+    size: f64,
 }
 
 impl Flows {
     fn new(horizon: usize) -> Self {
-        Flows { months: vec![MonthFlows::default(); horizon], live: 0 }
+        Flows { months: vec![MonthFlows::default(); horizon], live: 0, running: None }
+    }
+
+    /// Flows that keep only each month's total, at `rate`: each month's
+    /// amounts added in the order they are made rather than by category, so
+    /// [`Flows::totals`] are the month by month sums by category but for rounding.
+    fn running(rate: f64, horizon: usize) -> Self {
+        let discount = finance::discount_factors(rate, horizon);
+        let running = Running { discount, months: vec![0.0; horizon], size: 0.0 };
+        Flows { months: Vec::new(), live: 0, running: Some(running) }
     }
 
     fn add(&mut self, m: usize, category: Category, amount: f64) {
+        if let Some(r) = &mut self.running {
+            r.months[m] += amount;
+            if cfg!(debug_assertions) {
+                r.size += amount.abs();
+            }
+            return;
+        }
         self.months[m].add(category, amount);
         self.live |= 1 << category.index();
     }
 
     fn len(&self) -> usize {
-        self.months.len()
+        self.running.as_ref().map_or(self.months.len(), |r| r.discount.len())
+    }
+
+    /// Σ |amount| of running flows (0 for flows by month).
+    fn magnitude(&self) -> f64 {
+        self.running.as_ref().map_or(0.0, |r| r.size)
     }
 
     /// The live categories within `mask`, ascending: indices and how many.
@@ -579,6 +619,10 @@ impl Flows {
     /// Nominal total and NPV: Σ month totals and Σ month total × discount
     /// factor, each month's total made once (what a simulation trial needs).
     fn totals(&self, discount: &[f64]) -> (f64, f64) {
+        if let Some(r) = &self.running {
+            let zero: f64 = std::iter::empty::<f64>().sum();
+            return r.months.iter().zip(&r.discount).fold((zero, zero), |(n, v), (t, d)| (n + t, v + t * d));
+        }
         let (nominal, npv, _) = self.sums::<false>(discount);
         (nominal, npv)
     }
@@ -617,6 +661,10 @@ impl Flows {
     /// Every month back to +0.0 (one fill: faster than clearing the live
     /// categories one by one once a few are live).
     fn clear(&mut self) {
+        if let Some(r) = &mut self.running {
+            r.months.fill(0.0);
+            r.size = 0.0;
+        }
         if self.live != 0 {
             self.months.fill(MonthFlows::default());
         }
@@ -1361,7 +1409,7 @@ mod tests {
                         let general = run.flows.totals(ctx.discount);
                         assert!(general.0 > 0.0 || scale == 0.0, "a case with no cost tests nothing:\n{text}");
                         assert!(
-                            close([fast.0, fast.1], [general.0, general.1]),
+                            close([fast.0, fast.1], [general.0, general.1], 0.0),
                             "scale {scale}: {fast:?} vs {general:?}\n{text}"
                         );
                         compared += 1;
