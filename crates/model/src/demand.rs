@@ -254,6 +254,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_month_names_the_first_month_with_the_same_demand() {
+        let month = |level: f64| MonthDemand::new(365.0, vec![level * 0.5, level * 1.5], [0.8, 0.0, 0.2]);
+        let Prepared::Shared { alike, .. } = shared([48.0, 48.0, 56.0, 48.0, 0.0, 56.0, -0.0].map(month).to_vec(), 1)
+        else {
+            panic!("a shared demand")
+        };
+        // −0.0 and +0.0 busy GPUs are equal numbers but not the same bits: not alike.
+        assert_eq!(alike, [0, 0, 2, 0, 4, 2, 6]);
+        let other_shares = MonthDemand::new(365.0, vec![24.0, 72.0], [1.0, 0.0, 0.0]);
+        let Prepared::Shared { alike, .. } = shared(vec![month(48.0), other_shares, month(48.0)], 1) else {
+            panic!("a shared demand")
+        };
+        assert_eq!(alike, [0, 1, 0]);
+    }
+
+    #[test]
     fn capped_sum_equals_the_pass_over_slices() {
         // A day's few slices (counted straight through) and a month of hours (binary search).
         let day = vec![3.0, 0.5, 7.25, 2.0, 9.0, 0.0, 4.4];
