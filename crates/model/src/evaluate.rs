@@ -49,7 +49,7 @@ pub(crate) fn evaluate_prepared(s: &Scenario, prepared: &demand::Prepared, deman
 
 /// What one thread's simulation trials reuse: the discount factors and the
 /// month sums of linear options (made again only when a trial draws another
-/// rate), and one option's run, whose flows are running totals
+/// rate), and one option's run, whose flows keep only each month's total
 /// ([`Flows::running`]) and whose buffers are cleared rather than allocated
 /// for every option of every trial.
 pub(crate) struct TrialBuffers {
@@ -66,7 +66,7 @@ impl TrialBuffers {
             rate: s.discount_rate_annual,
             discount: finance::discount_factors(s.discount_rate_annual, horizon),
             sums: None,
-            run: Run { tally: false, flows: Flows::running(s.discount_rate_annual, horizon), ..Run::new(horizon) },
+            run: Run { tally: false, flows: Flows::running(horizon), ..Run::new(horizon) },
         }
     }
 }
@@ -93,7 +93,6 @@ pub(crate) fn trial_totals(
             *d = finance::discount_factor(*rate, m);
         }
         *sums = None;
-        run.flows = Flows::running(*rate, discount.len());
     }
     let ctx = Context::new(s, discount, demand_scale);
     for (i, o) in s.options.iter().enumerate() {
@@ -556,15 +555,13 @@ struct Flows {
     months: Vec<MonthFlows>,
     /// Bit `c` set: category `c` had an amount added in some month.
     live: u32,
-    /// A simulation trial's flows keep no months: each amount goes straight
-    /// into the totals.
+    /// A simulation trial's flows keep each month's total, not its
+    /// categories (`months` is then empty).
     running: Option<Running>,
 }
 
-/// Each month's total, amounts added to it as they are made (in any
-/// category), and the discount factors to sum them with.
+/// Each month's total, amounts added to it as they are made (in any category).
 struct Running {
-    discount: Vec<f64>,
     months: Vec<f64>,
     /// Σ |amount| (debug builds only): the scale of the rounding in the totals.
     size: f64,
@@ -575,12 +572,11 @@ impl Flows {
         Flows { months: vec![MonthFlows::default(); horizon], live: 0, running: None }
     }
 
-    /// Flows that keep only each month's total, at `rate`: each month's
-    /// amounts added in the order they are made rather than by category, so
+    /// Flows that keep only each month's total: each month's amounts added
+    /// in the order they are made rather than by category, so
     /// [`Flows::totals`] are the month by month sums by category but for rounding.
-    fn running(rate: f64, horizon: usize) -> Self {
-        let discount = finance::discount_factors(rate, horizon);
-        let running = Running { discount, months: vec![0.0; horizon], size: 0.0 };
+    fn running(horizon: usize) -> Self {
+        let running = Running { months: vec![0.0; horizon], size: 0.0 };
         Flows { months: Vec::new(), live: 0, running: Some(running) }
     }
 
@@ -597,7 +593,7 @@ impl Flows {
     }
 
     fn len(&self) -> usize {
-        self.running.as_ref().map_or(self.months.len(), |r| r.discount.len())
+        self.running.as_ref().map_or(self.months.len(), |r| r.months.len())
     }
 
     /// Σ |amount| of running flows (0 for flows by month).
@@ -621,7 +617,7 @@ impl Flows {
     fn totals(&self, discount: &[f64]) -> (f64, f64) {
         if let Some(r) = &self.running {
             let zero: f64 = std::iter::empty::<f64>().sum();
-            return r.months.iter().zip(&r.discount).fold((zero, zero), |(n, v), (t, d)| (n + t, v + t * d));
+            return r.months.iter().zip(discount).fold((zero, zero), |(n, v), (t, d)| (n + t, v + t * d));
         }
         let (nominal, npv, _) = self.sums::<false>(discount);
         (nominal, npv)

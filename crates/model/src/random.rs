@@ -23,8 +23,7 @@ impl Rng {
     /// A generator seeded with `seed` through SplitMix64.
     pub fn seed(seed: u64) -> Rng {
         let mut state = seed;
-        let s = [splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state)];
-        Rng { s }
+        Rng { s: [splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state)] }
     }
 
     /// An independent stream for chunk `index` of a run seeded with `seed`.
