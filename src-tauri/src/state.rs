@@ -1,5 +1,6 @@
 //! What the app holds while it runs: the database (or why it could not be
-//! opened) and the language messages are written in.
+//! opened), a second connection that only reads it, and the language
+//! messages are written in.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,6 +17,11 @@ pub struct AppState(Arc<Inner>);
 pub struct Inner {
     pub db_path: PathBuf,
     catalog: Mutex<Option<Catalog>>,
+    /// A read-only connection to the same database: what reads it (an
+    /// evaluation, a check before a simulation or an export) never waits
+    /// for a write in progress on `catalog`. `None` when it could not be
+    /// opened; reads then take `catalog`.
+    reader: Mutex<Option<Catalog>>,
     /// Why the database could not be opened; the file is left as it was.
     open_error: Option<Error>,
     lang: Mutex<Lang>,
@@ -43,9 +49,11 @@ impl AppState {
             .as_ref()
             .and_then(|c| suanli_api::library::settings(c, system_lang).ok())
             .map_or(system_lang, |s| s.lang);
+        let reader = catalog.as_ref().and_then(|_| suanli_api::catalog::open_reader(&db_path).ok());
         AppState(Arc::new(Inner {
             db_path,
             catalog: Mutex::new(catalog),
+            reader: Mutex::new(reader),
             open_error,
             lang: Mutex::new(lang),
             system_lang,
@@ -96,10 +104,16 @@ impl Inner {
         }
     }
 
-    /// As [`with`](Self::with), for work that can run without the database
-    /// (a scenario that names no catalogue offer).
+    /// As [`with`](Self::with), for work that only reads the database, or
+    /// can run without it (a scenario that names no catalogue offer): on the
+    /// read-only connection, so it does not wait for a write in progress.
     pub fn with_optional<T>(&self, f: impl FnOnce(Option<&Catalog>, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
         let lang = self.lang();
-        f(self.guard().as_ref(), lang).map_err(|e| e.to_json(lang))
+        let reader = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+        match reader.as_ref() {
+            Some(r) => f(Some(r), lang),
+            None => f(self.guard().as_ref(), lang),
+        }
+        .map_err(|e| e.to_json(lang))
     }
 }

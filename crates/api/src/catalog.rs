@@ -42,6 +42,12 @@ pub fn open_catalog(path: Option<&Path>) -> Result<(Catalog, Opened), Error> {
     Ok(Catalog::open(&path, &now_utc())?)
 }
 
+/// A read-only second connection to the catalogue at `path`, which
+/// [`open_catalog`] opened: it reads while the first writes.
+pub fn open_reader(path: &Path) -> Result<Catalog, Error> {
+    Ok(Catalog::open_reader(path)?)
+}
+
 /// The installed catalogue's version (none before the first pack).
 pub fn version(c: &Catalog) -> Result<Option<i64>, Error> {
     Ok(c.version()?)

@@ -190,6 +190,17 @@ impl Catalog {
         Self::setup(conn, now)
     }
 
+    /// A second connection to the database at `path`, which [`Catalog::open`]
+    /// made and brought up to date, for reading only: in WAL mode it sees
+    /// every committed write and waits for none, so reads go on while an
+    /// import or pack writes through the first.
+    pub fn open_reader(path: &Path) -> Result<Catalog, Error> {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)?;
+        schema::refuse_newer(&conn)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(Catalog { conn, cache: cache::Cache::default() })
+    }
+
     /// A catalogue in memory (tests, benchmarks).
     pub fn open_in_memory(now: &str) -> Result<(Catalog, Opened), Error> {
         Self::setup(Connection::open_in_memory()?, now)

@@ -287,6 +287,47 @@ fn an_evaluation_completes_while_a_catalogue_download_is_in_progress() {
     assert_eq!(shell.ok("app_info", json!({}))["counts"]["accelerators"], 86);
 }
 
+#[test]
+fn reads_go_on_while_a_write_holds_the_catalogue() {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let doc = seed_case(&shell);
+    let before = shell.ok("app_info", json!({}))["counts"]["offers"].clone();
+
+    // As an import or a pack does: the app's catalogue taken, a write
+    // transaction open on it, until the test has read.
+    let (held_tx, held) = mpsc::channel();
+    let (release, release_rx) = mpsc::channel::<()>();
+    let state = shell.state();
+    let writer = std::thread::spawn(move || {
+        state.with(|c, _| {
+            let write = "BEGIN IMMEDIATE; DELETE FROM offers;";
+            c.connection().execute_batch(write).map_err(|e| suanli_api::Error::Internal(e.to_string()))?;
+            held_tx.send(()).unwrap();
+            let _ = release_rx.recv_timeout(Duration::from_secs(60));
+            c.connection().execute_batch("ROLLBACK").map_err(|e| suanli_api::Error::Internal(e.to_string()))
+        })
+    });
+    held.recv().unwrap();
+    let (answer_tx, answer) = mpsc::channel();
+    let caller = shell.caller();
+    std::thread::spawn(move || {
+        let evaluated = caller.call("evaluate", json!({ "scenario": doc }));
+        let info = caller.call("app_info", json!({}));
+        let _ = answer_tx.send((evaluated, info));
+    });
+    let (evaluated, info) = answer.recv_timeout(Duration::from_secs(30)).expect("the reads waited for the write");
+    assert_eq!(total(&evaluated.unwrap(), "rent-8xa100-on-demand"), 1_799_654.4);
+    // The reader sees the last commit, not the write in progress.
+    assert_eq!(info.unwrap()["counts"]["offers"], before);
+    release.send(()).unwrap();
+    writer.join().unwrap().unwrap();
+    assert_eq!(shell.ok("app_info", json!({}))["counts"]["offers"], before);
+}
+
 /// What holds a feed server's first answer back, and says it has begun.
 type Hold = (std::sync::mpsc::Receiver<()>, std::sync::mpsc::Sender<()>);
 

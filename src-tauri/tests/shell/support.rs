@@ -12,7 +12,7 @@ use tauri::{WebviewWindow, WebviewWindowBuilder};
 /// The app with one window; commands go through the same invoke path the
 /// real window uses.
 pub struct Shell {
-    _app: tauri::App<MockRuntime>,
+    app: tauri::App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
 }
 
@@ -31,7 +31,7 @@ pub fn shell_in(db: &Path, system_lang: Lang) -> Shell {
     let state = AppState::open_on(db.to_path_buf(), system_lang, today);
     let app = suanli_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Shell { _app: app, window }
+    Shell { app, window }
 }
 
 /// Invokes commands on a shell's window from another thread (as the window
@@ -46,6 +46,12 @@ impl Caller {
 }
 
 impl Shell {
+    /// What the app holds (to hold its database as a long write would).
+    pub fn state(&self) -> AppState {
+        use tauri::Manager;
+        self.app.state::<AppState>().inner().clone()
+    }
+
     pub fn caller(&self) -> Caller {
         Caller(self.window.clone())
     }
