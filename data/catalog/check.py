@@ -61,12 +61,18 @@ HEADERS: dict[str, list[str]] = {
         "notes",
     ],
     "scaling.csv": ["id", "setup", "accelerator_id", "accelerators", "efficiency", "interconnect", "source", "as_of", "confidence", "notes"],
+    "nodes.csv": [
+        "id", "provider_id", "instance", "accelerator_id", "accelerators_per_node", "scale_up", "scale_up_gbps", "scale_out",
+        "scale_out_gbps", "gpudirect_rdma", "multi_node", "max_cluster_accelerators", "source", "as_of", "confidence", "notes",
+    ],
+    "fx.csv": ["currency", "cny_per_unit", "as_of", "source", "confidence", "notes"],
 }
 
 # `benchmarks` (measured results read from public suites' files) and `specs` (datasheets and
 # spec tables) were added after the two fact sheets; they use the gpu-facts tag vocabulary.
+# `nodes` (node and fabric facts per instance: provider docs, vendor system docs) uses the provider-prices vocabulary.
 SHEETS = {"gpu-facts": "gpu:", "provider-prices": "prices:", "article": "", "benchmarks": "bench:", "specs": "spec:",
-          "feeds": "feed:"}
+          "feeds": "feed:", "nodes": "nodes:"}
 EXPORT_STATUS = {"unrestricted", "licence_required", "banned", "china_only_variant", "domestic", "unknown"}
 PROVIDER_KINDS = {"hyperscaler", "gpu_cloud", "china_cloud", "server_vendor", "reseller"}
 BILLING_MODES = {"on_demand", "reserved_1y", "reserved_3y", "spot", "monthly", "purchase", "savings_plan"}
@@ -80,6 +86,10 @@ WORKLOAD_CLASSES = {
     "gemm_bf16", "gemm_fp16", "gemm_fp8", "memory_bandwidth", "interconnect", "mixed_unspecified",
 }
 SUITES = {"flagperf", "mlperf_training", "mlperf_inference", "vendor", "paper", "community"}
+SCALE_UP = {"nvswitch", "nvlink", "hccs", "infinity_fabric", "pcie", "not_stated"}
+SCALE_OUT = {"infiniband", "roce", "efa", "gpudirect_tcpx", "ethernet", "not_stated"}
+MULTI_NODE = {"sold", "not_sold", "not_stated"}
+CURRENCY_CODE = re.compile(r"^[A-Z]{3}$")
 METRICS = {"tokens_per_accel_second", "tokens_per_second", "samples_per_second", "samples_per_accel_second",
            "mfu", "tflops", "gbps", "minutes_to_train"}
 SPEC_FIELDS = {"memory_gb", "memory_type", "interconnect", "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops",
@@ -89,7 +99,7 @@ GPU_TAG = re.compile(r"^[VMPCDU](-[a-z]+)?$")
 PRICE_TAGS = {"A", "B", "C", "X"}
 
 KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|(bench|spec|feed):[a-z0-9]+([.-][a-z0-9]+)*)$")
+SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|nodes:N[0-9]+|(bench|spec|feed):[a-z0-9]+([.-][a-z0-9]+)*)$")
 DATE = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 
@@ -240,7 +250,7 @@ def check_provenance(name: str, row: dict[str, str], sources: dict[str, str]) ->
         return
     ok_gpu = bool(GPU_TAG.match(conf)) and sheets & {"gpu-facts", "article", "benchmarks", "specs"}
     # A feed file (SkyPilot's catalogue) is provider data: the provider-prices vocabulary.
-    ok_prices = conf in PRICE_TAGS and bool(sheets & {"provider-prices", "feeds"})
+    ok_prices = conf in PRICE_TAGS and bool(sheets & {"provider-prices", "feeds", "nodes"})
     if not (ok_gpu or ok_prices):
         err(at(name, row), f"confidence {conf!r} does not fit the tag vocabulary of the cited sheet(s) {sorted(sheets)}")
 
@@ -460,6 +470,70 @@ def main() -> int:
             err(at(name, row), f"value {row['value']!r} but the source published {row['published_as']!r}: never fill a gap")
         if row["metric"] == "mfu" and value is not None and value > 1:
             err(at(name, row), "mfu is a fraction (39.3 % is 0.393)")
+
+    # nodes: how an instance's accelerators are connected and whether it is sold in clusters.
+    # Tags are always the provider-prices vocabulary (A/B/C/X), whatever sheet the sources come from.
+    name = "nodes.csv"
+    nod = data[name]
+    check_ids(name, nod, KEBAB)
+    offer_pairs = {(r["provider_id"], r["instance"]): r["accelerator_id"] for r in off}
+    seen_pairs: set[tuple[str, str]] = set()
+    for row in nod:
+        note_sources(row)
+        if not row["source"]:
+            err(at(name, row), "source is empty")
+        for s in [s for s in row["source"].split(";")]:
+            if s not in sources:
+                err(at(name, row), f"source {s!r} not in sources.csv")
+        if row["confidence"] not in PRICE_TAGS:
+            err(at(name, row), f"confidence {row['confidence']!r} not in {sorted(PRICE_TAGS)}")
+        check_date(name, row, "as_of", may_be_empty_with="as_of empty")
+        if row["provider_id"] not in prov_ids:
+            err(at(name, row), f"provider_id {row['provider_id']!r} not in providers.csv")
+        if row["accelerator_id"] not in acc_ids:
+            err(at(name, row), f"accelerator_id {row['accelerator_id']!r} not in accelerators.csv")
+        pair = (row["provider_id"], row["instance"])
+        if pair not in offer_pairs:
+            err(at(name, row), f"(provider_id, instance) {pair!r} is not in offers.csv")
+        elif offer_pairs[pair] != row["accelerator_id"]:
+            err(at(name, row), f"accelerator_id differs from offers.csv ({offer_pairs[pair]!r})")
+        if pair in seen_pairs:
+            err(at(name, row), f"(provider_id, instance) {pair!r} listed twice")
+        seen_pairs.add(pair)
+        number(name, row, "accelerators_per_node", integer=True, positive=True)
+        number(name, row, "max_cluster_accelerators", integer=True, positive=True)
+        number(name, row, "scale_up_gbps", positive=True)
+        number(name, row, "scale_out_gbps", positive=True)
+        enum(name, row, "scale_up", SCALE_UP)
+        enum(name, row, "scale_out", SCALE_OUT)
+        enum(name, row, "multi_node", MULTI_NODE)
+        enum(name, row, "gpudirect_rdma", BOOLS, empty_ok=True)
+        if row["scale_up"] == "not_stated" and row["scale_up_gbps"]:
+            err(at(name, row), "scale_up_gbps given but scale_up is not_stated")
+        if row["scale_out"] == "not_stated" and row["scale_out_gbps"]:
+            err(at(name, row), "scale_out_gbps given but scale_out is not_stated")
+        if row["scale_out"] in ("ethernet", "gpudirect_tcpx") and row["gpudirect_rdma"] == "true":
+            err(at(name, row), f"gpudirect_rdma true on a {row['scale_out']} network (no RDMA)")
+        if not row["notes"]:
+            err(at(name, row), "notes are empty (say what the source states and what it does not)")
+
+    # fx: reference exchange rates, CNY per unit of each other offer currency
+    name = "fx.csv"
+    fx = data[name]
+    fx_currencies: set[str] = set()
+    for row in fx:
+        where = f"{name}:{row['__line__']} ({row['currency']})"
+        if not CURRENCY_CODE.match(row["currency"]) or row["currency"] == "CNY":
+            err(where, f"currency {row['currency']!r} must be an ISO 4217 code other than CNY")
+        if row["currency"] in fx_currencies:
+            err(where, "duplicate currency")
+        fx_currencies.add(row["currency"])
+        note_sources(row)
+        check_provenance(name, row | {"id": row["currency"]}, sources)
+        check_date(name, row | {"id": row["currency"]}, "as_of")
+        number(name, row | {"id": row["currency"]}, "cny_per_unit", required=True, positive=True)
+    for cur in sorted({r["currency"] for r in off} - {"CNY"} - fx_currencies):
+        err(name, f"offers are priced in {cur} but fx.csv has no rate for it")
 
     for row in data["sources.csv"]:  # feed sources are cited by the alias table as well
         if row["id"] not in used_sources:
