@@ -15,7 +15,10 @@ What is checked (see README.md for the conventions behind each rule):
     or empty with a note that says why ("as_of empty" / "date empty");
   * numbers parse, are finite and non-negative (and in range where a range applies);
   * enumerated columns hold allowed values;
-  * minimum counts: 25 accelerators, 15 providers, 80 offers, 4 workload classes.
+  * minimum counts: 25 accelerators, 15 providers, 80 offers, 4 workload classes;
+  * nodes.csv: enums (scale_up, scale_out, multi_node, gpudirect_rdma), integers, (provider_id, instance)
+    present in offers.csv with the same accelerator_id and listed once, A/B/C/X tags, no bandwidth under
+    a not_stated fabric; fx.csv: one dated, sourced CNY rate per non-CNY offer currency.
 """
 
 from __future__ import annotations
