@@ -4,13 +4,13 @@
 //! and writes where each came from into the option's `sources`.
 
 use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
-use suanli_catalog::ratios::RatioUsed;
 use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
 use suanli_model::{
     Currency, Demand, InputError, OfferSelector, OnDemandPool, OptionKind, OptionSpec, ReservedPool, Rule, Scenario,
     SpotPool, WorkloadClass,
 };
+use suanli_plan::provenance::{provenance, ratio_source};
 
 use crate::Error;
 
@@ -67,28 +67,6 @@ pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Optio
 
 fn reference_error(path: String, value: &str, problem: impl Into<String>) -> Error {
     Error::Reference { path, value: format!("{value:?}"), problem: problem.into() }
-}
-
-pub(crate) fn provenance(v: &OfferView) -> String {
-    let o = &v.offer;
-    let origin = match v.origin.as_str() {
-        "pricebook" => "your price book",
-        "import" => "imported feed",
-        _ => "catalogue",
-    };
-    let discount = v
-        .discount_share
-        .map_or(String::new(), |d| format!(", less your {} discount", suanli_model::format_percent(d, 1)));
-    format!(
-        "{origin} offer {}: {} {} per {} ({}, as of {}, confidence {}){discount}",
-        o.id,
-        o.price,
-        o.currency,
-        o.price_unit.key().replace('_', " "),
-        o.source,
-        o.as_of.as_deref().unwrap_or("undated"),
-        o.confidence
-    )
 }
 
 /// Resolves every catalogue reference in place; returns notes for the reader.
@@ -297,18 +275,6 @@ fn expanded_label(base: &str, offer: &str) -> String {
     use suanli_model::{Lang, lang::for_lang};
     let (en, zh) = (for_lang(base, Lang::En), for_lang(base, Lang::Zh));
     if en == zh { format!("{base} — {offer}") } else { format!("{en} — {offer} / {zh} — {offer}") }
-}
-
-/// Where a catalogue ratio comes from, as an option's source text: its
-/// basis first (measured, derived, estimated …), then how it was made.
-pub(crate) fn ratio_source(r: &RatioUsed) -> String {
-    let sources = if r.source.is_empty() { String::new() } else { format!(" [{}]", r.source) };
-    format!(
-        "catalogue ratio ({}) for {}: {}{sources}",
-        r.basis.label(suanli_model::Lang::En),
-        r.workload_class,
-        r.method_en
-    )
 }
 
 /// Every `accelerator` an option names must be in the catalogue: an error

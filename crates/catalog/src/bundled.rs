@@ -26,6 +26,8 @@ pub fn tables() -> Result<Tables, Error> {
         measurements: csv_rows("measurements.csv", include_str!("../../../data/catalog/measurements.csv"))?,
         scaling: csv_rows("scaling.csv", include_str!("../../../data/catalog/scaling.csv"))?,
         export_controls: csv_rows("export_controls.csv", include_str!("../../../data/catalog/export_controls.csv"))?,
+        nodes: csv_rows("nodes.csv", include_str!("../../../data/catalog/nodes.csv"))?,
+        reference_rates: csv_rows("fx.csv", include_str!("../../../data/catalog/fx.csv"))?,
     })
 }
 

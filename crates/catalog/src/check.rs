@@ -410,5 +410,42 @@ pub fn check_tables(t: &Tables) -> Vec<RowError> {
         c.provenance(&x.source);
         sources_known(&mut c, "source", &x.source);
     }
+
+    let instances: BTreeSet<(&str, &str)> =
+        t.offers.iter().filter_map(|o| Some((o.provider_id.as_str(), o.instance.as_deref()?))).collect();
+    let mut ids = HashMap::new();
+    for (i, n) in t.nodes.iter().enumerate() {
+        c.at("nodes", line(i), &n.id);
+        c.id(&mut ids, &n.id);
+        for (field, value) in [
+            ("accelerators_per_node", n.accelerators_per_node),
+            ("scale_up_gbps", n.scale_up_gbps),
+            ("scale_out_gbps", n.scale_out_gbps),
+            ("max_cluster_accelerators", n.max_cluster_accelerators),
+        ] {
+            c.amount(field, value);
+        }
+        if !instances.contains(&(n.provider_id.as_str(), n.instance.as_str())) {
+            c.fail("instance", &n.instance, Problem::NoSuchRow { table: "offers" });
+        }
+        if let Some(a) = &n.accelerator_id
+            && !accelerators.contains(a.as_str())
+        {
+            c.fail("accelerator_id", a, Problem::NoSuchRow { table: "accelerators" });
+        }
+        c.provenance(&n.source);
+        sources_known(&mut c, "source", &n.source);
+    }
+
+    let mut ids = HashMap::new();
+    for (i, r) in t.reference_rates.iter().enumerate() {
+        c.at("reference_rates", line(i), r.currency.code());
+        c.id(&mut ids, r.currency.code());
+        if !(r.cny_per_unit.is_finite() && r.cny_per_unit > 0.0) {
+            c.fail("cny_per_unit", r.cny_per_unit, Problem::PositiveRatio);
+        }
+        c.provenance(&r.source);
+        sources_known(&mut c, "source", &r.source);
+    }
     c.errors
 }

@@ -325,6 +325,8 @@ impl Catalog {
             "measurements",
             "scaling",
             "export_controls",
+            "nodes",
+            "reference_rates",
         ] {
             tx.execute(&format!("DELETE FROM {table}"), [])?;
         }
@@ -352,6 +354,8 @@ impl Catalog {
             measurements: store::select(c, "SELECT * FROM measurements ORDER BY id", [])?,
             scaling: store::select(c, "SELECT * FROM scaling ORDER BY id", [])?,
             export_controls: store::select(c, "SELECT * FROM export_controls ORDER BY id", [])?,
+            nodes: store::select(c, "SELECT * FROM nodes ORDER BY id", [])?,
+            reference_rates: store::select(c, "SELECT * FROM reference_rates ORDER BY currency", [])?,
         })
     }
 
@@ -406,7 +410,9 @@ fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
     rows(conn, "efficiency", &t.efficiency)?;
     rows(conn, "measurements", &t.measurements)?;
     rows(conn, "scaling", &t.scaling)?;
-    rows(conn, "export_controls", &t.export_controls)
+    rows(conn, "export_controls", &t.export_controls)?;
+    rows(conn, "nodes", &t.nodes)?;
+    rows(conn, "reference_rates", &t.reference_rates)
 }
 
 /// A change to the catalogue and its counts.

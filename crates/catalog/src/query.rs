@@ -258,6 +258,21 @@ impl Catalog {
         store::select(self.connection(), "SELECT * FROM providers ORDER BY id", [])
     }
 
+    /// Every node and fabric fact, by provider and instance.
+    pub fn nodes(&self) -> Result<Vec<Node>, Error> {
+        store::select(self.connection(), "SELECT * FROM nodes ORDER BY id", [])
+    }
+
+    /// Every reference exchange rate.
+    pub fn reference_rates(&self) -> Result<Vec<ReferenceRate>, Error> {
+        store::select(self.connection(), "SELECT * FROM reference_rates ORDER BY currency", [])
+    }
+
+    /// The measured scaling points.
+    pub fn scaling_points(&self) -> Result<Vec<ScalingPoint>, Error> {
+        store::select(self.connection(), "SELECT * FROM scaling ORDER BY id", [])
+    }
+
     /// One accelerator by id.
     pub fn accelerator(&self, id: &str) -> Result<Option<Accelerator>, Error> {
         Ok(store::select(self.connection(), "SELECT * FROM accelerators WHERE id = ?1", params![id])?.pop())

@@ -7,7 +7,7 @@ use suanli_model::{Currency, ExportStatus};
 
 pub use suanli_model::WorkloadClass;
 
-pub use crate::vocab::{BillingMode, Confidence, Metric, PriceUnit, Suite};
+pub use crate::vocab::{BillingMode, Confidence, Metric, MultiNode, PriceUnit, ScaleOut, ScaleUp, Suite};
 
 /// `true`/`false` from CSV text, JSON booleans or the database's text.
 fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -362,6 +362,69 @@ pub struct ScalingPoint {
     pub notes: Option<String>,
 }
 
+/// How one instance or server's accelerators are connected, inside the node
+/// and to other nodes, and whether its provider sells clusters of it
+/// (`nodes.csv`). A fact no source states is `not_stated` or empty.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Node {
+    /// Row id (`provider-instance`).
+    pub id: String,
+    /// The provider's id.
+    pub provider_id: String,
+    /// The instance as the provider's offers spell it.
+    pub instance: String,
+    /// The accelerator's id.
+    pub accelerator_id: Option<String>,
+    /// Accelerators in one node.
+    pub accelerators_per_node: Option<f64>,
+    /// How the node's accelerators reach each other.
+    pub scale_up: ScaleUp,
+    /// Accelerator-to-accelerator bandwidth per accelerator, GB/s, as stated.
+    pub scale_up_gbps: Option<f64>,
+    /// The network between nodes.
+    pub scale_out: ScaleOut,
+    /// That network's bandwidth per node, Gbit/s.
+    pub scale_out_gbps: Option<f64>,
+    /// Whether accelerator memory moves between nodes without the CPU.
+    #[serde(deserialize_with = "flex_bool", default)]
+    #[cfg_attr(feature = "specta", specta(type = Option<bool>))]
+    pub gpudirect_rdma: Option<bool>,
+    /// Whether the provider sells multi-node clusters of it.
+    pub multi_node: MultiNode,
+    /// The largest cluster the provider states, in accelerators.
+    pub max_cluster_accelerators: Option<f64>,
+    /// `;`-separated source ids (`sources.csv`).
+    pub source: String,
+    /// As-of date of the newest dated source.
+    pub as_of: Option<String>,
+    /// Confidence tag.
+    pub confidence: Confidence,
+    /// What the sources say, and what they leave unsaid.
+    pub notes: Option<String>,
+}
+
+/// A dated reference exchange rate (`fx.csv`): what a scenario without its
+/// own rate for a currency uses, said as an assumption wherever it is used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ReferenceRate {
+    /// The currency.
+    pub currency: Currency,
+    /// Yuan per unit of it.
+    pub cny_per_unit: f64,
+    /// The rate's date.
+    pub as_of: Option<String>,
+    /// `;`-separated source ids (`sources.csv`).
+    pub source: String,
+    /// Confidence tag.
+    pub confidence: Confidence,
+    /// Free-text notes.
+    pub notes: Option<String>,
+}
+
 /// An export-control event or rule (`export_controls.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -408,4 +471,10 @@ pub struct Tables {
     pub scaling: Vec<ScalingPoint>,
     /// Export-control events.
     pub export_controls: Vec<ExportControl>,
+    /// Node and fabric facts of instances; older packs have none.
+    #[serde(default)]
+    pub nodes: Vec<Node>,
+    /// Reference exchange rates; older packs have none.
+    #[serde(default)]
+    pub reference_rates: Vec<ReferenceRate>,
 }

@@ -161,6 +161,19 @@ const MIGRATIONS: &[&str] = &[
            WHERE h.offer_id = o.id AND h.change_id > o._added_change AND c.kind = 'import')
        WHERE o._added_change IS NOT NULL;
     "#,
+    // 6: node and fabric facts of instances, and reference exchange rates.
+    r#"
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY, provider_id TEXT NOT NULL, instance TEXT NOT NULL, accelerator_id TEXT,
+        accelerators_per_node REAL, scale_up TEXT NOT NULL, scale_up_gbps REAL, scale_out TEXT NOT NULL,
+        scale_out_gbps REAL, gpudirect_rdma TEXT, multi_node TEXT NOT NULL, max_cluster_accelerators REAL,
+        source TEXT NOT NULL, as_of TEXT, confidence TEXT NOT NULL, notes TEXT
+    );
+    CREATE TABLE reference_rates (
+        currency TEXT PRIMARY KEY, cny_per_unit REAL NOT NULL, as_of TEXT,
+        source TEXT NOT NULL, confidence TEXT NOT NULL, notes TEXT
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -208,6 +208,132 @@ impl Confidence {
     }
 }
 
+/// How the accelerators of one node reach each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ScaleUp {
+    /// NVLink through NVSwitch: every accelerator to every other at full bandwidth.
+    Nvswitch,
+    /// NVLink bridges between pairs or rings, no switch.
+    Nvlink,
+    /// Huawei's HCCS.
+    Hccs,
+    /// AMD Infinity Fabric.
+    InfinityFabric,
+    /// PCIe only.
+    Pcie,
+    /// No source states it.
+    NotStated,
+}
+
+/// The network a node's accelerators use to reach other nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ScaleOut {
+    /// InfiniBand.
+    Infiniband,
+    /// RDMA over Converged Ethernet.
+    Roce,
+    /// AWS Elastic Fabric Adapter.
+    Efa,
+    /// Google's GPUDirect-TCPX / TCPXO.
+    GpudirectTcpx,
+    /// Plain Ethernet (TCP/IP, no RDMA).
+    Ethernet,
+    /// No source states it: the node is taken as standing alone.
+    NotStated,
+}
+
+impl ScaleOut {
+    /// Whether a source states a network between nodes.
+    pub fn stated(self) -> bool {
+        self != ScaleOut::NotStated
+    }
+
+    /// Whether it moves accelerator memory between nodes without the CPU.
+    pub fn rdma(self) -> bool {
+        matches!(self, ScaleOut::Infiniband | ScaleOut::Roce | ScaleOut::Efa | ScaleOut::GpudirectTcpx)
+    }
+}
+
+/// Whether a provider sells multi-node clusters of an instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum MultiNode {
+    /// Documented clusters for distributed training.
+    Sold,
+    /// The provider says the instance stands alone.
+    NotSold,
+    /// No source says.
+    NotStated,
+}
+
+impl ScaleUp {
+    /// The name in files and JSON (`nvswitch`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ScaleUp::Nvswitch => "nvswitch",
+            ScaleUp::Nvlink => "nvlink",
+            ScaleUp::Hccs => "hccs",
+            ScaleUp::InfinityFabric => "infinity_fabric",
+            ScaleUp::Pcie => "pcie",
+            ScaleUp::NotStated => "not_stated",
+        }
+    }
+
+    /// For a reader.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            ScaleUp::Nvswitch => "NVLink/NVSwitch",
+            ScaleUp::Nvlink => lang.pick("NVLink bridges", "NVLink 桥接"),
+            ScaleUp::Hccs => "HCCS",
+            ScaleUp::InfinityFabric => "Infinity Fabric",
+            ScaleUp::Pcie => lang.pick("PCIe only", "仅 PCIe"),
+            ScaleUp::NotStated => lang.pick("in-node link not stated", "节点内互联未说明"),
+        }
+    }
+}
+
+impl ScaleOut {
+    /// The name in files and JSON (`infiniband`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ScaleOut::Infiniband => "infiniband",
+            ScaleOut::Roce => "roce",
+            ScaleOut::Efa => "efa",
+            ScaleOut::GpudirectTcpx => "gpudirect_tcpx",
+            ScaleOut::Ethernet => "ethernet",
+            ScaleOut::NotStated => "not_stated",
+        }
+    }
+
+    /// For a reader.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            ScaleOut::Infiniband => "InfiniBand",
+            ScaleOut::Roce => "RoCE",
+            ScaleOut::Efa => "EFA",
+            ScaleOut::GpudirectTcpx => "GPUDirect-TCPX",
+            ScaleOut::Ethernet => lang.pick("Ethernet (no RDMA)", "以太网（无 RDMA）"),
+            ScaleOut::NotStated => lang.pick("network between nodes not stated", "节点间网络未说明"),
+        }
+    }
+}
+
+impl MultiNode {
+    /// The name in files and JSON (`sold`).
+    pub fn key(self) -> &'static str {
+        match self {
+            MultiNode::Sold => "sold",
+            MultiNode::NotSold => "not_sold",
+            MultiNode::NotStated => "not_stated",
+        }
+    }
+}
+
 macro_rules! display_by_key {
     ($($t:ty),+) => {$(
         impl fmt::Display for $t {
@@ -318,7 +444,7 @@ impl Metric {
     }
 }
 
-display_by_key!(BillingMode, PriceUnit, Confidence, Suite, Metric);
+display_by_key!(BillingMode, PriceUnit, Confidence, Suite, Metric, ScaleUp, ScaleOut, MultiNode);
 
 impl FromStr for BillingMode {
     type Err = String;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use suanli_api::catalog::{Basis, BillingMode};
-use suanli_api::recommend::{self, CandidateJson, Constraints, Recommendation};
+use suanli_api::recommend::{self, CandidateJson, Constraints, Recommendation, SpotAssumptions};
 use suanli_api::{Error, Lang};
 use suanli_api::{RankBy, format_amount, format_percent};
 
@@ -61,6 +61,18 @@ pub struct RecommendArgs {
     /// Billing kinds allowed: on_demand, reserved_1y, reserved_3y, spot, monthly, savings_plan, purchase. 允许的计费方式。
     #[arg(long, value_delimiter = ',', value_parser = parse_billing)]
     billing: Vec<BillingMode>,
+    /// Let consumer cards (GeForce) run jobs across several nodes. 允许消费级显卡跨节点组成集群。
+    #[arg(long)]
+    allow_consumer_clusters: bool,
+    /// Spot interruptions per node a month (default 0.2). 每节点每月竞价中断次数。
+    #[arg(long)]
+    spot_interruptions: Option<f64>,
+    /// Hours between checkpoints of a spot job (default 1). 竞价作业检查点间隔（小时）。
+    #[arg(long)]
+    checkpoint_hours: Option<f64>,
+    /// Hours to restart a spot job after an interruption (default 1). 中断后重启时间（小时）。
+    #[arg(long)]
+    restart_hours: Option<f64>,
     /// Order of the ranked list. 排序依据。
     #[arg(long, value_enum, default_value_t = RankArg::Npv)]
     rank_by: RankArg,
@@ -118,7 +130,22 @@ impl RecommendArgs {
             min_cluster_accelerators: self.min_cluster,
             max_cluster_accelerators: self.max_cluster,
             billing: self.billing.clone(),
+            allow_consumer_clusters: self.allow_consumer_clusters,
+            spot: self.spot(),
         }
+    }
+
+    /// The spot model's inputs, defaults where a flag is not given.
+    fn spot(&self) -> Option<SpotAssumptions> {
+        if self.spot_interruptions.is_none() && self.checkpoint_hours.is_none() && self.restart_hours.is_none() {
+            return None;
+        }
+        let d = SpotAssumptions::default();
+        Some(SpotAssumptions {
+            interruptions_per_node_month: self.spot_interruptions.unwrap_or(d.interruptions_per_node_month),
+            checkpoint_interval_hours: self.checkpoint_hours.unwrap_or(d.checkpoint_interval_hours),
+            restart_hours: self.restart_hours.unwrap_or(d.restart_hours),
+        })
     }
 
     fn rank_by(&self) -> RankBy {
@@ -165,33 +192,37 @@ fn print(r: &Recommendation, top: usize, lang: Lang) {
     let mut t = Table::new([
         "#",
         lang.pick("Candidate", "候选方案"),
+        lang.pick("Cluster", "集群"),
         lang.pick("Total (NPV)", "总成本（净现值）"),
         lang.pick("Total (nominal)", "总成本（名义）"),
         lang.pick("Time", "时间"),
         lang.pick("Risk", "风险"),
-        lang.pick("Porting", "迁移"),
+        lang.pick("Price", "价格"),
         lang.pick("Frontier", "前沿"),
     ])
-    .right_from(2);
+    .right_from(3);
     let months = lang.pick("mo", "个月");
     for (i, x) in &shown {
         t.row([
             (i + 1).to_string(),
-            format!("{} ({})", x.label, x.id),
+            x.label.clone(),
+            cluster(x, lang),
             format_amount(x.total_npv, c, lang),
             format_amount(x.total_nominal, c, lang),
             format!("{:.1} {months}", x.time_to_result_months),
             format!("{:.0}", x.supply_score),
-            x.porting_cost.map_or("—".into(), |p| format_amount(p, c, lang)),
+            x.price_confidence.to_string(),
             if x.on_frontier { "★".into() } else { String::new() },
         ]);
     }
     out!("{}", t.render());
     outln!();
     for (i, x) in shown.iter().filter(|(_, x)| x.on_frontier) {
-        outln!("{}. {}: {}", i + 1, x.id, x.why);
+        outln!("{}. {}: {}", i + 1, x.label, x.why);
+        outln!("   {}", x.cluster_why);
     }
     if !r.infeasible.is_empty() {
+        outln!();
         outln!("{}", lang.pick("Nothing meets every constraint:", "没有候选方案满足全部约束："));
         for line in &r.infeasible {
             outln!("  {line}");
@@ -213,14 +244,38 @@ fn print(r: &Recommendation, top: usize, lang: Lang) {
         outln!("{}", lang.pick("Listed apart (do not finish or do not fit):", "单独列出（无法完成或放不下模型）："));
         for x in r.apart.iter().take(5) {
             let done = x.apart.as_ref().map_or(String::new(), |a| format_percent(a.done_share, 0));
-            outln!("  {} ({done}): {}", x.id, x.why);
+            outln!("  {} ({done}): {}", x.label, x.why);
         }
-        if r.apart.len() > 5 {
-            let more = r.apart.len() - 5;
-            outln!("  … {}", if lang == Lang::Zh { format!("另有 {more} 个") } else { format!("{more} more") });
-        }
+        more(r.apart.len(), 5, lang);
     }
+    if !r.not_feasible.is_empty() {
+        outln!();
+        outln!("{}", lang.pick("Cannot be the cluster the demand needs:", "无法组成所需集群："));
+        for x in r.not_feasible.iter().take(8) {
+            outln!("  {}: {}", x.label, x.why);
+        }
+        more(r.not_feasible.len(), 8, lang);
+    }
+    outln!();
+    outln!("{}", lang.pick("Notes:", "说明："));
     for n in &r.notes {
-        erroutln!("{n}");
+        outln!("  {n}");
+    }
+}
+
+/// A candidate's cluster in a cell: nodes × accelerators, fabric.
+fn cluster(x: &CandidateJson, lang: Lang) -> String {
+    let k = &x.cluster;
+    if k.nodes <= 1 {
+        format!("1 × {}", k.per_node)
+    } else {
+        format!("{} × {} {}", k.nodes, k.per_node, k.scale_out.label(lang))
+    }
+}
+
+fn more(len: usize, shown: usize, lang: Lang) {
+    if len > shown {
+        let more = len - shown;
+        outln!("  … {}", if lang == Lang::Zh { format!("另有 {more} 个") } else { format!("{more} more") });
     }
 }

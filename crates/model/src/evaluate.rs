@@ -485,12 +485,7 @@ fn accelerators_per_run(s: &Scenario, o: &OptionSpec) -> u32 {
     if let Some(p) = &o.owned {
         return p.servers * p.accelerators_per_server;
     }
-    let cluster = match &s.demand {
-        Demand::Job(j) => j.cluster_accelerators,
-        Demand::Profile(p) => p.cluster_accelerators,
-        Demand::Portfolio(p) => p.cluster_accelerators,
-        Demand::Inference(d) => d.cluster_accelerators,
-    };
+    let cluster = s.demand.cluster_accelerators();
     match (&o.reserved, s.demand_is_job()) {
         (Some(r), true) => r.accelerators.unwrap_or(cluster),
         _ => cluster,

@@ -215,7 +215,14 @@ fn ties_and_every_ranking_resolve_the_same_way_every_time() {
 fn domestic_only_on_a_cuda_workload_pays_for_porting_and_waits_for_it() {
     let mut c = catalog();
     with_domestic_offers(&mut c);
-    let text = format!("{JOB}{PORTING}");
+    // The feed states no network between its nodes: 64 accelerators cannot
+    // be built from it, one node of 8 can.
+    let wide = run(&c, &format!("{JOB}{PORTING}"), &Constraints { domestic_only: true, ..Constraints::default() });
+    assert!(wide.ranked.is_empty());
+    assert!(wide.not_feasible.iter().any(|x| x.offer_id == "test-910b-od" && x.why.contains("network between")));
+    let text = format!("{JOB}{PORTING}")
+        .replace("cluster_accelerators = 64", "cluster_accelerators = 8")
+        .replace("ref_gpu_hours = 200000", "ref_gpu_hours = 30000");
     let free = run(&c, &text, &Constraints::default());
     let domestic = run(&c, &text, &Constraints { domestic_only: true, ..Constraints::default() });
     assert!(!domestic.ranked.is_empty(), "{:?}", domestic.infeasible);

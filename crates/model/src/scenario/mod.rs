@@ -103,6 +103,19 @@ impl Scenario {
     }
 }
 
+impl Demand {
+    /// Accelerators one run needs: the job's cluster, a typical job's, or a
+    /// serving replica's.
+    pub fn cluster_accelerators(&self) -> u32 {
+        match self {
+            Demand::Job(j) => j.cluster_accelerators,
+            Demand::Profile(p) => p.cluster_accelerators,
+            Demand::Portfolio(p) => p.cluster_accelerators,
+            Demand::Inference(d) => d.cluster_accelerators,
+        }
+    }
+}
+
 fn default_reference_gpu() -> String {
     "nvidia-a100-sxm-80gb".to_owned()
 }
