@@ -559,12 +559,18 @@ export type CandidateJson = CandidateJson_Serialize | CandidateJson_Deserialize;
 export type CandidateJson_Deserialize = {
 	/**  `rent/OFFER`, `buy/OFFER` or `mix/OFFER`: what a pick names. */
 	id: string,
-	/**  Its label, `English / 中文` when the two differ. */
+	/**  Its label in the requested language. */
 	label: string,
 	/**  `buy`, `rent` or `mix`. */
 	kind: string,
 	/**  Its pools, one per offer it is priced from. */
 	pools: PoolJson_Deserialize[],
+	/**  The cluster one run is on: nodes, fabric, scaling and its basis, capacity. */
+	cluster: Cluster_Deserialize,
+	/**  Why that cluster can be built, in the requested language. */
+	cluster_why: string,
+	/**  Share of work a spot pool redoes after interruptions; `null` without spot. */
+	spot_overhead?: number | null,
 	/**  NPV, in the scenario's currency (not rounded). */
 	total_npv: number | null,
 	/**  Nominal total over the horizon, in the scenario's currency (not rounded). */
@@ -585,6 +591,8 @@ export type CandidateJson_Deserialize = {
 	cluster_accelerators: number,
 	/**  The weakest basis of its pools' ratios. */
 	ratio_basis: Basis,
+	/**  The weakest confidence of its pools' prices. */
+	price_confidence: Confidence,
 	/**
 	 *  On the Pareto frontier over NPV, time to result and supply risk
 	 *  (only a ranked candidate is).
@@ -602,12 +610,18 @@ export type CandidateJson_Deserialize = {
 export type CandidateJson_Serialize = {
 	/**  `rent/OFFER`, `buy/OFFER` or `mix/OFFER`: what a pick names. */
 	id: string,
-	/**  Its label, `English / 中文` when the two differ. */
+	/**  Its label in the requested language. */
 	label: string,
 	/**  `buy`, `rent` or `mix`. */
 	kind: string,
 	/**  Its pools, one per offer it is priced from. */
 	pools: PoolJson_Serialize[],
+	/**  The cluster one run is on: nodes, fabric, scaling and its basis, capacity. */
+	cluster: Cluster_Serialize,
+	/**  Why that cluster can be built, in the requested language. */
+	cluster_why: string,
+	/**  Share of work a spot pool redoes after interruptions; `null` without spot. */
+	spot_overhead: number | null,
 	/**  NPV, in the scenario's currency (not rounded). */
 	total_npv: number | null,
 	/**  Nominal total over the horizon, in the scenario's currency (not rounded). */
@@ -628,6 +642,8 @@ export type CandidateJson_Serialize = {
 	cluster_accelerators: number,
 	/**  The weakest basis of its pools' ratios. */
 	ratio_basis: Basis,
+	/**  The weakest confidence of its pools' prices. */
+	price_confidence: Confidence,
 	/**
 	 *  On the Pareto frontier over NPV, time to result and supply risk
 	 *  (only a ranked candidate is).
@@ -662,6 +678,65 @@ export type Change_Serialize = {
 	before: string | null,
 	/**  Its value in the second scenario, as text; `null` when it has none. */
 	after: string | null,
+};
+
+/**  The cluster one offer becomes. */
+export type Cluster = Cluster_Serialize | Cluster_Deserialize;
+
+/**  The cluster one offer becomes. */
+export type Cluster_Deserialize = {
+	/**  Accelerators one run needs. */
+	accelerators: number,
+	/**  Accelerators in one node (1 when no source says). */
+	per_node: number,
+	/**  Whether a source states the accelerators in one node. */
+	per_node_stated: boolean,
+	/**  Nodes one run needs. */
+	nodes: number,
+	/**  How a node's accelerators reach each other. */
+	scale_up: ScaleUp,
+	/**  The network between nodes. */
+	scale_out: ScaleOut,
+	/**  That network's bandwidth per node, Gbit/s, when stated. */
+	scale_out_gbps?: number | null,
+	/**  Whether the provider sells clusters of it. */
+	multi_node: MultiNode,
+	/**  The largest cluster the provider states, in accelerators. */
+	capacity?: number | null,
+	/**  Share of per-accelerator throughput kept across the nodes. */
+	scaling_efficiency: number | null,
+	/**  Where that share comes from. */
+	scaling_basis: ScalingBasis,
+	/**  The node facts' source ids; `None` when the catalogue has none. */
+	source?: string | null,
+};
+
+/**  The cluster one offer becomes. */
+export type Cluster_Serialize = {
+	/**  Accelerators one run needs. */
+	accelerators: number,
+	/**  Accelerators in one node (1 when no source says). */
+	per_node: number,
+	/**  Whether a source states the accelerators in one node. */
+	per_node_stated: boolean,
+	/**  Nodes one run needs. */
+	nodes: number,
+	/**  How a node's accelerators reach each other. */
+	scale_up: ScaleUp,
+	/**  The network between nodes. */
+	scale_out: ScaleOut,
+	/**  That network's bandwidth per node, Gbit/s, when stated. */
+	scale_out_gbps: number | null,
+	/**  Whether the provider sells clusters of it. */
+	multi_node: MultiNode,
+	/**  The largest cluster the provider states, in accelerators. */
+	capacity: number | null,
+	/**  Share of per-accelerator throughput kept across the nodes. */
+	scaling_efficiency: number | null,
+	/**  Where that share comes from. */
+	scaling_basis: ScalingBasis,
+	/**  The node facts' source ids; `None` when the catalogue has none. */
+	source: string | null,
 };
 
 /**  Two saved scenarios compared, field by field and option by option. */
@@ -732,12 +807,14 @@ export type Confidence =
 /**
  *  What the recommendation must respect. Amounts are in `budget_currency`
  *  (default: the scenario's); every field left empty constrains nothing.
+ *  `allow_consumer_clusters` and `spot` shape the search itself.
  */
 export type Constraints = Constraints_Serialize | Constraints_Deserialize;
 
 /**
  *  What the recommendation must respect. Amounts are in `budget_currency`
  *  (default: the scenario's); every field left empty constrains nothing.
+ *  `allow_consumer_clusters` and `spot` shape the search itself.
  */
 export type Constraints_Deserialize = {
 	/**  Nominal total over the horizon. */
@@ -746,7 +823,7 @@ export type Constraints_Deserialize = {
 	budget_per_month?: number | null,
 	/**
 	 *  Currency code of the budgets (`USD`); one other than the scenario's
-	 *  needs a rate in the scenario's `fx`.
+	 *  needs a rate in the scenario's `fx` or the catalogue's reference rates.
 	 */
 	budget_currency?: string | null,
 	/**
@@ -786,11 +863,16 @@ export type Constraints_Deserialize = {
 	max_cluster_accelerators?: number | null,
 	/**  Billing kinds allowed (empty: all); a mix needs each of its pools'. */
 	billing?: BillingMode[],
+	/**  Let consumer cards (GeForce) run jobs across several nodes. */
+	allow_consumer_clusters?: boolean,
+	/**  What spot interruptions cost a synchronous job (documented defaults). */
+	spot?: SpotAssumptions_Deserialize | null,
 };
 
 /**
  *  What the recommendation must respect. Amounts are in `budget_currency`
  *  (default: the scenario's); every field left empty constrains nothing.
+ *  `allow_consumer_clusters` and `spot` shape the search itself.
  */
 export type Constraints_Serialize = {
 	/**  Nominal total over the horizon. */
@@ -799,7 +881,7 @@ export type Constraints_Serialize = {
 	budget_per_month: number | null,
 	/**
 	 *  Currency code of the budgets (`USD`); one other than the scenario's
-	 *  needs a rate in the scenario's `fx`.
+	 *  needs a rate in the scenario's `fx` or the catalogue's reference rates.
 	 */
 	budget_currency: string | null,
 	/**
@@ -839,6 +921,10 @@ export type Constraints_Serialize = {
 	max_cluster_accelerators: number | null,
 	/**  Billing kinds allowed (empty: all); a mix needs each of its pools'. */
 	billing: BillingMode[],
+	/**  Let consumer cards (GeForce) run jobs across several nodes. */
+	allow_consumer_clusters: boolean,
+	/**  What spot interruptions cost a synchronous job (documented defaults). */
+	spot: SpotAssumptions_Serialize | null,
 };
 
 /**  Row counts of the catalogue tables. */
@@ -1333,6 +1419,15 @@ export type MemoryFitJson_Serialize = {
 	memory_gb_per_accelerator: number | null,
 };
 
+/**  Whether a provider sells multi-node clusters of an instance. */
+export type MultiNode = 
+/**  Documented clusters for distributed training. */
+"sold" | 
+/**  The provider says the instance stands alone. */
+"not_sold" | 
+/**  No source says. */
+"not_stated";
+
 /**  Why an accelerator has no ratio for a class. */
 export type NoRatio = 
 /**  The offer names no accelerator. */
@@ -1351,6 +1446,60 @@ field: string;
 unpublished: boolean } | 
 /**  A benchmark probe, not a workload offers are priced for. */
 { kind: "not_priced" };
+
+/**  Why an offer cannot be the cluster a demand needs. */
+export type NotFeasible = 
+/**  No source states how many accelerators one node holds, so nodes cannot be counted. */
+{ reason: "node_size_not_stated" } | 
+/**  More than one node and no source states a network between nodes. */
+{ reason: "no_scale_out" } | 
+/**  The provider says it sells the instance only on its own. */
+{ reason: "not_sold_in_clusters" } | 
+/**  The provider's stated cluster size is below what is needed. */
+{ reason: "capacity_below"; 
+/**  Accelerators the provider's clusters go up to. */
+capacity: number } | 
+/**  A consumer card across several nodes, which the user did not allow. */
+{ reason: "consumer_card" } | 
+/**  Spot on this many nodes redoes more work than its discount pays for. */
+{ reason: "spot_does_not_pay"; 
+/**  Share of the work redone. */
+overhead: number | null };
+
+/**  An offer that cannot be the cluster the demand needs. */
+export type NotFeasibleJson = NotFeasibleJson_Serialize | NotFeasibleJson_Deserialize;
+
+/**  An offer that cannot be the cluster the demand needs. */
+export type NotFeasibleJson_Deserialize = {
+	/**  The offer. */
+	offer_id: string,
+	/**  The offer in the requested language. */
+	label: string,
+	/**  The cluster it would have to be. */
+	cluster: Cluster_Deserialize,
+	/**  Why it cannot. */
+	reason: NotFeasible,
+	/**  The same in the requested language. */
+	why: string,
+	/**  Price of one accelerator-hour (rental) or one server, scenario currency. */
+	price: number | null,
+};
+
+/**  An offer that cannot be the cluster the demand needs. */
+export type NotFeasibleJson_Serialize = {
+	/**  The offer. */
+	offer_id: string,
+	/**  The offer in the requested language. */
+	label: string,
+	/**  The cluster it would have to be. */
+	cluster: Cluster_Serialize,
+	/**  Why it cannot. */
+	reason: NotFeasible,
+	/**  The same in the requested language. */
+	why: string,
+	/**  Price of one accelerator-hour (rental) or one server, scenario currency. */
+	price: number | null,
+};
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer = Offer_Serialize | Offer_Deserialize;
@@ -1867,6 +2016,10 @@ export type PoolJson_Deserialize = {
 	provider_id?: string | null,
 	/**  Where the accelerator's ratio to the reference GPU comes from. */
 	ratio_basis: Basis,
+	/**  How sure the offer's price is (`A` a provider's list price … `C` a market quote). */
+	price_confidence: Confidence,
+	/**  The price's source ids. */
+	price_source: string,
 	/**  Servers (owned) or committed accelerators (reserved). */
 	size?: number | null,
 };
@@ -1885,6 +2038,10 @@ export type PoolJson_Serialize = {
 	provider_id: string | null,
 	/**  Where the accelerator's ratio to the reference GPU comes from. */
 	ratio_basis: Basis,
+	/**  How sure the offer's price is (`A` a provider's list price … `C` a market quote). */
+	price_confidence: Confidence,
+	/**  The price's source ids. */
+	price_source: string,
 	/**  Servers (owned) or committed accelerators (reserved). */
 	size: number | null,
 };
@@ -2208,6 +2365,37 @@ export type RankBy =
 /**  Supply-risk score. */
 "risk";
 
+/**  A reference rate a scenario took. */
+export type RateUsed = RateUsed_Serialize | RateUsed_Deserialize;
+
+/**  A reference rate a scenario took. */
+export type RateUsed_Deserialize = {
+	/**  The currency converted. */
+	currency: Currency,
+	/**  Scenario-currency units per unit of it. */
+	rate: number | null,
+	/**  The reference rate's date. */
+	as_of?: string | null,
+	/**  Its source ids. */
+	source: string,
+	/**  Its confidence. */
+	confidence: Confidence,
+};
+
+/**  A reference rate a scenario took. */
+export type RateUsed_Serialize = {
+	/**  The currency converted. */
+	currency: Currency,
+	/**  Scenario-currency units per unit of it. */
+	rate: number | null,
+	/**  The reference rate's date. */
+	as_of: string | null,
+	/**  Its source ids. */
+	source: string,
+	/**  Its confidence. */
+	confidence: Confidence,
+};
+
 /**  A like-for-like comparison as a step shows it. */
 export type RatioComparison = RatioComparison_Serialize | RatioComparison_Deserialize;
 
@@ -2308,10 +2496,10 @@ export type RatioUsed_Serialize = {
 	method_zh: string,
 };
 
-/**  The answer of [`recommend`]. */
+/**  A plan: the answer of [`crate::plan`]. */
 export type Recommendation = Recommendation_Serialize | Recommendation_Deserialize;
 
-/**  The answer of [`recommend`]. */
+/**  A plan: the answer of [`crate::plan`]. */
 export type Recommendation_Deserialize = {
 	/**  The scenario's name. */
 	scenario_name: string,
@@ -2328,17 +2516,21 @@ export type Recommendation_Deserialize = {
 	apart: CandidateJson_Deserialize[],
 	/**  Candidates that do the work but fail a constraint. */
 	excluded: CandidateJson_Deserialize[],
+	/**  Offers that cannot be the cluster the demand needs, cheapest first. */
+	not_feasible: NotFeasibleJson_Deserialize[],
 	/**  Per active constraint: what it removed and whether it binds. */
 	constraints: ExclusionJson_Deserialize[],
 	/**  When nothing is ranked: why, one reason a line. */
 	infeasible: string[],
 	/**  How the catalogue's offers fed the search. */
 	search: SearchStats,
+	/**  Reference exchange rates the scenario took from the catalogue. */
+	rates: RateUsed_Deserialize[],
 	/**  Assumptions and what was left out, for the reader. */
 	notes: string[],
 };
 
-/**  The answer of [`recommend`]. */
+/**  A plan: the answer of [`crate::plan`]. */
 export type Recommendation_Serialize = {
 	/**  The scenario's name. */
 	scenario_name: string,
@@ -2355,12 +2547,16 @@ export type Recommendation_Serialize = {
 	apart: CandidateJson_Serialize[],
 	/**  Candidates that do the work but fail a constraint. */
 	excluded: CandidateJson_Serialize[],
+	/**  Offers that cannot be the cluster the demand needs, cheapest first. */
+	not_feasible: NotFeasibleJson_Serialize[],
 	/**  Per active constraint: what it removed and whether it binds. */
 	constraints: ExclusionJson_Serialize[],
 	/**  When nothing is ranked: why, one reason a line. */
 	infeasible: string[],
 	/**  How the catalogue's offers fed the search. */
 	search: SearchStats,
+	/**  Reference exchange rates the scenario took from the catalogue. */
+	rates: RateUsed_Serialize[],
 	/**  Assumptions and what was left out, for the reader. */
 	notes: string[],
 };
@@ -2382,6 +2578,45 @@ export type SavedScenario = {
 	/**  The scenario as the editor's document, defaults filled in. */
 	scenario: { [key in string]: JsonValue },
 };
+
+/**  The network a node's accelerators use to reach other nodes. */
+export type ScaleOut = 
+/**  InfiniBand. */
+"infiniband" | 
+/**  RDMA over Converged Ethernet. */
+"roce" | 
+/**  AWS Elastic Fabric Adapter. */
+"efa" | 
+/**  Google's GPUDirect-TCPX / TCPXO. */
+"gpudirect_tcpx" | 
+/**  Plain Ethernet (TCP/IP, no RDMA). */
+"ethernet" | 
+/**  No source states it: the node is taken as standing alone. */
+"not_stated";
+
+/**  How the accelerators of one node reach each other. */
+export type ScaleUp = 
+/**  NVLink through NVSwitch: every accelerator to every other at full bandwidth. */
+"nvswitch" | 
+/**  NVLink bridges between pairs or rings, no switch. */
+"nvlink" | 
+/**  Huawei's HCCS. */
+"hccs" | 
+/**  AMD Infinity Fabric. */
+"infinity_fabric" | 
+/**  PCIe only. */
+"pcie" | 
+/**  No source states it. */
+"not_stated";
+
+/**  Where a cluster's scaling efficiency comes from. */
+export type ScalingBasis = 
+/**  One node: no scaling across nodes. */
+"one_node" | 
+/**  The fit for the fabric the source states. */
+"fitted" | 
+/**  Servers the buyer networks: the fit for an RDMA fabric the buyer builds. */
+"buyer_fabric";
 
 /**
  *  The scenario as the editor holds it: the scenario file's fields as a JSON
@@ -2408,8 +2643,8 @@ export type SearchStats = {
 	/**  Offers whose accelerator has no ratio for the workload class. */
 	without_ratio: number,
 	/**
-	 *  Offers without a price in the scenario currency (no FX rate, no
-	 *  accelerators per instance).
+	 *  Offers without a price in the scenario currency (no rate for their
+	 *  currency, no accelerators per instance).
 	 */
 	without_price: number,
 	/**  Dearer than the cheapest of their accelerator, billing mode and provider. */
@@ -2419,6 +2654,8 @@ export type SearchStats = {
 	 *  running costs stand for the on-premises site.
 	 */
 	purchases_without_site: number,
+	/**  Offers that cannot be the cluster the demand needs (listed apart with the reason). */
+	not_feasible: number,
 	/**  Candidates priced through the engine. */
 	candidates: number,
 };
@@ -2650,6 +2887,35 @@ export type Source_Serialize = {
 	 *  always a date.
 	 */
 	date: string | null,
+};
+
+/**  The inputs of the spot model; each default is sourced or an assumption. */
+export type SpotAssumptions = SpotAssumptions_Serialize | SpotAssumptions_Deserialize;
+
+/**  The inputs of the spot model; each default is sourced or an assumption. */
+export type SpotAssumptions_Deserialize = {
+	/**  Interruptions per node per month. */
+	interruptions_per_node_month?: number | null,
+	/**  Hours between checkpoints. */
+	checkpoint_interval_hours?: number | null,
+	/**
+	 *  Hours from an interruption until the whole job runs again
+	 *  (replacement capacity, start-up, loading the checkpoint).
+	 */
+	restart_hours?: number | null,
+};
+
+/**  The inputs of the spot model; each default is sourced or an assumption. */
+export type SpotAssumptions_Serialize = {
+	/**  Interruptions per node per month. */
+	interruptions_per_node_month: number | null,
+	/**  Hours between checkpoints. */
+	checkpoint_interval_hours: number | null,
+	/**
+	 *  Hours from an interruption until the whole job runs again
+	 *  (replacement capacity, start-up, loading the checkpoint).
+	 */
+	restart_hours: number | null,
 };
 
 /**  One step of a ratio's chain: `to` relative to `from`. */

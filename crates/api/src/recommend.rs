@@ -10,6 +10,7 @@ use suanli_catalog::Catalog;
 use suanli_catalog::query::{OfferFilter, OfferSort};
 use suanli_model::recommend::RankBy;
 use suanli_model::{Lang, Scenario};
+pub use suanli_plan::cluster::{FabricClass, ScalingModel};
 pub use suanli_plan::{
     ApartJson, CandidateJson, Constraints, DEFAULT_PICKS, ExclusionJson, MAX_PICKS, MIX_BASES, NotFeasibleJson,
     OFFERS_PER_GROUP, PoolJson, Recommendation, SearchStats, SpotAssumptions,
@@ -75,6 +76,11 @@ fn market(c: &Catalog, s: &Scenario) -> Result<Market, Error> {
         scaling: c.scaling_points()?,
         rates: c.reference_rates()?,
     })
+}
+
+/// The cluster model's scaling fits on the catalogue's measured points.
+pub fn scaling_model(c: &Catalog) -> Result<ScalingModel, Error> {
+    Ok(ScalingModel::calibrate(&c.scaling_points()?))
 }
 
 /// Reads a scenario file and recommends for it against the catalogue at

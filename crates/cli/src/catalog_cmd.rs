@@ -37,6 +37,12 @@ pub enum CatalogCommand {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// The cluster model's scaling fits: each fabric class, its measured
+    /// multi-node points and the fit's error at each (also left out). 集群扩展效率拟合。
+    Scaling {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// Full-text search over names in Chinese and English. 中英文名称全文搜索。
     Search {
         text: String,
@@ -400,6 +406,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
     match cmd {
         CatalogCommand::List { what } => list(what, c, lang),
         CatalogCommand::Calibration { format } => calibration(c, format, lang),
+        CatalogCommand::Scaling { format } => crate::recommend_cmd::scaling(c, format, lang),
         CatalogCommand::Show { id, workload, format } => {
             let filter = OfferFilter { workload_class: workload, ..Default::default() };
             let item = catalog::show(c, &id, &filter, freshness::today_date())?;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use suanli_api::catalog::{Basis, BillingMode};
-use suanli_api::recommend::{self, CandidateJson, Constraints, Recommendation, SpotAssumptions};
+use suanli_api::recommend::{self, CandidateJson, Constraints, FabricClass, Recommendation, SpotAssumptions};
 use suanli_api::{Error, Lang};
 use suanli_api::{RankBy, format_amount, format_percent};
 
@@ -278,4 +278,51 @@ fn more(len: usize, shown: usize, lang: Lang) {
         let more = len - shown;
         outln!("  … {}", if lang == Lang::Zh { format!("另有 {more} 个") } else { format!("{more} more") });
     }
+}
+
+/// `suanli catalog scaling`: the cluster model's fits, point by point.
+pub fn scaling(c: &suanli_api::catalog::Catalog, format: Format, lang: Lang) -> Result<(), Error> {
+    let model = recommend::scaling_model(c)?;
+    if let Format::Json = format {
+        return json(&model);
+    }
+    for fit in [&model.rdma, &model.ethernet] {
+        let class = match fit.class {
+            FabricClass::Rdma => lang.pick(
+                "RDMA fabric (InfiniBand, RoCE, EFA, GPUDirect-TCPX)",
+                "RDMA 网络（InfiniBand、RoCE、EFA、GPUDirect-TCPX）",
+            ),
+            FabricClass::Ethernet => {
+                lang.pick("Ethernet without RDMA, or a fabric not tuned", "无 RDMA 的以太网或未调优的网络")
+            }
+        };
+        outln!(
+            "{class}: {} {} {}",
+            lang.pick("efficiency = 1 −", "扩展效率 = 1 −"),
+            format!("{:.4}", fit.loss_per_doubling),
+            lang.pick("× log2(accelerators ÷ 8)", "× log2(加速卡数 ÷ 8)")
+        );
+        let mut t = Table::new([
+            lang.pick("Point", "测量点"),
+            lang.pick("Accelerators", "加速卡"),
+            lang.pick("Measured", "实测"),
+            lang.pick("Fitted", "拟合"),
+            lang.pick("Left out", "留一"),
+            lang.pick("Error left out", "留一误差"),
+        ])
+        .right_from(1);
+        for p in &fit.points {
+            t.row([
+                p.id.clone(),
+                format!("{:.0}", p.accelerators),
+                format!("{:.3}", p.measured),
+                format!("{:.3}", p.fitted),
+                p.left_out.map_or("—".into(), |x| format!("{x:.3}")),
+                p.left_out.map_or("—".into(), |x| format!("{:+.1} pp", (x - p.measured) * 100.0)),
+            ]);
+        }
+        out!("{}", t.render());
+        outln!();
+    }
+    Ok(())
 }

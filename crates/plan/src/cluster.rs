@@ -296,11 +296,11 @@ impl Cluster {
         if self.nodes <= 1 {
             return None;
         }
-        if !self.per_node_stated {
-            return Some(NotFeasible::NodeSizeNotStated);
-        }
         if consumer && !allow_consumer {
             return Some(NotFeasible::ConsumerCard);
+        }
+        if !self.per_node_stated {
+            return Some(NotFeasible::NodeSizeNotStated);
         }
         if owned {
             return None;

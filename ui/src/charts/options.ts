@@ -73,18 +73,21 @@ const truncate = (s: string, n: number) => {
 export type FrontierPoint = { id: string; label: string; npv: number; months: number; risk: number; onFrontier: boolean };
 
 /** Cost against time to result, supply risk as colour; the frontier's points drawn larger and ringed. */
+/** Cost against time to result, or against supply risk when every candidate serves at once (steady demand). */
 export function frontierOption(points: FrontierPoint[], currency: string, lang: Lang, names: { months: string; npv: string; risk: string }) {
-  const data = (frontier: boolean) => points.filter((p) => p.onFrontier === frontier).map((p) => ({ value: [p.months, p.npv, p.risk], name: p.label }));
+  const byRisk = new Set(points.map((p) => p.months)).size <= 1;
+  const x = (p: FrontierPoint) => (byRisk ? p.risk : p.months);
+  const data = (frontier: boolean) => points.filter((p) => p.onFrontier === frontier).map((p) => ({ value: [x(p), p.npv, p.risk, p.months], name: p.label }));
   return {
     textStyle: { fontFamily: FONT },
     grid: { left: 72, right: 90, top: 20, bottom: 44 },
     tooltip: {
       trigger: "item",
       formatter: (p: { name: string; value: number[] }) =>
-        `${p.name}<br/>${names.npv}: ${formatMoney(p.value[1], currency, lang)}<br/>${names.months}: ${p.value[0].toFixed(1)}<br/>${names.risk}: ${p.value[2].toFixed(0)}`,
+        `${p.name}<br/>${names.npv}: ${formatMoney(p.value[1], currency, lang)}<br/>${names.months}: ${p.value[3].toFixed(1)}<br/>${names.risk}: ${p.value[2].toFixed(0)}`,
     },
     visualMap: { dimension: 2, min: 0, max: 100, right: 0, top: 20, itemHeight: 120, text: [names.risk, ""], calculable: false, inRange: { color: [COLORS[2] ?? "#3a3", "#e6a23c", "#d54"] } },
-    xAxis: { type: "value", name: names.months, nameLocation: "middle", nameGap: 28, scale: true },
+    xAxis: { type: "value", name: byRisk ? names.risk : names.months, nameLocation: "middle", nameGap: 28, scale: true },
     yAxis: { type: "value", name: names.npv, scale: true, axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
     series: [
       { type: "scatter", name: "others", symbolSize: 7, data: data(false) },

@@ -333,3 +333,54 @@ fn a_scenario_whose_options_name_offers_can_be_planned_again() {
     let again = recommend::recommend(&c, &picked, &Constraints::default(), RankBy::Npv, Lang::En).unwrap();
     assert_eq!(again.ranked.first().map(|c| &c.id), r.ranked.first().map(|c| &c.id), "the same search, the same best");
 }
+
+/// The bundled 175 B pre-training example, as a CTO reads its plan.
+fn gpt3(fx: bool, cluster: u32) -> Recommendation {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/gpt3-175b-training.toml");
+    let mut text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("cluster_accelerators = 256", &format!("cluster_accelerators = {cluster}"));
+    if fx {
+        text = text.replace("[demand]", "[fx]\nUSD = 7.1\n\n[demand]");
+    }
+    run(&catalog(), &text, &Constraints::default())
+}
+
+#[test]
+fn the_175b_example_ranks_only_clusters_a_cto_could_build() {
+    let c = catalog();
+    let accelerators = c.accelerators(&Default::default()).unwrap();
+    let consumer = |id: &str| accelerators.iter().any(|a| a.id == id && a.name.starts_with("GeForce"));
+    for fx in [false, true] {
+        let r = gpt3(fx, 256);
+        assert!(r.ranked.len() >= 15, "{} ranked", r.ranked.len());
+        for x in r.ranked.iter().take(15) {
+            assert!(x.cluster.per_node >= 2 && x.cluster.per_node_stated, "{}: {:?}", x.label, x.cluster);
+            assert!(x.pools.iter().all(|p| !consumer(&p.accelerator_id)), "{}", x.label);
+            assert!(x.cluster.nodes * x.cluster.per_node >= 256, "{:?}", x.cluster);
+            assert!(
+                x.cluster.scale_out != suanli_api::catalog::ScaleOut::NotStated || x.kind == "buy",
+                "{:?}",
+                x.cluster
+            );
+            assert!(!x.cluster_why.is_empty());
+        }
+        // USD offers are searched either way; without [fx] the catalogue's rate is said.
+        assert_eq!(r.search.without_price, 0);
+        let said = r.notes.iter().any(|n| n.starts_with("Assumed: 1 USD = 7.1106 CNY"));
+        assert_eq!(said, !fx, "{:?}", r.notes);
+        assert!(
+            r.not_feasible
+                .iter()
+                .any(|x| consumer(&x.offer_id.replace("-on-demand", "")) || x.why.contains("consumer card"))
+        );
+    }
+    // Four times the nodes in lock step: each spot candidate redoes more.
+    let (small, big) = (gpt3(true, 256), gpt3(true, 1024));
+    let overhead = |r: &Recommendation, id: &str| {
+        r.ranked.iter().chain(&r.excluded).find(|x| x.id == id).and_then(|x| x.spot_overhead)
+    };
+    let spot = small.ranked.iter().find(|x| x.spot_overhead.is_some()).expect("a spot candidate at 256");
+    let (at_256, at_1024) = (overhead(&small, &spot.id).unwrap(), overhead(&big, &spot.id).unwrap());
+    assert!(at_1024 > 4.0 * at_256, "{at_256} at 256, {at_1024} at 1024");
+}
