@@ -451,7 +451,8 @@ fn plan(r: &mut Recorder, seed: &Value) {
         "budget_total": null, "budget_per_month": null, "budget_currency": null, "deadline_months": null,
         "domestic_only": false, "buyer_jurisdiction": null, "provider_country": null, "security": [],
         "max_supply_score": null, "min_ratio_basis": null, "max_porting_engineer_months": null,
-        "min_cluster_accelerators": null, "max_cluster_accelerators": null, "billing": []
+        "min_cluster_accelerators": null, "max_cluster_accelerators": null, "billing": [],
+        "allow_consumer_clusters": false, "spot": null
     });
     let mut domestic = none.clone();
     domestic["domestic_only"] = json!(true);
