@@ -161,6 +161,13 @@ const MIGRATIONS: &[&str] = &[
            WHERE h.offer_id = o.id AND h.change_id > o._added_change AND c.kind = 'import')
        WHERE o._added_change IS NOT NULL;
     "#,
+    // 6: a price the source quotes as a range keeps its high end
+    // (`price` is the low end); empty for a single figure.
+    r#"
+    ALTER TABLE offers ADD COLUMN price_high REAL;
+    ALTER TABLE imported_offers ADD COLUMN price_high REAL;
+    ALTER TABLE pricebook_offers ADD COLUMN price_high REAL;
+    "#,
 ];
 
 /// The schema version this build writes.
