@@ -93,14 +93,19 @@ fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
     drop(suanli_catalog::Catalog::open(&path, crate::NOW).unwrap());
     {
         // As an older build left it: one row per offer, at the schema before
-        // the search index held names (two migrations back: the later one
-        // marks the offers each import added).
+        // the search index held names (three migrations back: the later ones
+        // mark the offers each import added and keep a range's high end).
         let conn = rusqlite::Connection::open(&path).unwrap();
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
-        conn.execute_batch("DROP VIEW offer_history; ALTER TABLE imported_offers DROP COLUMN _added_change;").unwrap();
+        conn.execute_batch(
+            "DROP VIEW offer_history; ALTER TABLE imported_offers DROP COLUMN _added_change;
+             ALTER TABLE offers DROP COLUMN price_high; ALTER TABLE imported_offers DROP COLUMN price_high;
+             ALTER TABLE pricebook_offers DROP COLUMN price_high;",
+        )
+        .unwrap();
         conn.execute("INSERT INTO search (item_id, kind, text) VALUES ('old-offer-row', 'offer', 'old offer row')", [])
             .unwrap();
-        conn.pragma_update(None, "user_version", version - 2).unwrap();
+        conn.pragma_update(None, "user_version", version - 3).unwrap();
     }
     let c = suanli_catalog::Catalog::open(&path, crate::NOW).unwrap().0;
     assert!(c.search("old offer row").unwrap().is_empty());
