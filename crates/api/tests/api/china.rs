@@ -102,3 +102,29 @@ fn a_market_report_quote_is_drawn_from_the_market_spread() {
     );
     assert_eq!(s.options[0].reserved.as_ref().unwrap().price_per_accel_hour, Some(h(16_320.0)));
 }
+
+#[test]
+fn market_quotes_carry_their_dates_and_go_stale_by_the_same_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, _) = suanli_catalog::Catalog::open(&dir.path().join("catalog.sqlite"), "2026-12-04T10:00:00Z").unwrap();
+    let filter = suanli_catalog::query::OfferFilter { domestic: Some(true), ..Default::default() };
+    let on = |day: &str| {
+        let today = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").unwrap();
+        suanli_api::catalog::list_offers(&c, &filter, today).unwrap()
+    };
+    let find = |rows: &[suanli_api::catalog::ListedOffer], id: &str| {
+        rows.iter().find(|r| r.view.offer.id == id).unwrap().freshness.clone()
+    };
+    // SMM's 910C quote of 2026-07-14: fresh on the day the fact sheet was
+    // compiled, stale six months on (the default threshold).
+    let today = on("2026-12-04");
+    let july = find(&today, "smm-ascend-910c-8card-monthly-south-china-2026-07");
+    assert_eq!((july.age_months, july.stale), (Some(4), false));
+    let later = find(&on("2027-01-14"), "smm-ascend-910c-8card-monthly-south-china-2026-07");
+    assert!(later.stale, "{later:?}");
+    // Reuters' 2023 order is long stale; an undated survey is "date unknown", never today.
+    assert!(find(&today, "cn-press-orders-baidu-ascend-910b-order-purchase-2023-11").stale);
+    let undated = find(&today, "smzdm-ascend-910b-1card-monthly-xiamen");
+    assert_eq!((undated.precision, undated.age_months), (None, None));
+    assert!(undated.label(suanli_api::Lang::En).contains("unknown"), "{}", undated.label(suanli_api::Lang::En));
+}
