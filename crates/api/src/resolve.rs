@@ -108,7 +108,7 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
     let (class, reference) = (s.workload_class, s.reference_gpu.clone());
     let mut ranges = Vec::new();
     for (i, o) in s.options.iter_mut().enumerate() {
-        fill_option(i, o, c, &filter, class, &reference, &mut notes, &mut ranges)?;
+        fill_option(i, o, c, &filter, (class, &reference), &mut notes, &mut ranges)?;
     }
     // A range the scenario states itself for the same input wins.
     for r in ranges {
@@ -261,8 +261,7 @@ fn fill_option(
     o: &mut OptionSpec,
     c: &Catalog,
     filter: &OfferFilter,
-    class: Option<WorkloadClass>,
-    reference: &str,
+    (class, reference): (Option<WorkloadClass>, &str),
     notes: &mut Vec<String>,
     ranges: &mut Vec<Uncertain>,
 ) -> Result<(), Error> {

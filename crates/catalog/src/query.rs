@@ -331,7 +331,7 @@ fn market_spreads(
             }
             let low = qs.iter().map(|q| q.low).fold(f64::INFINITY, f64::min);
             let high = qs.iter().map(|q| q.high).fold(f64::NEG_INFINITY, f64::max);
-            if !(high > low) {
+            if high.partial_cmp(&low) != Some(std::cmp::Ordering::Greater) {
                 return None;
             }
             let mut mids: Vec<f64> = qs.iter().map(|q| (q.low + q.high) / 2.0).collect();
