@@ -643,8 +643,13 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
         lang.pick("Buy per ref GPU", "每参考卡购置价"),
         lang.pick("Purchase offer", "购置报价"),
     ]);
+    // "market quote (C)" / "市场报价（C）"
+    let tagged = |label: &str, confidence: &dyn std::fmt::Display| match lang {
+        Lang::Zh => format!("{label}（{confidence}）"),
+        _ => format!("{label} ({confidence})"),
+    };
     let kind = |b: &Option<catalog::BestOffer>| {
-        b.as_ref().map_or(String::new(), |b| format!("{} ({})", b.quote.label(lang), b.confidence))
+        b.as_ref().map_or(String::new(), |b| tagged(b.quote.label(lang), &b.confidence))
     };
     for r in rows {
         let purchase = r
@@ -670,7 +675,7 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
             r.best_offer.as_ref().map(|b| b.id.clone()).unwrap_or_default(),
             kind(&r.best_offer),
             r.best_offer.as_ref().map(|b| b.source.clone()).unwrap_or_default(),
-            money(r.best_capex_per_ref_gpu),
+            r.best_capex_per_ref_gpu.map_or("—".to_owned(), |x| suanli_api::format_amount(x, cur, lang)),
             purchase,
         ]);
     }
