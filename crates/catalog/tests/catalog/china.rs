@@ -33,6 +33,11 @@ fn a_quoted_range_stays_a_range() {
     assert_eq!((v.offer.price, v.offer.price_high), (15_600.0, Some(17_040.0)));
     assert!(close(v.price_high_per_accel_hour.unwrap(), 17_040.0 / 8.0 / 730.0));
 
+    // An official list price can be a range too: Tencent's GN10X.2XLARGE40 at 4671 - 5190 a month.
+    let v = view("tencent-cloud-gn10x-2xlarge40-monthly");
+    assert_eq!((v.offer.price, v.offer.price_high, v.quote), (4671.0, Some(5190.0), QuoteKind::ListPrice));
+    assert_eq!(v.spread.as_ref().unwrap().basis, SpreadBasis::QuotedRange);
+
     // A single figure is no range, and the table round-trips a range through an import.
     assert!(view("omniyq-ascend-910b-8card-monthly").spread.is_none());
     let mut c = fresh();
