@@ -289,8 +289,8 @@ fn fill_option(
             reference_error(format!("{path}.offer"), id, "is a server purchase, not a price per accelerator-hour")
         })?;
         let field = format!("{pool}.price_per_accel_hour");
-        // A ranged price: its typical value here, its range for `simulate`
-        // (an option id with a dot cannot be named in a range's path).
+        // A ranged price: its range for `simulate` (an option id with a dot
+        // cannot be named in a range's path).
         let range =
             v.spread.as_ref().filter(|_| !option_id.contains('.')).and_then(|spread| {
                 spread_range(format!("options.{option_id}.{field}"), id, spread).map(|r| (spread, r))
@@ -298,15 +298,19 @@ fn fill_option(
         let mut source = provenance(&v);
         match range {
             Some((spread, r)) => {
-                *price = Some(spread.typical);
+                // The price as the offer states it (a range's low end), in
+                // the currency its range is in, as every other view of the
+                // offer prices it; the range is for simulate.
+                let stated = v.comparable_price_per_accel_hour.unwrap_or(per_hour);
+                *price = Some(stated);
                 *cur = Some(spread.currency);
                 source.push_str(&format!(
-                    "; {:.4} {} is the typical price of the range {:.4}–{:.4} that simulate draws from ({})",
-                    spread.typical, spread.currency, spread.low, spread.high, r.source
+                    "; {stated:.4} {} as stated, and simulate draws it from {:.4}–{:.4} (typical {:.4}): {}",
+                    spread.currency, spread.low, spread.high, spread.typical, r.source
                 ));
                 notes.push(format!(
                     "options[{i}] ({option_id}): {pool} price per accelerator-hour {:.4}–{:.4} {} from the catalogue spread \
-                     ({}); simulate draws it from that range",
+                     ({}); evaluate takes the stated {stated:.4}, simulate draws it from that range",
                     spread.low,
                     spread.high,
                     spread.currency,

@@ -1,6 +1,7 @@
 //! A scenario option taken from a catalogue offer whose price is a range
-//! (china-prices.md's quotes) is priced at the range's typical value, and
-//! `simulate` draws it from the range.
+//! (china-prices.md's quotes) is priced as the offer states it (a range's
+//! low end, as every view of the offer prices it), and `simulate` draws it
+//! from the range.
 
 use suanli_api::analytics::simulate;
 use suanli_api::load_resolved;
@@ -33,9 +34,9 @@ fn resolved(text: &str) -> (suanli_api::Checked<suanli_api::Scenario>, Vec<Strin
 #[test]
 fn the_spread_of_a_ranged_offer_reaches_the_monte_carlo() {
     let (s, notes) = resolved(MARKET);
-    // 3.00–4.00 CNY per card-hour as quoted: the point price is the midpoint …
+    // 3.00–4.00 CNY per card-hour as quoted: evaluate takes the stated 3.00 …
     let pool = s.options[0].on_demand.as_ref().unwrap();
-    assert_eq!(pool.price_per_accel_hour, Some(3.5));
+    assert_eq!(pool.price_per_accel_hour, Some(3.0));
     let source = &s.options[0].sources["on_demand.price_per_accel_hour"];
     assert!(source.contains("gitee-ai-ascend-910b-on-demand") && source.contains("catalogue spread"), "{source}");
     assert!(notes.iter().any(|n| n.contains("catalogue spread") && n.contains("simulate draws")), "{notes:?}");
@@ -100,7 +101,7 @@ fn a_market_report_quote_is_drawn_from_the_market_spread() {
         "{}",
         u.source
     );
-    assert_eq!(s.options[0].reserved.as_ref().unwrap().price_per_accel_hour, Some(h(16_320.0)));
+    assert_eq!(s.options[0].reserved.as_ref().unwrap().price_per_accel_hour, Some(h(20_000.0)));
 }
 
 #[test]
