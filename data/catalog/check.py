@@ -7,7 +7,7 @@ Exit status 0 when every check passes, 1 otherwise. Warnings do not fail the run
 What is checked (see README.md for the conventions behind each rule):
   * file format: UTF-8 without BOM, LF line ends, one record per line, no trailing
     spaces, final newline, canonical RFC 4180 minimal quoting, header exactly as specified;
-  * ids: present, unique, lowercase kebab-case (sources: article | gpu:S<n> | prices:S<n>);
+  * ids: present, unique, lowercase kebab-case (sources: article | gpu:S<n> | prices:S<n> | cn:<KEY> | bench:/spec:/feed:…);
   * foreign keys: offers -> providers/accelerators, efficiency/scaling/export_controls ->
     accelerators, every source id -> sources.csv (with the prefix matching the sheet);
   * provenance: non-empty source and confidence on every row; confidence uses the tag
@@ -15,7 +15,9 @@ What is checked (see README.md for the conventions behind each rule):
     or empty with a note that says why ("as_of empty" / "date empty");
   * numbers parse, are finite and non-negative (and in range where a range applies);
   * enumerated columns hold allowed values;
-  * minimum counts: 25 accelerators, 15 providers, 80 offers, 4 workload classes.
+  * a quoted range keeps its high end in price_high, above price; no offer citing only china-prices.md (cn:)
+    is stored with its X tag;
+  * minimum counts: 25 accelerators, 15 providers, 80 offers, 25 offers of domestic accelerators, 4 workload classes.
 """
 
 from __future__ import annotations
