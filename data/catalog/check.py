@@ -7,7 +7,7 @@ Exit status 0 when every check passes, 1 otherwise. Warnings do not fail the run
 What is checked (see README.md for the conventions behind each rule):
   * file format: UTF-8 without BOM, LF line ends, one record per line, no trailing
     spaces, final newline, canonical RFC 4180 minimal quoting, header exactly as specified;
-  * ids: present, unique, lowercase kebab-case (sources: article | gpu:S<n> | prices:S<n>);
+  * ids: present, unique, lowercase kebab-case (sources: article | gpu:S<n> | prices:S<n> | cn:<KEY> | bench:/spec:/feed:…);
   * foreign keys: offers -> providers/accelerators, efficiency/scaling/export_controls ->
     accelerators, every source id -> sources.csv (with the prefix matching the sheet);
   * provenance: non-empty source and confidence on every row; confidence uses the tag
@@ -15,10 +15,12 @@ What is checked (see README.md for the conventions behind each rule):
     or empty with a note that says why ("as_of empty" / "date empty");
   * numbers parse, are finite and non-negative (and in range where a range applies);
   * enumerated columns hold allowed values;
-  * minimum counts: 25 accelerators, 15 providers, 80 offers, 4 workload classes;
   * nodes.csv: enums (scale_up, scale_out, multi_node, gpudirect_rdma), integers, (provider_id, instance)
     present in offers.csv with the same accelerator_id and listed once, A/B/C/X tags, no bandwidth under
     a not_stated fabric; fx.csv: one dated, sourced CNY rate per non-CNY offer currency.
+  * a quoted range keeps its high end in price_high, above price; no offer citing only china-prices.md (cn:)
+    is stored with its X tag;
+  * minimum counts: 25 accelerators, 15 providers, 80 offers, 25 offers of domestic accelerators, 4 workload classes.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ HEADERS: dict[str, list[str]] = {
     ],
     "offers.csv": [
         "id", "provider_id", "accelerator_id", "instance", "region", "billing_mode",
-        "accelerators_per_instance", "price", "price_unit", "currency", "upfront", "interconnect",
+        "accelerators_per_instance", "price", "price_high", "price_unit", "currency", "upfront", "interconnect",
         "as_of", "source", "confidence", "notes",
     ],
     "efficiency.csv": [
@@ -74,10 +76,13 @@ HEADERS: dict[str, list[str]] = {
 # `benchmarks` (measured results read from public suites' files) and `specs` (datasheets and
 # spec tables) were added after the two fact sheets; they use the gpu-facts tag vocabulary.
 # `nodes` (node and fabric facts per instance: provider docs, vendor system docs) uses the provider-prices vocabulary.
+# `china-prices` (cn:) is shared/research/china-prices.md (2026-12-04): domestic accelerators and Chinese clouds,
+# tagged A/B/C/X like provider-prices; its X figures are never stored.
 SHEETS = {"gpu-facts": "gpu:", "provider-prices": "prices:", "article": "", "benchmarks": "bench:", "specs": "spec:",
-          "feeds": "feed:", "nodes": "nodes:"}
+          "feeds": "feed:", "nodes": "nodes:", "china-prices": "cn:"}
 EXPORT_STATUS = {"unrestricted", "licence_required", "banned", "china_only_variant", "domestic", "unknown"}
-PROVIDER_KINDS = {"hyperscaler", "gpu_cloud", "china_cloud", "server_vendor", "reseller"}
+PROVIDER_KINDS = {"hyperscaler", "gpu_cloud", "china_cloud", "server_vendor", "reseller", "marketplace", "market_report",
+                  "dealer"}
 BILLING_MODES = {"on_demand", "reserved_1y", "reserved_3y", "spot", "monthly", "purchase", "savings_plan"}
 PRICE_UNITS = {"instance_hour", "accelerator_hour", "instance_month", "server"}
 CURRENCIES = {"USD", "CNY", "EUR"}
@@ -102,11 +107,13 @@ GPU_TAG = re.compile(r"^[VMPCDU](-[a-z]+)?$")
 PRICE_TAGS = {"A", "B", "C", "X"}
 
 KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|nodes:N[0-9]+|(bench|spec|feed):[a-z0-9]+([.-][a-z0-9]+)*)$")
+SOURCE_ID = re.compile(r"^(article|gpu:S[0-9]+|prices:S[0-9]+|nodes:N[0-9]+|cn:[A-Z]{2}|(bench|spec|feed):[a-z0-9]+([.-][a-z0-9]+)*)$")
 DATE = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 
 MIN_COUNTS = {"accelerators.csv": 25, "providers.csv": 15, "offers.csv": 80}
+# Issue 34: the Chinese market priced.
+MIN_DOMESTIC_OFFERS = 25
 REQUIRED_ACCELERATORS = [
     "nvidia-a100-sxm-80gb", "article-domestic-card", "huawei-ascend-910", "huawei-ascend-910b",
     "huawei-ascend-910b1", "huawei-ascend-910b2", "huawei-ascend-910b3", "huawei-ascend-910b4",
@@ -253,7 +260,9 @@ def check_provenance(name: str, row: dict[str, str], sources: dict[str, str]) ->
         return
     ok_gpu = bool(GPU_TAG.match(conf)) and sheets & {"gpu-facts", "article", "benchmarks", "specs"}
     # A feed file (SkyPilot's catalogue) is provider data: the provider-prices vocabulary.
-    ok_prices = conf in PRICE_TAGS and bool(sheets & {"provider-prices", "feeds", "nodes"})
+    ok_prices = conf in PRICE_TAGS and bool(sheets & {"provider-prices", "feeds", "nodes", "china-prices"})
+    if name == "offers.csv" and sheets == {"china-prices"} and conf == "X":
+        err(at(name, row), "a figure china-prices.md tags X is not stored (re-read its primary page first)")
     if not (ok_gpu or ok_prices):
         err(at(name, row), f"confidence {conf!r} does not fit the tag vocabulary of the cited sheet(s) {sorted(sheets)}")
 
@@ -374,7 +383,10 @@ def main() -> int:
         enum(name, row, "price_unit", PRICE_UNITS)
         enum(name, row, "currency", CURRENCIES)
         enum(name, row, "upfront", UPFRONT)
-        number(name, row, "price", required=True, positive=True)
+        low = number(name, row, "price", required=True, positive=True)
+        high = number(name, row, "price_high", positive=True)
+        if low is not None and high is not None and high <= low:
+            err(at(name, row), "price_high must be above price (a range keeps its low end in price)")
         per_accel = row["price_unit"] == "accelerator_hour"
         number(name, row, "accelerators_per_instance", required=not per_accel, integer=True, positive=True)
         if (row["billing_mode"] == "purchase") != (row["price_unit"] == "server"):
@@ -386,6 +398,11 @@ def main() -> int:
         modes = prov_modes.get(row["provider_id"], set())
         if modes and row["billing_mode"] not in modes:
             err(at(name, row), f"billing_mode {row['billing_mode']!r} not in provider's billing_modes {sorted(modes)}")
+
+    domestic_ids = {r["id"] for r in acc if r["domestic"] == "true"}
+    domestic_offers = [r for r in off if r["accelerator_id"] in domestic_ids]
+    if len(domestic_offers) < MIN_DOMESTIC_OFFERS:
+        err(name, f"{len(domestic_offers)} offers for domestic accelerators, need at least {MIN_DOMESTIC_OFFERS}")
 
     # efficiency
     name = "efficiency.csv"
@@ -549,6 +566,7 @@ def main() -> int:
     print("rows:")
     for name in HEADERS:
         print(f"  {name:20s} {len(data[name]):4d}")
+    print(f"  domestic offers:  {len(domestic_offers)} ({len({r['accelerator_id'] for r in domestic_offers})} accelerators)")
     print(f"  workload classes: {len(classes)} ({', '.join(sorted(classes))})")
     print(f"  sources cited: {len(used_sources)} of {len(src_rows)}")
     if warnings:

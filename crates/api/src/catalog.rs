@@ -137,11 +137,17 @@ pub struct AcceleratorForWorkload {
     pub best_offer: Option<BestOffer>,
     /// The best offer's price per reference-GPU-hour, in the filter's currency.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
+    /// When the best offer's price is a range (quoted by its source, or the
+    /// spread of market quotes): its low and high ends per
+    /// reference-GPU-hour, in the filter's currency.
+    pub effective_price_range_per_ref_gpu_hour: Option<[f64; 2]>,
     /// The best offer's cost per million output tokens, in the filter's
     /// currency (when the filter states a served model).
     pub cost_per_million_tokens: Option<f64>,
     /// Server purchase offers: the lowest hardware price per reference GPU.
     pub best_capex_per_ref_gpu: Option<f64>,
+    /// The purchase offer with that price.
+    pub best_purchase_offer: Option<BestOffer>,
     /// Fewest of these accelerators that hold the filter's served model.
     pub min_accelerators_for_model: Option<u32>,
 }
@@ -158,6 +164,30 @@ pub struct BestOffer {
     pub billing_mode: BillingMode,
     /// Region code (`us-east-1`) or the source's word; `null` when not stated.
     pub region: Option<String>,
+    /// What kind of figure its price is: an official list price (A), a
+    /// market quote (C) …
+    pub quote: suanli_catalog::query::QuoteKind,
+    /// Its confidence tag.
+    pub confidence: suanli_catalog::Confidence,
+    /// Its source ids (`;`-separated).
+    pub source: String,
+    /// The date its source gives for the price; `null` when undated.
+    pub as_of: Option<String>,
+}
+
+impl BestOffer {
+    fn of(o: &OfferView) -> BestOffer {
+        BestOffer {
+            id: o.offer.id.clone(),
+            provider_name: o.provider_name.clone(),
+            billing_mode: o.offer.billing_mode,
+            region: o.offer.region.clone(),
+            quote: o.quote,
+            confidence: o.offer.confidence,
+            source: o.offer.source.clone(),
+            as_of: o.offer.as_of.clone(),
+        }
+    }
 }
 
 /// Every accelerator of the catalogue for the filter's workload class,
@@ -202,18 +232,23 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
                 Ok(r) => (Some(r.clone()), None),
                 Err(why) => (None, Some(why)),
             };
+            let purchase = mine().filter(|o| o.effective_capex_per_ref_gpu.is_some()).min_by(|x, y| {
+                x.effective_capex_per_ref_gpu
+                    .unwrap_or(f64::INFINITY)
+                    .total_cmp(&y.effective_capex_per_ref_gpu.unwrap_or(f64::INFINITY))
+            });
             AcceleratorForWorkload {
                 rental_offers: rentals().count() as u32,
                 rentals_holding_model: by_tokens.then(|| rentals().filter(holds).count() as u32),
-                best_offer: best.map(|o| BestOffer {
-                    id: o.offer.id.clone(),
-                    provider_name: o.provider_name.clone(),
-                    billing_mode: o.offer.billing_mode,
-                    region: o.offer.region.clone(),
-                }),
+                best_offer: best.map(BestOffer::of),
                 effective_price_per_ref_gpu_hour: best.and_then(|o| o.effective_price_per_ref_gpu_hour),
+                effective_price_range_per_ref_gpu_hour: best.and_then(|o| {
+                    let (s, r) = (o.spread.as_ref()?, o.efficiency.as_ref()?);
+                    Some([s.low / r.ratio, s.high / r.ratio])
+                }),
                 cost_per_million_tokens: best.and_then(|o| o.cost_per_million_tokens),
-                best_capex_per_ref_gpu: mine().filter_map(|o| o.effective_capex_per_ref_gpu).min_by(f64::total_cmp),
+                best_capex_per_ref_gpu: purchase.and_then(|o| o.effective_capex_per_ref_gpu),
+                best_purchase_offer: purchase.map(BestOffer::of),
                 min_accelerators_for_model: filter
                     .inference
                     .as_ref()

@@ -3,12 +3,12 @@
 //! Resolution fills in prices, currencies and sourced efficiency ratios
 //! and writes where each came from into the option's `sources`.
 
-use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
+use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView, PriceSpread, SpreadBasis};
 use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
 use suanli_model::{
-    Currency, Demand, InputError, OfferSelector, OnDemandPool, OptionKind, OptionSpec, ReservedPool, Rule, Scenario,
-    SpotPool, WorkloadClass,
+    Currency, Demand, Distribution, InputError, OfferSelector, OnDemandPool, OptionKind, OptionSpec, ReservedPool,
+    Rule, Scenario, SpotPool, Uncertain, WorkloadClass,
 };
 use suanli_plan::provenance::{provenance, ratio_source};
 
@@ -84,8 +84,15 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
     // each pool that names an offer.
     expand_filters(s, c, &filter, &mut notes)?;
     let (class, reference) = (s.workload_class, s.reference_gpu.clone());
+    let mut ranges = Vec::new();
     for (i, o) in s.options.iter_mut().enumerate() {
-        fill_option(i, o, c, &filter, class, &reference, &mut notes)?;
+        fill_option(i, o, c, &filter, (class, &reference), &mut notes, &mut ranges)?;
+    }
+    // A range the scenario states itself for the same input wins.
+    for r in ranges {
+        if !s.uncertainty.iter().any(|u| u.path == r.path) {
+            s.uncertainty.push(r);
+        }
     }
     unknown_accelerators(s, c)?;
     Ok(notes)
@@ -187,6 +194,44 @@ fn offer_option(o: &OptionSpec, v: &OfferView) -> OptionSpec {
 /// An option's field → text map (`sources`, `as_of`).
 type Sourced = std::collections::BTreeMap<String, String>;
 
+/// The Monte Carlo range of a price taken from an offer whose price is a
+/// range in the catalogue: the source's own range is drawn uniformly (it
+/// gives no most likely value), a spread of market quotes triangularly
+/// around their median.
+pub(crate) fn spread_range(path: String, offer_id: &str, spread: &PriceSpread) -> Option<Uncertain> {
+    let (low, typical, high) = (spread.low, spread.typical, spread.high);
+    if !(low.is_finite() && high.is_finite() && high > low && (low..=high).contains(&typical)) {
+        return None;
+    }
+    let range = match spread.basis {
+        SpreadBasis::QuotedRange => Distribution::Uniform { low, high },
+        SpreadBasis::MarketQuotes => Distribution::Triangular { low, mode: typical, high },
+    };
+    Some(Uncertain { path, range, source: spread_source(offer_id, spread) })
+}
+
+/// Where a catalogue spread comes from, in words.
+fn spread_source(offer_id: &str, spread: &PriceSpread) -> String {
+    let cur = spread.currency;
+    match spread.basis {
+        SpreadBasis::QuotedRange => format!(
+            "catalogue spread: offer {offer_id} is quoted as a range, {:.4}–{:.4} {cur} per accelerator-hour [{}]",
+            spread.low, spread.high, spread.sources
+        ),
+        SpreadBasis::MarketQuotes => format!(
+            "catalogue spread: {} market quotes (confidence C) for the same accelerator, billing and size as offer \
+             {offer_id}, {:.4} (low: {}) – {:.4} (median) – {:.4} (high: {}) {cur} per accelerator-hour [{}]",
+            spread.offers.len(),
+            spread.low,
+            spread.low_offers.join(", "),
+            spread.typical,
+            spread.high,
+            spread.high_offers.join(", "),
+            spread.sources
+        ),
+    }
+}
+
 /// Fills one option's pools that name an offer (price, currency and source),
 /// then its accelerator's memory and efficiency ratio from the catalogue.
 fn fill_option(
@@ -194,12 +239,13 @@ fn fill_option(
     o: &mut OptionSpec,
     c: &Catalog,
     filter: &OfferFilter,
-    class: Option<WorkloadClass>,
-    reference: &str,
+    (class, reference): (Option<WorkloadClass>, &str),
     notes: &mut Vec<String>,
+    ranges: &mut Vec<Uncertain>,
 ) -> Result<(), Error> {
     let class_name = class.map_or("", |c| c.key());
     let mut accelerator = None;
+    let option_id = o.id.clone();
     // A filled pool keeps the price, not the offer too (the offer is in
     // its source): a pool with both is the user's, and is refused.
     let mut fill = |pool: &str,
@@ -220,13 +266,45 @@ fn fill_option(
         let per_hour = v.price_per_accel_hour.ok_or_else(|| {
             reference_error(format!("{path}.offer"), id, "is a server purchase, not a price per accelerator-hour")
         })?;
-        *price = Some(per_hour);
-        *cur = Some(v.offer.currency);
         let field = format!("{pool}.price_per_accel_hour");
+        // A ranged price: its range for `simulate` (an option id with a dot
+        // cannot be named in a range's path).
+        let range =
+            v.spread.as_ref().filter(|_| !option_id.contains('.')).and_then(|spread| {
+                spread_range(format!("options.{option_id}.{field}"), id, spread).map(|r| (spread, r))
+            });
+        let mut source = provenance(&v);
+        match range {
+            Some((spread, r)) => {
+                // The price as the offer states it (a range's low end), in
+                // the currency its range is in, as every other view of the
+                // offer prices it; the range is for simulate.
+                let stated = v.comparable_price_per_accel_hour.unwrap_or(per_hour);
+                *price = Some(stated);
+                *cur = Some(spread.currency);
+                source.push_str(&format!(
+                    "; {stated:.4} {} as stated, and simulate draws it from {:.4}–{:.4} (typical {:.4}): {}",
+                    spread.currency, spread.low, spread.high, spread.typical, r.source
+                ));
+                notes.push(format!(
+                    "options[{i}] ({option_id}): {pool} price per accelerator-hour {:.4}–{:.4} {} from the catalogue spread \
+                     ({}); evaluate takes the stated {stated:.4}, simulate draws it from that range",
+                    spread.low,
+                    spread.high,
+                    spread.currency,
+                    spread.basis.label(suanli_model::Lang::En)
+                ));
+                ranges.push(r);
+            }
+            None => {
+                *price = Some(per_hour);
+                *cur = Some(v.offer.currency);
+            }
+        }
         if let Some(date) = &v.offer.as_of {
             as_of.insert(field.clone(), date.clone());
         }
-        sources.insert(field, provenance(&v));
+        sources.insert(field, source);
         accelerator = accelerator.take().or(v.offer.accelerator_id.clone());
         Ok(())
     };

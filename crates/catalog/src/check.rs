@@ -81,6 +81,8 @@ pub enum Problem {
     NotPositive,
     /// A price per instance without an accelerator count above 0.
     CountForInstancePrice,
+    /// The high end of a quoted range below its low end (`price`).
+    RangeHighBelowLow,
     /// Not a finite number above 0.
     PositiveRatio,
     /// A scaling efficiency outside (0, 1].
@@ -153,6 +155,12 @@ impl Problem {
             Problem::CountForInstancePrice => {
                 lang.pick("is required (> 0) for a price per instance", "按实例计价时必须填写（大于 0）").to_owned()
             }
+            Problem::RangeHighBelowLow => lang
+                .pick(
+                    "is below price: a range keeps its low end in price and its high end here",
+                    "低于 price：区间的下限填在 price，上限填在此处",
+                )
+                .to_owned(),
             Problem::PositiveRatio => {
                 lang.pick("must be a finite number above 0", "必须是大于 0 的有限数值").to_owned()
             }
@@ -252,6 +260,12 @@ impl Checker {
     pub fn offer(&mut self, o: &Offer) {
         self.required("provider_id", &o.provider_id);
         self.amount("price", Some(o.price));
+        self.amount("price_high", o.price_high);
+        if let Some(high) = o.price_high
+            && high < o.price
+        {
+            self.fail("price_high", high, Problem::RangeHighBelowLow);
+        }
         self.amount("accelerators_per_instance", o.accelerators_per_instance);
         if o.price_unit.per_instance() && o.accelerators_per_instance.is_none_or(|n| n <= 0.0) {
             self.fail(

@@ -499,6 +499,7 @@ fn offer_from_record(
     };
     let accelerators_per_instance = number("accelerators_per_instance");
     let price = number("price");
+    let price_high = number("price_high");
     let mut closed = |name: &str, allowed: Vec<&'static str>| -> Option<String> {
         let value = field(name).trim();
         if allowed.contains(&value) {
@@ -527,6 +528,7 @@ fn offer_from_record(
         billing_mode: billing_mode.and_then(|b| b.parse().ok()).unwrap_or(BillingMode::OnDemand),
         accelerators_per_instance: accelerators_per_instance.unwrap_or(Some(1.0)),
         price: price.flatten().unwrap_or(1.0),
+        price_high: price_high.flatten(),
         price_unit: price_unit
             .and_then(|u| PriceUnit::ALL.into_iter().find(|x| x.key() == u))
             .unwrap_or(PriceUnit::AcceleratorHour),
@@ -746,6 +748,7 @@ fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
         billing_mode: billing,
         accelerators_per_instance: Some(p.count),
         price: price * p.scale,
+        price_high: None,
         price_unit: p.unit,
         currency: Currency::USD,
         upfront: Some("none".to_owned()),
@@ -1166,6 +1169,7 @@ fn parse_azure(text: &str, sizes: &BTreeMap<String, (String, f64)>, p: &Provenan
             billing_mode: billing,
             accelerators_per_instance: Some(*count),
             price,
+            price_high: None,
             price_unit: PriceUnit::InstanceHour,
             currency,
             upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),

@@ -129,6 +129,9 @@ pub struct OfferView {
     pub offer: std::sync::Arc<Offer>,
     /// `catalogue`, `import` (a price feed) or `pricebook` (the user's own).
     pub origin: String,
+    /// What kind of figure the price is (official list price, market
+    /// quote …), from its confidence tag.
+    pub quote: QuoteKind,
     /// The provider's name in English.
     pub provider_name: Option<String>,
     /// The provider's country (ISO 3166 alpha-2).
@@ -147,6 +150,15 @@ pub struct OfferView {
     pub price_per_accel_hour: Option<f64>,
     /// The same in the comparison currency, when one was asked for.
     pub comparable_price_per_accel_hour: Option<f64>,
+    /// The high end of a range the source quotes, per accelerator-hour
+    /// after any discount, in the offer's currency (`price_per_accel_hour`
+    /// is then the low end); `None` for a single figure.
+    pub price_high_per_accel_hour: Option<f64>,
+    /// The price per accelerator-hour as a range, in the comparison
+    /// currency (or the offer's): the source's own range, or the spread of
+    /// the market quotes for the same accelerator and billing. `None` for
+    /// a single list price.
+    pub spread: Option<std::sync::Arc<PriceSpread>>,
     /// The ratio for the filter's workload class, with its basis
     /// (measured, derived, estimated, pinned …) and method.
     pub efficiency: Option<std::sync::Arc<RatioUsed>>,
@@ -168,6 +180,188 @@ pub struct OfferView {
     /// Whether one instance has that many (with an inference model and a
     /// known memory size).
     pub instance_holds_model: Option<bool>,
+}
+
+/// What kind of figure a price is, from its confidence tag: what a reader
+/// must not confuse is an official list price with a market quote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum QuoteKind {
+    /// `A`: the provider's own price page, document or feed.
+    ListPrice,
+    /// `B`: a reputable third party transcribing or reporting it.
+    Reported,
+    /// `C`: a market quote, forum, blog or aggregator (hearsay).
+    MarketQuote,
+    /// `X`: contradicted by its own or another source.
+    Disputed,
+    /// The user's own price (price book).
+    Yours,
+    /// Any other tag (press, derived, vendor): see the confidence.
+    Other,
+}
+
+impl QuoteKind {
+    /// The kind of an offer's price.
+    pub fn of(c: Confidence) -> QuoteKind {
+        match c {
+            Confidence::A => QuoteKind::ListPrice,
+            Confidence::B => QuoteKind::Reported,
+            Confidence::C => QuoteKind::MarketQuote,
+            Confidence::X => QuoteKind::Disputed,
+            Confidence::User => QuoteKind::Yours,
+            _ => QuoteKind::Other,
+        }
+    }
+
+    /// The kind in words.
+    pub fn label(self, lang: suanli_model::Lang) -> &'static str {
+        match self {
+            QuoteKind::ListPrice => lang.pick("official list price", "官方刊例价"),
+            QuoteKind::Reported => lang.pick("reported price", "媒体报道价"),
+            QuoteKind::MarketQuote => lang.pick("market quote", "市场报价"),
+            QuoteKind::Disputed => lang.pick("disputed figure", "有冲突的数字"),
+            QuoteKind::Yours => lang.pick("your price", "您的价格"),
+            QuoteKind::Other => lang.pick("other source", "其他来源"),
+        }
+    }
+}
+
+/// Where a price range comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum SpreadBasis {
+    /// The offer's source quotes a range ("3.00–4.00", "15,600–17,040 per
+    /// month"): low and high are its ends, typical their midpoint.
+    QuotedRange,
+    /// A market report's quote (provider kind `market_report`), with the
+    /// other market quotes (confidence C, at least two providers) for the
+    /// same accelerator, billing mode and accelerators per instance (a
+    /// single card is not an 8-card server): lowest, median and highest.
+    /// A seller's own price never takes others' spread.
+    MarketQuotes,
+}
+
+impl SpreadBasis {
+    /// The basis in words.
+    pub fn label(self, lang: suanli_model::Lang) -> &'static str {
+        match self {
+            SpreadBasis::QuotedRange => lang.pick("quoted range", "来源报价区间"),
+            SpreadBasis::MarketQuotes => lang.pick("market spread", "市场报价区间"),
+        }
+    }
+}
+
+/// A price per accelerator-hour known as a range: low, typical and high,
+/// and the offers behind each end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PriceSpread {
+    /// Whether it is one source's range or several quotes.
+    pub basis: SpreadBasis,
+    /// Lowest price per accelerator-hour.
+    pub low: f64,
+    /// Typical price: a quoted range's midpoint, or the median of the
+    /// quotes' midpoints.
+    pub typical: f64,
+    /// Highest price per accelerator-hour.
+    pub high: f64,
+    /// The currency of the three prices.
+    pub currency: Currency,
+    /// The offers quoting the low end.
+    pub low_offers: Vec<String>,
+    /// The offers quoting the high end.
+    pub high_offers: Vec<String>,
+    /// Every offer behind the spread.
+    pub offers: Vec<String>,
+    /// The source ids of those offers (`;`-joined, each once).
+    pub sources: String,
+}
+
+/// One market quote's range per accelerator-hour in a comparison currency.
+struct Quote<'a> {
+    offer: &'a Offer,
+    low: f64,
+    high: f64,
+}
+
+/// The provider kind of a market report: it reports what the market
+/// charges, and sells nothing itself.
+pub const MARKET_REPORT: &str = "market_report";
+
+/// What market quotes must share to form one spread: accelerator, billing
+/// mode, accelerators per instance (whole number, 0 unknown) and currency.
+type SpreadKey = (String, BillingMode, u32, Currency);
+
+fn spread_key(o: &Offer, currency: Currency) -> Option<SpreadKey> {
+    let count = o.accelerators_per_instance.map_or(0, |n| n.round() as u32);
+    Some((o.accelerator_id.clone()?, o.billing_mode, count, currency))
+}
+
+/// The spread of the market quotes (confidence C) of each accelerator,
+/// billing mode and size, in `currency` (or, without one, per offer currency).
+fn market_spreads(
+    offers: &[(std::sync::Arc<Offer>, &'static str)],
+    currency: Option<Currency>,
+    fx: &BTreeMap<Currency, f64>,
+) -> BTreeMap<SpreadKey, std::sync::Arc<PriceSpread>> {
+    let mut quotes: BTreeMap<SpreadKey, Vec<Quote<'_>>> = BTreeMap::new();
+    for (o, origin) in offers {
+        if *origin == "pricebook" || o.confidence != Confidence::C {
+            continue;
+        }
+        let Some(low) = o.price_per_accel_hour() else { continue };
+        let high = o.price_high_per_accel_hour().unwrap_or(low);
+        let (rate, cur) = match currency {
+            None => (Some(1.0), o.currency),
+            Some(c) if c == o.currency => (Some(1.0), c),
+            Some(c) => (fx.get(&o.currency).copied(), c),
+        };
+        let (Some(rate), Some(key)) = (rate, spread_key(o, cur)) else { continue };
+        quotes.entry(key).or_default().push(Quote { offer: o, low: low * rate, high: high * rate });
+    }
+    quotes
+        .into_iter()
+        .filter_map(|(key, qs)| {
+            let providers: BTreeSet<&str> = qs.iter().map(|q| q.offer.provider_id.as_str()).collect();
+            if qs.len() < 2 || providers.len() < 2 {
+                return None;
+            }
+            let low = qs.iter().map(|q| q.low).fold(f64::INFINITY, f64::min);
+            let high = qs.iter().map(|q| q.high).fold(f64::NEG_INFINITY, f64::max);
+            if high.partial_cmp(&low) != Some(std::cmp::Ordering::Greater) {
+                return None;
+            }
+            let mut mids: Vec<f64> = qs.iter().map(|q| (q.low + q.high) / 2.0).collect();
+            mids.sort_by(f64::total_cmp);
+            let n = mids.len();
+            let typical = if n % 2 == 1 { mids[n / 2] } else { (mids[n / 2 - 1] + mids[n / 2]) / 2.0 };
+            let ids =
+                |pick: &dyn Fn(&Quote<'_>) -> bool| qs.iter().filter(|q| pick(q)).map(|q| q.offer.id.clone()).collect();
+            let mut sources: Vec<&str> = Vec::new();
+            for q in &qs {
+                for id in q.offer.source.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                    if !sources.contains(&id) {
+                        sources.push(id);
+                    }
+                }
+            }
+            let spread = PriceSpread {
+                basis: SpreadBasis::MarketQuotes,
+                low,
+                typical,
+                high,
+                currency: key.3,
+                low_offers: ids(&|q| q.low == low),
+                high_offers: ids(&|q| q.high == high),
+                offers: qs.iter().map(|q| q.offer.id.clone()).collect(),
+                sources: sources.join(";"),
+            };
+            Some((key, std::sync::Arc::new(spread)))
+        })
+        .collect()
 }
 
 /// An LLM as the offers view serves it.
@@ -388,6 +582,7 @@ impl Catalog {
         };
         let reference_tps =
             f.inference.as_ref().and_then(|m| reference_tokens_per_second(accelerators.get(REFERENCE_ACCELERATOR), m));
+        let spreads = market_spreads(offers, f.currency, &f.fx);
         let mut out = Vec::new();
         for (offer, origin) in offers {
             if f.exclude_pricebook && *origin == "pricebook" {
@@ -421,11 +616,46 @@ impl Catalog {
                 .find(|d| d.offer_id.as_deref() == Some(&offer.id))
                 .or_else(|| discounts.iter().find(|d| d.provider_id.as_deref() == Some(&offer.provider_id)))
                 .map(|d| d.discount_share);
-            let price = offer.price_per_accel_hour().map(|p| p * (1.0 - discount.unwrap_or(0.0)));
-            let comparable = match f.currency {
-                None => price,
-                Some(c) if c == offer.currency => price,
-                Some(_) => price.and_then(|p| f.fx.get(&offer.currency).map(|rate| p * rate)),
+            let kept = 1.0 - discount.unwrap_or(0.0);
+            let price = offer.price_per_accel_hour().map(|p| p * kept);
+            let price_high = offer.price_high_per_accel_hour().map(|p| p * kept);
+            let rate = match f.currency {
+                None => Some(1.0),
+                Some(c) if c == offer.currency => Some(1.0),
+                Some(_) => f.fx.get(&offer.currency).copied(),
+            };
+            let comparable = price.zip(rate).map(|(p, r)| p * r);
+            let comparable_high = price_high.zip(rate).map(|(p, r)| p * r);
+            let spread_currency = f.currency.unwrap_or(offer.currency);
+            let spread = match (comparable, comparable_high) {
+                (Some(low), Some(high)) if high > low => Some(std::sync::Arc::new(PriceSpread {
+                    basis: SpreadBasis::QuotedRange,
+                    low,
+                    typical: (low + high) / 2.0,
+                    high,
+                    currency: spread_currency,
+                    low_offers: vec![offer.id.clone()],
+                    high_offers: vec![offer.id.clone()],
+                    offers: vec![offer.id.clone()],
+                    sources: offer.source.clone(),
+                })),
+                // Only a market report's quote stands for "the market"; a
+                // seller's price is its own, whatever others charge.
+                _ if offer.confidence == Confidence::C
+                    && comparable.is_some()
+                    && provider.is_some_and(|p| p.kind == MARKET_REPORT) =>
+                {
+                    { spread_key(offer, spread_currency) }.and_then(|key| spreads.get(&key)).map(|s| {
+                        if kept == 1.0 {
+                            s.clone()
+                        } else {
+                            let mut s = PriceSpread::clone(s);
+                            (s.low, s.typical, s.high) = (s.low * kept, s.typical * kept, s.high * kept);
+                            std::sync::Arc::new(s)
+                        }
+                    })
+                }
+                _ => None,
             };
             if f.min_price.is_some_and(|min| comparable.is_none_or(|p| p < min))
                 || f.max_price.is_some_and(|max| comparable.is_none_or(|p| p > max))
@@ -484,6 +714,7 @@ impl Catalog {
                 min_accelerators_for_model: min_accelerators,
                 instance_holds_model,
                 origin: (*origin).to_owned(),
+                quote: QuoteKind::of(offer.confidence),
                 provider_name: provider.map(|p| p.name.clone()),
                 provider_country: provider.and_then(|p| p.country.clone()),
                 accelerator_name: accelerator.map(|a| a.name.clone()),
@@ -493,6 +724,8 @@ impl Catalog {
                 discount_share: discount,
                 price_per_accel_hour: price,
                 comparable_price_per_accel_hour: comparable,
+                price_high_per_accel_hour: price_high,
+                spread,
                 efficiency,
                 no_ratio,
                 effective_price_per_ref_gpu_hour: effective,

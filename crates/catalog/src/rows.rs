@@ -208,8 +208,13 @@ pub struct Offer {
     /// Accelerators in one instance or server; required above 0 for a price
     /// per instance.
     pub accelerators_per_instance: Option<f64>,
-    /// The price, in `currency` per `price_unit`.
+    /// The price, in `currency` per `price_unit`; the low end when the
+    /// source quotes a range.
     pub price: f64,
+    /// The high end of a range the source quotes ("15,600–17,040 per
+    /// month"), in the same currency and unit; empty for a single figure.
+    #[serde(default)]
+    pub price_high: Option<f64>,
     /// What `price` is for.
     pub price_unit: PriceUnit,
     /// Currency of `price`, as the source quotes it.
@@ -238,6 +243,13 @@ impl Offer {
             PriceUnit::InstanceMonth => per_instance.map(|n| self.price / n / suanli_model::HOURS_PER_MONTH),
             PriceUnit::Server => None,
         }
+    }
+
+    /// The high end of the source's range per accelerator-hour, when it
+    /// quotes one (the low end is [`Offer::price_per_accel_hour`]).
+    pub fn price_high_per_accel_hour(&self) -> Option<f64> {
+        let high = self.price_high?;
+        Offer { price: high, price_high: None, ..self.clone() }.price_per_accel_hour()
     }
 }
 

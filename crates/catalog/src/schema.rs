@@ -161,7 +161,14 @@ const MIGRATIONS: &[&str] = &[
            WHERE h.offer_id = o.id AND h.change_id > o._added_change AND c.kind = 'import')
        WHERE o._added_change IS NOT NULL;
     "#,
-    // 6: node and fabric facts of instances, and reference exchange rates.
+    // 6: a price the source quotes as a range keeps its high end
+    // (`price` is the low end); empty for a single figure.
+    r#"
+    ALTER TABLE offers ADD COLUMN price_high REAL;
+    ALTER TABLE imported_offers ADD COLUMN price_high REAL;
+    ALTER TABLE pricebook_offers ADD COLUMN price_high REAL;
+    "#,
+    // 7: node and fabric facts of instances, and reference exchange rates.
     r#"
     CREATE TABLE nodes (
         id TEXT PRIMARY KEY, provider_id TEXT NOT NULL, instance TEXT NOT NULL, accelerator_id TEXT,

@@ -642,10 +642,27 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
         lang.pick("Basis", "依据"),
         lang.pick("Rental offers", "租用报价"),
         lang.pick("Best per ref-GPU-hour", "每参考卡时最低"),
+        lang.pick("Range", "区间"),
         lang.pick("Per M tokens", "每百万 token"),
         lang.pick("Best offer", "最低报价"),
+        lang.pick("Price kind (conf.)", "价格类型（置信度）"),
+        lang.pick("Source", "来源"),
+        lang.pick("Buy per ref GPU", "每参考卡购置价"),
+        lang.pick("Purchase offer", "购置报价"),
     ]);
+    // "market quote (C)" / "市场报价（C）"
+    let tagged = |label: &str, confidence: &dyn std::fmt::Display| match lang {
+        Lang::Zh => format!("{label}（{confidence}）"),
+        _ => format!("{label} ({confidence})"),
+    };
+    let kind = |b: &Option<catalog::BestOffer>| {
+        b.as_ref().map_or(String::new(), |b| tagged(b.quote.label(lang), &b.confidence))
+    };
     for r in rows {
+        let purchase = r
+            .best_purchase_offer
+            .as_ref()
+            .map_or(String::new(), |b| format!("{} [{}, {} ({})]", b.id, b.source, b.quote.label(lang), b.confidence));
         t.row([
             localised(lang, &r.name, &r.name_zh),
             r.domestic.map_or(String::new(), |d| {
@@ -659,8 +676,14 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
             },
             r.rental_offers.to_string(),
             money(r.effective_price_per_ref_gpu_hour),
+            r.effective_price_range_per_ref_gpu_hour
+                .map_or(String::new(), |[lo, hi]| format!("{}–{}", money(Some(lo)), money(Some(hi)))),
             money(r.cost_per_million_tokens),
-            r.best_offer.map(|b| b.id).unwrap_or_default(),
+            r.best_offer.as_ref().map(|b| b.id.clone()).unwrap_or_default(),
+            kind(&r.best_offer),
+            r.best_offer.as_ref().map(|b| b.source.clone()).unwrap_or_default(),
+            r.best_capex_per_ref_gpu.map_or("—".to_owned(), |x| suanli_api::format_amount(x, cur, lang)),
+            purchase,
         ]);
     }
     out(&t.render());
@@ -767,19 +790,34 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 lang.pick("Per ref-GPU-hour", "每参考卡时"),
                 lang.pick("Per M tokens", "每百万 token"),
                 lang.pick("Ratio", "效率比"),
+                lang.pick("Price kind", "价格类型"),
                 lang.pick("Source", "来源"),
                 lang.pick("As of", "日期"),
                 lang.pick("Conf.", "置信度"),
             ]);
             for catalog::ListedOffer { view: v, freshness } in rows {
+                let price = match v.offer.price_high {
+                    Some(high) => format!("{}–{high} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
+                    None => format!("{} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
+                };
+                let per_hour = match (&v.spread, v.comparable_price_per_accel_hour) {
+                    (Some(s), Some(p)) => format!(
+                        "{} ({}–{}, {})",
+                        num(Some(p), 4),
+                        num(Some(s.low), 4),
+                        num(Some(s.high), 4),
+                        s.basis.label(lang)
+                    ),
+                    _ => num(v.comparable_price_per_accel_hour, 4),
+                };
                 let mine = if v.origin == "pricebook" { lang.pick(" (mine)", "（我的）") } else { "" };
                 t.row([
                     format!("{}{mine}", v.offer.id),
                     v.provider_name.clone().unwrap_or(v.offer.provider_id.clone()),
                     v.accelerator_name.clone().unwrap_or_default(),
                     v.offer.billing_mode.to_string(),
-                    format!("{} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
-                    num(v.comparable_price_per_accel_hour, 4),
+                    price,
+                    per_hour,
                     num(v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu), 4),
                     match (v.cost_per_million_tokens, v.instance_holds_model) {
                         (Some(p), Some(false)) => {
@@ -793,6 +831,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                         (None, Some(why)) => why.describe(lang),
                         (None, None) => String::new(),
                     },
+                    v.quote.label(lang).to_owned(),
                     v.offer.source.clone(),
                     freshness.label(lang),
                     v.offer.confidence.to_string(),

@@ -615,12 +615,55 @@ fn recommend_ranks_writes_a_scenario_that_evaluates_and_refuses_bad_constraints(
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rank_by"], "time");
-    assert!(v["ranked"].as_array().unwrap().is_empty(), "the bundled catalogue rents no domestic card");
-    assert!(!v["infeasible"].as_array().unwrap().is_empty());
+    // The bundled catalogue rents domestic cards (china-prices.md's quotes): only they are ranked.
+    let ranked = v["ranked"].as_array().unwrap();
+    assert!(!ranked.is_empty(), "domestic cards are rented");
+    let domestic =
+        ["huawei-", "cambricon-", "hygon-", "kunlunxin-", "moorethreads-", "iluvatar-", "biren-", "metax-", "enflame-"];
+    for cand in ranked {
+        for pool in cand["pools"].as_array().unwrap() {
+            let acc = pool["accelerator_id"].as_str().unwrap();
+            assert!(domestic.iter().any(|d| acc.starts_with(d)), "{acc}");
+        }
+    }
 
     let o = suanli_on(&db, &["--lang", "zh", "recommend", &file, "--budget", "-1", "--jurisdiction", "us"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("constraints.budget_total = -1") && err.contains("constraints.buyer_jurisdiction"), "{err}");
     assert!(err.contains("不能为负数"), "{err}");
+}
+
+#[test]
+fn a_market_quote_is_shown_apart_from_an_official_list_price_with_its_source() {
+    let args = ["catalog", "list", "for-workload", "--workload", "llm_pretraining", "--currency", "CNY", "--domestic"];
+    let o = suanli(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("market quote (C)") && out.contains("cn:CM"), "{out}");
+    let zh = stdout(&suanli(&[&["--lang", "zh"][..], &args[..]].concat()));
+    assert!(zh.contains("市场报价（C）"), "{zh}");
+
+    let o = suanli(&[&args[..], &["--format", "json"][..]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v.as_array().unwrap();
+    let priced: Vec<_> = rows.iter().filter(|r| r["effective_price_per_ref_gpu_hour"].is_number()).collect();
+    assert!(priced.len() >= 7, "{} domestic accelerators priced", priced.len());
+    for r in &priced {
+        let best = &r["best_offer"];
+        assert!(best["source"].as_str().is_some_and(|s| !s.is_empty()), "{r}");
+        assert!(best["quote"].is_string() && best["confidence"].is_string(), "{r}");
+    }
+
+    // The offers table: Tencent's official list price beside a market quote.
+    let o = suanli(&["catalog", "list", "offers", "--provider", "tencent-cloud", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let gt4 = v.as_array().unwrap().iter().find(|x| x["id"] == "tencent-cloud-gt4-41xlarge948-on-demand").unwrap();
+    assert_eq!(
+        (gt4["quote"].as_str(), gt4["confidence"].as_str(), gt4["source"].as_str()),
+        (Some("list_price"), Some("A"), Some("cn:TQ"))
+    );
+    let o = suanli(&["catalog", "list", "offers", "--provider", "gitee-ai"]);
+    let out = stdout(&o);
+    assert!(out.contains("market quote") && out.contains("3–4 CNY") && out.contains("quoted range"), "{out}");
 }

@@ -243,7 +243,11 @@ fn a_recommended_candidate_written_out_and_evaluated_gives_the_same_figures() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("catalog.db");
     let (c, _) = Catalog::open(&db, NOW).unwrap();
-    let base = scenario(PROFILE);
+    // Prices in CNY left out (no rate): since the Chinese market quotes were
+    // added, a domestic card on demand at a few yuan an hour is the
+    // cheapest overflow for every base, and the optimiser then rents it all
+    // rather than mix; the test wants every kind of candidate.
+    let base = scenario(&PROFILE.replace("CNY = 0.1406", ""));
     let r = recommend::recommend(&c, &base, &Constraints::default(), RankBy::Npv, Lang::En).unwrap();
     let kinds: std::collections::BTreeSet<&str> = r.ranked.iter().map(|x| x.kind.as_str()).collect();
     assert!(kinds.contains("buy") && kinds.contains("mix") && kinds.contains("rent"), "{kinds:?}");

@@ -17,6 +17,7 @@ fn own_offer() -> Offer {
         billing_mode: suanli_catalog::BillingMode::Monthly,
         accelerators_per_instance: Some(8.0),
         price: 40_000.0,
+        price_high: None,
         price_unit: suanli_catalog::PriceUnit::InstanceMonth,
         currency: suanli_model::Currency::CNY,
         upfront: None,

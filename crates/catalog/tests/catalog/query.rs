@@ -93,11 +93,12 @@ fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
     drop(suanli_catalog::Catalog::open(&path, crate::NOW).unwrap());
     {
         // As an older build left it: one row per offer, at schema 3, before
-        // the search index held names (what migrations 5 and 6 made undone).
+        // the search index held names (what migrations 5 to 7 made undone).
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "DROP VIEW offer_history; ALTER TABLE imported_offers DROP COLUMN _added_change; \
-             DROP TABLE nodes; DROP TABLE reference_rates;",
+             ALTER TABLE offers DROP COLUMN price_high; ALTER TABLE imported_offers DROP COLUMN price_high; \
+             ALTER TABLE pricebook_offers DROP COLUMN price_high; DROP TABLE nodes; DROP TABLE reference_rates;",
         )
         .unwrap();
         conn.execute("INSERT INTO search (item_id, kind, text) VALUES ('old-offer-row', 'offer', 'old offer row')", [])

