@@ -222,6 +222,8 @@ pub enum ScalingBasis {
     Fitted,
     /// Servers the buyer networks: the fit for an RDMA fabric the buyer builds.
     BuyerFabric,
+    /// A cluster a source states, its network not: the fit for an untuned fabric.
+    NetworkNotStated,
 }
 
 /// The cluster one offer becomes.
@@ -268,9 +270,11 @@ impl Cluster {
         let per_node = stated.unwrap_or(1);
         let nodes = accelerators.div_ceil(per_node).max(1);
         let scale_out = node.map_or(ScaleOut::NotStated, |n| n.scale_out);
+        let sold = node.is_some_and(|n| n.multi_node == MultiNode::Sold);
         let (class, basis) = match (nodes, scale_out, owned) {
             (1, _, _) => (None, ScalingBasis::OneNode),
             (_, ScaleOut::NotStated, true) => (Some(FabricClass::Rdma), ScalingBasis::BuyerFabric),
+            (_, ScaleOut::NotStated, false) if sold => (Some(FabricClass::Ethernet), ScalingBasis::NetworkNotStated),
             (_, out, _) if out.rdma() => (Some(FabricClass::Rdma), ScalingBasis::Fitted),
             _ => (Some(FabricClass::Ethernet), ScalingBasis::Fitted),
         };
@@ -308,7 +312,7 @@ impl Cluster {
         if self.multi_node == MultiNode::NotSold {
             return Some(NotFeasible::NotSoldInClusters);
         }
-        if !self.scale_out.stated() {
+        if !self.scale_out.stated() && self.multi_node != MultiNode::Sold {
             return Some(NotFeasible::NoScaleOut);
         }
         match self.capacity {
@@ -339,6 +343,12 @@ impl Cluster {
             (ScalingBasis::BuyerFabric, Lang::En) => format!(
                 "{nodes} servers × {per} on a fabric the buyer builds (RDMA assumed, not in the server price), scaling {eff}"
             ),
+            (ScalingBasis::NetworkNotStated, Lang::En) => format!(
+                "{nodes} nodes × {per} in a cluster the source states, its network not stated: scaled as an untuned fabric, {eff}{capacity}"
+            ),
+            (ScalingBasis::NetworkNotStated, Lang::Zh) => {
+                format!("{nodes} 节点 × {per} 卡，来源说明为集群但未说明网络：按未调优网络估算扩展效率 {eff}{capacity}")
+            }
             (ScalingBasis::BuyerFabric, Lang::Zh) => {
                 format!("{nodes} 台 × {per} 卡，由买方自建网络（假设 RDMA，未计入服务器价格），扩展效率 {eff}")
             }

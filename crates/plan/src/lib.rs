@@ -159,12 +159,13 @@ fn mix_bases(priced: &[judge::Priced]) -> Vec<&Candidate> {
 /// Every offer left out of the search, counted by reason, in words.
 fn left_out(s: &SearchStats, lang: Lang) -> Vec<String> {
     let zh = lang == Lang::Zh;
-    let mut lines = vec![if zh {
+    vec![if zh {
         format!(
-            "共 {} 条报价：{} 条没有该负载类别的效率比，{} 条没有可换算为场景货币的价格，{} 条比同一加速卡、计费方式和提供商的最便宜两条更贵，{} 条无法组成所需集群（另列原因），{} 条购买报价缺少场地成本；{} 个候选方案参与了定价。",
+            "共 {} 条报价：{} 条没有该负载类别的效率比，{} 条没有可换算为场景货币的价格，{} 条购买报价不是整台服务器（单卡或芯片订单），{} 条比同一加速卡、计费方式和提供商的最便宜两条更贵，{} 条无法组成所需集群（另列原因），{} 条购买报价缺少场地成本；{} 个候选方案参与了定价。",
             s.offers,
             s.without_ratio,
             s.without_price,
+            s.purchases_not_servers,
             s.not_searched,
             s.not_feasible,
             s.purchases_without_site,
@@ -172,18 +173,17 @@ fn left_out(s: &SearchStats, lang: Lang) -> Vec<String> {
         )
     } else {
         format!(
-            "Of {} offers: {} have no efficiency ratio for the workload class, {} no price convertible to the scenario currency, {} are dearer than the two cheapest of their accelerator, billing and provider, {} cannot be the cluster the demand needs (listed apart with the reason), {} purchases lack the site's costs; {} candidates were priced.",
+            "Of {} offers: {} have no efficiency ratio for the workload class, {} no price convertible to the scenario currency, {} purchases are not a server (a card or a chip order), {} are dearer than the two cheapest of their accelerator, billing and provider, {} cannot be the cluster the demand needs (listed apart with the reason), {} purchases lack the site's costs; {} candidates were priced.",
             s.offers,
             s.without_ratio,
             s.without_price,
+            s.purchases_not_servers,
             s.not_searched,
             s.not_feasible,
             s.purchases_without_site,
             s.candidates
         )
-    }];
-    lines.retain(|l| !l.is_empty());
-    lines
+    }]
 }
 
 /// What the reader must know about how the candidates were built.
@@ -192,15 +192,11 @@ fn assumption_notes(s: &Scenario, search: &SearchStats, l: &constraints::Limits,
     let mut notes = vec![match lang {
         Lang::En => format!(
             "Spot candidates redo work after interruptions, more the more nodes run in lock step: {} interruptions per node a month (the floor of AWS's highest published band; an assumption), a checkpoint every {} h, {} h to restart. Accelerators off CUDA assume a beta-grade framework adapter.",
-            suanli_model::format_percent(spot.interruptions_per_node_month, 0),
-            spot.checkpoint_interval_hours,
-            spot.restart_hours
+            spot.interruptions_per_node_month, spot.checkpoint_interval_hours, spot.restart_hours
         ),
         Lang::Zh => format!(
-            "竞价方案计入中断后的重做，同步运行的节点越多越高：每节点每月中断 {}（取 AWS 公布最高档的下限，属假设），每 {} 小时一个检查点，重启需 {} 小时。非 CUDA 加速卡假设框架适配为 beta 级成熟度。",
-            suanli_model::format_percent(spot.interruptions_per_node_month, 0),
-            spot.checkpoint_interval_hours,
-            spot.restart_hours
+            "竞价方案计入中断后的重做，同步运行的节点越多越高：每节点每月中断 {} 次（取 AWS 公布最高档的下限，属假设），每 {} 小时一个检查点，重启需 {} 小时。非 CUDA 加速卡假设框架适配为 beta 级成熟度。",
+            spot.interruptions_per_node_month, spot.checkpoint_interval_hours, spot.restart_hours
         ),
     }];
     if s.porting.is_none() {

@@ -15,6 +15,10 @@ use suanli_model::{Currency, Scenario};
 /// with this cut.
 pub const OFFERS_PER_GROUP: usize = 2;
 
+/// Accelerators a purchase must hold to be a server the search can run:
+/// fewer is a card or chip, more an order of many.
+const SERVER: std::ops::RangeInclusive<u32> = 2..=16;
+
 /// The catalogue as the search reads it.
 #[derive(Debug, Clone, Default)]
 pub struct Market {
@@ -119,6 +123,9 @@ pub struct SearchStats {
     /// Purchase offers left out: the scenario has no buy option whose
     /// running costs stand for the on-premises site.
     pub purchases_without_site: u32,
+    /// Purchase offers that are not a server: a card, or an order of
+    /// hundreds of chips (their host, network and integration are not in the price).
+    pub purchases_not_servers: u32,
     /// Offers that cannot be the cluster the demand needs (listed apart with the reason).
     pub not_feasible: u32,
     /// Candidates priced through the engine.
@@ -139,6 +146,10 @@ pub(crate) fn offered(m: &Market, s: &Scenario, stats: &mut SearchStats) -> Vec<
             stats.without_ratio += 1;
             continue;
         };
+        if view.offer.billing_mode == BillingMode::Purchase && !per_server(view).is_some_and(|n| SERVER.contains(&n)) {
+            stats.purchases_not_servers += 1;
+            continue;
+        }
         let comparable = match view.offer.price_unit {
             PriceUnit::Server => server_price(view, s).filter(|_| per_server(view).is_some()),
             _ => view.comparable_price_per_accel_hour,

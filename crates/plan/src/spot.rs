@@ -80,15 +80,15 @@ impl SpotAssumptions {
     /// How the overhead was found, for a reader.
     pub fn describe(&self, nodes: u32, lang: Lang) -> String {
         let pct = suanli_model::format_percent(self.overhead(nodes), 1);
-        let rate = suanli_model::format_percent(self.interruptions_per_node_month, 0);
+        let rate = self.interruptions_per_node_month;
         match lang {
             Lang::En => format!(
-                "{pct} of the work redone: {nodes} nodes in lock step, each interrupted {rate} a month \
+                "{pct} of the work redone: {nodes} nodes in lock step, each interrupted {rate} times a month \
                  (the floor of AWS's highest published band, an assumption), a checkpoint every {} h and {} h to restart",
                 self.checkpoint_interval_hours, self.restart_hours
             ),
             Lang::Zh => format!(
-                "约 {pct} 的工作需重做：{nodes} 个节点同步运行，每个节点每月中断 {rate}（取 AWS 公布最高档的下限，属假设），每 {} 小时一个检查点，重启需 {} 小时",
+                "约 {pct} 的工作需重做：{nodes} 个节点同步运行，每个节点每月中断 {rate} 次（取 AWS 公布最高档的下限，属假设），每 {} 小时一个检查点，重启需 {} 小时",
                 self.checkpoint_interval_hours, self.restart_hours
             ),
         }
