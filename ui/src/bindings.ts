@@ -149,12 +149,20 @@ export type AcceleratorForWorkload_Deserialize = {
 	/**  The best offer's price per reference-GPU-hour, in the filter's currency. */
 	effective_price_per_ref_gpu_hour?: number | null,
 	/**
+	 *  When the best offer's price is a range (quoted by its source, or the
+	 *  spread of market quotes): its low and high ends per
+	 *  reference-GPU-hour, in the filter's currency.
+	 */
+	effective_price_range_per_ref_gpu_hour?: [(number | null), (number | null)] | null,
+	/**
 	 *  The best offer's cost per million output tokens, in the filter's
 	 *  currency (when the filter states a served model).
 	 */
 	cost_per_million_tokens?: number | null,
 	/**  Server purchase offers: the lowest hardware price per reference GPU. */
 	best_capex_per_ref_gpu?: number | null,
+	/**  The purchase offer with that price. */
+	best_purchase_offer?: BestOffer_Deserialize | null,
 	/**  Fewest of these accelerators that hold the filter's served model. */
 	min_accelerators_for_model?: number | null,
 };
@@ -193,12 +201,20 @@ export type AcceleratorForWorkload_Serialize = {
 	/**  The best offer's price per reference-GPU-hour, in the filter's currency. */
 	effective_price_per_ref_gpu_hour: number | null,
 	/**
+	 *  When the best offer's price is a range (quoted by its source, or the
+	 *  spread of market quotes): its low and high ends per
+	 *  reference-GPU-hour, in the filter's currency.
+	 */
+	effective_price_range_per_ref_gpu_hour: [(number | null), (number | null)] | null,
+	/**
 	 *  The best offer's cost per million output tokens, in the filter's
 	 *  currency (when the filter states a served model).
 	 */
 	cost_per_million_tokens: number | null,
 	/**  Server purchase offers: the lowest hardware price per reference GPU. */
 	best_capex_per_ref_gpu: number | null,
+	/**  The purchase offer with that price. */
+	best_purchase_offer: BestOffer_Serialize | null,
 	/**  Fewest of these accelerators that hold the filter's served model. */
 	min_accelerators_for_model: number | null,
 };
@@ -496,6 +512,17 @@ export type BestOffer_Deserialize = {
 	billing_mode: BillingMode,
 	/**  Region code (`us-east-1`) or the source's word; `null` when not stated. */
 	region?: string | null,
+	/**
+	 *  What kind of figure its price is: an official list price (A), a
+	 *  market quote (C) …
+	 */
+	quote: QuoteKind,
+	/**  Its confidence tag. */
+	confidence: Confidence,
+	/**  Its source ids (`;`-separated). */
+	source: string,
+	/**  The date its source gives for the price; `null` when undated. */
+	as_of?: string | null,
 };
 
 /**  Who sells an accelerator's best offer, and how it is billed. */
@@ -508,6 +535,17 @@ export type BestOffer_Serialize = {
 	billing_mode: BillingMode,
 	/**  Region code (`us-east-1`) or the source's word; `null` when not stated. */
 	region: string | null,
+	/**
+	 *  What kind of figure its price is: an official list price (A), a
+	 *  market quote (C) …
+	 */
+	quote: QuoteKind,
+	/**  Its confidence tag. */
+	confidence: Confidence,
+	/**  Its source ids (`;`-separated). */
+	source: string,
+	/**  The date its source gives for the price; `null` when undated. */
+	as_of: string | null,
 };
 
 /**  How an offer is billed. */
@@ -1645,6 +1683,11 @@ export type OfferView = OfferView_Serialize | OfferView_Deserialize;
 export type OfferView_Deserialize = {
 	/**  `catalogue`, `import` (a price feed) or `pricebook` (the user's own). */
 	origin: string,
+	/**
+	 *  What kind of figure the price is (official list price, market
+	 *  quote …), from its confidence tag.
+	 */
+	quote: QuoteKind,
 	/**  The provider's name in English. */
 	provider_name?: string | null,
 	/**  The provider's country (ISO 3166 alpha-2). */
@@ -1663,6 +1706,19 @@ export type OfferView_Deserialize = {
 	price_per_accel_hour?: number | null,
 	/**  The same in the comparison currency, when one was asked for. */
 	comparable_price_per_accel_hour?: number | null,
+	/**
+	 *  The high end of a range the source quotes, per accelerator-hour
+	 *  after any discount, in the offer's currency (`price_per_accel_hour`
+	 *  is then the low end); `None` for a single figure.
+	 */
+	price_high_per_accel_hour?: number | null,
+	/**
+	 *  The price per accelerator-hour as a range, in the comparison
+	 *  currency (or the offer's): the source's own range, or the spread of
+	 *  the market quotes for the same accelerator and billing. `None` for
+	 *  a single list price.
+	 */
+	spread?: PriceSpread | null,
 	/**
 	 *  The ratio for the filter's workload class, with its basis
 	 *  (measured, derived, estimated, pinned …) and method.
@@ -1700,6 +1756,11 @@ export type OfferView_Deserialize = {
 export type OfferView_Serialize = {
 	/**  `catalogue`, `import` (a price feed) or `pricebook` (the user's own). */
 	origin: string,
+	/**
+	 *  What kind of figure the price is (official list price, market
+	 *  quote …), from its confidence tag.
+	 */
+	quote: QuoteKind,
 	/**  The provider's name in English. */
 	provider_name: string | null,
 	/**  The provider's country (ISO 3166 alpha-2). */
@@ -1718,6 +1779,19 @@ export type OfferView_Serialize = {
 	price_per_accel_hour: number | null,
 	/**  The same in the comparison currency, when one was asked for. */
 	comparable_price_per_accel_hour: number | null,
+	/**
+	 *  The high end of a range the source quotes, per accelerator-hour
+	 *  after any discount, in the offer's currency (`price_per_accel_hour`
+	 *  is then the low end); `None` for a single figure.
+	 */
+	price_high_per_accel_hour: number | null,
+	/**
+	 *  The price per accelerator-hour as a range, in the comparison
+	 *  currency (or the offer's): the source's own range, or the spread of
+	 *  the market quotes for the same accelerator and billing. `None` for
+	 *  a single list price.
+	 */
+	spread: PriceSpread | null,
 	/**
 	 *  The ratio for the filter's workload class, with its basis
 	 *  (measured, derived, estimated, pinned …) and method.
@@ -1776,8 +1850,16 @@ export type Offer_Deserialize = {
 	 *  per instance.
 	 */
 	accelerators_per_instance?: number | null,
-	/**  The price, in `currency` per `price_unit`. */
+	/**
+	 *  The price, in `currency` per `price_unit`; the low end when the
+	 *  source quotes a range.
+	 */
 	price: number | null,
+	/**
+	 *  The high end of a range the source quotes ("15,600–17,040 per
+	 *  month"), in the same currency and unit; empty for a single figure.
+	 */
+	price_high?: number | null,
 	/**  What `price` is for. */
 	price_unit: PriceUnit,
 	/**  Currency of `price`, as the source quotes it. */
@@ -1821,8 +1903,16 @@ export type Offer_Serialize = {
 	 *  per instance.
 	 */
 	accelerators_per_instance: number | null,
-	/**  The price, in `currency` per `price_unit`. */
+	/**
+	 *  The price, in `currency` per `price_unit`; the low end when the
+	 *  source quotes a range.
+	 */
 	price: number | null,
+	/**
+	 *  The high end of a range the source quotes ("15,600–17,040 per
+	 *  month"), in the same currency and unit; empty for a single figure.
+	 */
+	price_high: number | null,
 	/**  What `price` is for. */
 	price_unit: PriceUnit,
 	/**  Currency of `price`, as the source quotes it. */
@@ -2218,6 +2308,34 @@ export type PriceChange_Serialize = {
 	new_as_of: string | null,
 };
 
+/**
+ *  A price per accelerator-hour known as a range: low, typical and high,
+ *  and the offers behind each end.
+ */
+export type PriceSpread = {
+	/**  Whether it is one source's range or several quotes. */
+	basis: SpreadBasis,
+	/**  Lowest price per accelerator-hour. */
+	low: number | null,
+	/**
+	 *  Typical price: a quoted range's midpoint, or the median of the
+	 *  quotes' midpoints.
+	 */
+	typical: number | null,
+	/**  Highest price per accelerator-hour. */
+	high: number | null,
+	/**  The currency of the three prices. */
+	currency: Currency,
+	/**  The offers quoting the low end. */
+	low_offers: string[],
+	/**  The offers quoting the high end. */
+	high_offers: string[],
+	/**  Every offer behind the spread. */
+	offers: string[],
+	/**  The source ids of those offers (`;`-joined, each once). */
+	sources: string,
+};
+
 /**  What an offer's price is for. */
 export type PriceUnit = 
 /**  Per instance per hour. */
@@ -2341,6 +2459,24 @@ export type Provider_Serialize = {
 	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes: string | null,
 };
+
+/**
+ *  What kind of figure a price is, from its confidence tag: what a reader
+ *  must not confuse is an official list price with a market quote.
+ */
+export type QuoteKind = 
+/**  `A`: the provider's own price page, document or feed. */
+"list_price" | 
+/**  `B`: a reputable third party transcribing or reporting it. */
+"reported" | 
+/**  `C`: a market quote, forum, blog or aggregator (hearsay). */
+"market_quote" | 
+/**  `X`: contradicted by its own or another source. */
+"disputed" | 
+/**  The user's own price (price book). */
+"yours" | 
+/**  Any other tag (press, derived, vendor): see the confidence. */
+"other";
 
 /**  Spread of one amount across trials, in the scenario's currency. */
 export type RangeJson = {
@@ -2616,7 +2752,9 @@ export type ScalingBasis =
 /**  The fit for the fabric the source states. */
 "fitted" | 
 /**  Servers the buyer networks: the fit for an RDMA fabric the buyer builds. */
-"buyer_fabric";
+"buyer_fabric" | 
+/**  A cluster a source states, its network not: the fit for an untuned fabric. */
+"network_not_stated";
 
 /**
  *  The scenario as the editor holds it: the scenario file's fields as a JSON
@@ -2654,6 +2792,11 @@ export type SearchStats = {
 	 *  running costs stand for the on-premises site.
 	 */
 	purchases_without_site: number,
+	/**
+	 *  Purchase offers that are not a server: a card, or an order of
+	 *  hundreds of chips (their host, network and integration are not in the price).
+	 */
+	purchases_not_servers: number,
 	/**  Offers that cannot be the cluster the demand needs (listed apart with the reason). */
 	not_feasible: number,
 	/**  Candidates priced through the engine. */
@@ -2917,6 +3060,22 @@ export type SpotAssumptions_Serialize = {
 	 */
 	restart_hours: number | null,
 };
+
+/**  Where a price range comes from. */
+export type SpreadBasis = 
+/**
+ *  The offer's source quotes a range ("3.00–4.00", "15,600–17,040 per
+ *  month"): low and high are its ends, typical their midpoint.
+ */
+"quoted_range" | 
+/**
+ *  A market report's quote (provider kind `market_report`), with the
+ *  other market quotes (confidence C, at least two providers) for the
+ *  same accelerator, billing mode and accelerators per instance (a
+ *  single card is not an 8-card server): lowest, median and highest.
+ *  A seller's own price never takes others' spread.
+ */
+"market_quotes";
 
 /**  One step of a ratio's chain: `to` relative to `from`. */
 export type Step = Step_Serialize | Step_Deserialize;

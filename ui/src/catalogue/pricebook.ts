@@ -6,7 +6,7 @@ import type { Discount, Offer } from "../backend/types";
 export function blankOffer(today: string): Offer {
   return {
     id: "", provider_id: "", accelerator_id: null, instance: null, region: null, billing_mode: "on_demand", accelerators_per_instance: 1,
-    price: 0, price_unit: "accelerator_hour", currency: "CNY", upfront: null, interconnect: null,
+    price: 0, price_high: null, price_unit: "accelerator_hour", currency: "CNY", upfront: null, interconnect: null,
     as_of: today, source: "user", confidence: "B", notes: null,
   };
 }

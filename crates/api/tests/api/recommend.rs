@@ -218,7 +218,7 @@ fn domestic_only_on_a_cuda_workload_pays_for_porting_and_waits_for_it() {
     // The feed states no network between its nodes: 64 accelerators cannot
     // be built from it, one node of 8 can.
     let wide = run(&c, &format!("{JOB}{PORTING}"), &Constraints { domestic_only: true, ..Constraints::default() });
-    assert!(wide.ranked.is_empty());
+    assert!(wide.ranked.iter().all(|x| x.pools.iter().all(|p| !p.offer_id.starts_with("test-910b"))));
     assert!(wide.not_feasible.iter().any(|x| x.offer_id == "test-910b-od" && x.why.contains("network between")));
     let text = format!("{JOB}{PORTING}")
         .replace("cluster_accelerators = 64", "cluster_accelerators = 8")
@@ -253,9 +253,11 @@ fn a_recommended_candidate_written_out_and_evaluated_gives_the_same_figures() {
     assert!(kinds.contains("buy") && kinds.contains("mix") && kinds.contains("rent"), "{kinds:?}");
     let mut ids = recommend::picks(&r, &[]).unwrap();
     for kind in ["buy", "mix"] {
-        ids.push(r.ranked.iter().find(|x| x.kind == kind).unwrap().id.clone());
+        let id = r.ranked.iter().find(|x| x.kind == kind).unwrap().id.clone();
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
     }
-    ids.dedup();
     let file = dir.path().join("chosen.toml");
     recommend::write_scenario(&file, &base, &r, &ids).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
