@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod bundled;
+mod database;
 mod feeds;
 mod import;
 mod pack;
