@@ -71,7 +71,7 @@ fn a_writer_that_waits_too_long_says_nothing_changed_and_a_retry_helps() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("db.sqlite");
     let (mut c, _) = Catalog::open(&path, NOW).unwrap();
-    c.set_write_wait(Duration::from_millis(200));
+    c.set_write_wait(Duration::from_millis(200)).unwrap();
     let tables = c.tables().unwrap();
     let installed = c.version().unwrap();
     let holder = hold_write_lock(&path, Duration::from_millis(1500));

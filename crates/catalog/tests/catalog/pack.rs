@@ -165,8 +165,12 @@ fn sign_for(c: &mut suanli_catalog::Catalog, p: &pack::Pack) -> pack::Verified {
     let sig = pack::sign(&bytes, &sk, p.version).unwrap();
     c.trust_key(&pk, "publisher").unwrap();
     let keys = c.trusted_keys().unwrap();
-    pack::verify(&bytes, Some(&sig), &VerifyOptions { trusted_keys: &keys, installed: c.version().unwrap(), ..Default::default() })
-        .unwrap()
+    pack::verify(
+        &bytes,
+        Some(&sig),
+        &VerifyOptions { trusted_keys: &keys, installed: c.version().unwrap(), ..Default::default() },
+    )
+    .unwrap()
 }
 
 fn offers_of(c: &suanli_catalog::Catalog, provider: &str) -> Vec<suanli_catalog::Offer> {
@@ -176,9 +180,8 @@ fn offers_of(c: &suanli_catalog::Catalog, provider: &str) -> Vec<suanli_catalog:
 #[test]
 fn a_provider_pack_changes_only_its_providers() {
     let publisher = fresh();
-    let mut p = publisher
-        .export_pack(2_027_000_000, "aws only", NOW, &Subset { providers: Some(vec!["aws".into()]) })
-        .unwrap();
+    let mut p =
+        publisher.export_pack(2_027_000_000, "aws only", NOW, &Subset { providers: Some(vec!["aws".into()]) }).unwrap();
     assert_eq!(p.scope, Scope::Providers(vec!["aws".into()]));
     // The publisher dropped one AWS offer and moved another's region.
     let dropped = p.tables.offers.pop().unwrap().id;
@@ -199,9 +202,8 @@ fn a_provider_pack_changes_only_its_providers() {
     let after = c.tables().unwrap();
     // Every other provider's offers and every provider are as they were.
     assert_eq!(after.providers, before.providers);
-    let others = |t: &suanli_catalog::Tables| {
-        t.offers.iter().filter(|o| o.provider_id != "aws").cloned().collect::<Vec<_>>()
-    };
+    let others =
+        |t: &suanli_catalog::Tables| t.offers.iter().filter(|o| o.provider_id != "aws").cloned().collect::<Vec<_>>();
     assert_eq!(others(&after), others(&before));
     assert!(!after.offers.iter().any(|o| o.id == dropped));
     assert_eq!(after.offers.iter().find(|o| o.id == moved).unwrap().region.as_deref(), Some("eu-west-9"));
@@ -211,9 +213,8 @@ fn a_provider_pack_changes_only_its_providers() {
 #[test]
 fn a_provider_pack_with_rows_outside_its_scope_is_refused() {
     let publisher = fresh();
-    let mut p = publisher
-        .export_pack(2_027_000_000, "aws only", NOW, &Subset { providers: Some(vec!["aws".into()]) })
-        .unwrap();
+    let mut p =
+        publisher.export_pack(2_027_000_000, "aws only", NOW, &Subset { providers: Some(vec!["aws".into()]) }).unwrap();
     let mut stray = offers_of(&publisher, "aliyun")[0].clone();
     stray.price = 1.0;
     p.tables.offers.push(stray.clone());
