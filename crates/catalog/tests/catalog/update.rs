@@ -186,3 +186,23 @@ fn a_signature_larger_than_a_signature_is_refused() {
     let e = update_error(download_with(&format!("http://127.0.0.1:{port}/pack.json"), &quick(), &mut |_, _| {}));
     assert!(matches!(e, UpdateError::TooLarge { .. }), "{e:?}");
 }
+
+#[test]
+fn the_signature_is_looked_for_beside_the_pack_not_after_its_fragment() {
+    use suanli_catalog::update::signature_url;
+    assert_eq!(signature_url("http://127.0.0.1:1/p.json"), "http://127.0.0.1:1/p.json.minisig");
+    assert_eq!(signature_url("http://127.0.0.1:1/p.json#latest"), "http://127.0.0.1:1/p.json.minisig");
+    assert_eq!(signature_url("http://127.0.0.1:1/p.json?v=2#x"), "http://127.0.0.1:1/p.json.minisig?v=2");
+}
+
+#[test]
+fn only_http_and_https_addresses_are_fetched() {
+    for url in ["file:///etc/passwd", "ftp://127.0.0.1/pack.json", "127.0.0.1/pack.json"] {
+        let err = suanli_catalog::update::download(url, &mut |_, _| {}).unwrap_err();
+        let en = err.to_string();
+        assert!(en.contains("http://") && en.contains("https://") && en.contains(url), "{en}");
+        assert!(!en.contains("builder error"), "{en}");
+        let suanli_catalog::Error::Update(e) = err else { panic!("not an update error") };
+        assert!(e.message(suanli_model::Lang::Zh).contains("只支持"), "{}", e.message(suanli_model::Lang::Zh));
+    }
+}
