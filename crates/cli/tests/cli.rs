@@ -681,8 +681,8 @@ fn scenario_size_options_and_trials_are_bounded_before_any_work() {
 fn a_closed_stdout_ends_quietly() {
     let db = tempfile::tempdir().unwrap();
     for args in [
-        vec!["catalog", "offers"],
-        vec!["catalog", "offers", "--format", "json"],
+        vec!["catalog", "list", "offers"],
+        vec!["catalog", "list", "offers", "--format", "json"],
         vec!["evaluate", &example("a100-8x-buy-vs-rent.toml")],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_suanli"))
@@ -803,7 +803,7 @@ fn a_foreign_database_and_a_discount_for_nothing_are_refused() {
         return;
     }
     let before = std::fs::read(&foreign).unwrap();
-    let o = suanli(&["--db", foreign.to_str().unwrap(), "catalog", "offers"]);
+    let o = suanli(&["--db", foreign.to_str().unwrap(), "catalog", "list", "offers"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("notes.sqlite") && stderr(&o).contains("not a Suanli catalogue"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&foreign).unwrap(), before);

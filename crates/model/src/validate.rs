@@ -160,6 +160,18 @@ pub enum Rule {
     NotAscending,
     /// An empty list (or an `[optimise]` naming no template) that needs at least one entry.
     AtLeastOne,
+    /// More options than a scenario may hold.
+    TooManyOptions {
+        /// The most allowed.
+        max: usize,
+    },
+    /// Options × months of the horizon beyond what a scenario may hold.
+    TooManyOptionMonths {
+        /// Options × `horizon_months` found.
+        found: usize,
+        /// The most allowed.
+        max: usize,
+    },
     /// A field or command that needs a scenario section that is absent.
     NeedsSection {
         /// The section's name.
@@ -309,6 +321,20 @@ impl Rule {
                 lang.pick("points must be in ascending order of accelerators", "各点必须按加速卡数量升序排列").to_owned()
             }
             Rule::AtLeastOne => lang.pick("needs at least one entry", "至少需要一项").to_owned(),
+            Rule::TooManyOptions { max } => {
+                if zh {
+                    format!("一个场景最多 {max} 个方案")
+                } else {
+                    format!("a scenario holds at most {max} options")
+                }
+            }
+            Rule::TooManyOptionMonths { found, max } => {
+                if zh {
+                    format!("方案数 × horizon_months 为 {found}，最多 {max}；请减少方案或缩短期限")
+                } else {
+                    format!("options × horizon_months is {found}, at most {max}; drop options or shorten the horizon")
+                }
+            }
             Rule::NeedsSection { section } => {
                 if zh {
                     format!("需要场景中的 [{section}] 部分")
