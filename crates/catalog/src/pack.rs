@@ -91,12 +91,16 @@ pub struct TableChange {
     /// The table (`offers`, `providers` …).
     pub table: String,
     /// Rows it held before.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub before: usize,
     /// Rows the pack adds.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub added: usize,
     /// Rows the pack removes.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub removed: usize,
     /// Rows kept with at least one field changed.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub changed: usize,
     /// Each changed field with the number of rows it changes in, by field name.
     pub fields: Vec<FieldCount>,
@@ -109,6 +113,7 @@ pub struct FieldCount {
     /// The field (`region`, `notes`, `price` …).
     pub field: String,
     /// Rows whose value changes.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub rows: usize,
 }
 
