@@ -106,9 +106,39 @@ pub const MAX_OPTIONS: usize = 200;
 /// option is routed month by month): 50 options over 20 years.
 pub const MAX_OPTION_MONTHS: usize = 12_000;
 
-/// Refuses a scenario past [`MAX_OPTIONS`] or [`MAX_OPTION_MONTHS`] before
-/// any rule is checked or any figure computed.
+/// The longest text a scenario's name, description, option label or source
+/// may hold: what one spreadsheet cell holds (the export writes each in one).
+pub const MAX_TEXT_CHARS: usize = 32_767;
+
+/// Each text of a scenario past [`MAX_TEXT_CHARS`], by path.
+fn overlong_texts(s: &Scenario) -> Vec<suanli_model::InputError> {
+    let mut texts: Vec<(String, &str)> =
+        vec![("name".into(), s.name.as_str()), ("description".into(), s.description.as_str())];
+    for (i, o) in s.options.iter().enumerate() {
+        texts.push((format!("options[{i}].label"), o.label.as_str()));
+        for (field, source) in &o.sources {
+            texts.push((format!("options[{i}].sources.{field}"), source.as_str()));
+        }
+    }
+    texts
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let n = text.chars().count();
+            (n > MAX_TEXT_CHARS).then(|| {
+                let rule = suanli_model::Rule::Between { min: 0.0, max: MAX_TEXT_CHARS as f64 };
+                suanli_model::InputError::new(path, format!("[{n} characters]"), rule)
+            })
+        })
+        .collect()
+}
+
+/// Refuses a scenario past [`MAX_OPTIONS`], [`MAX_OPTION_MONTHS`] or
+/// [`MAX_TEXT_CHARS`] before any rule is checked or any figure computed.
 fn check_size(s: &Scenario) -> Result<(), Error> {
+    let overlong = overlong_texts(s);
+    if !overlong.is_empty() {
+        return Err(Error::Invalid(overlong));
+    }
     let n = s.options.len();
     if n > MAX_OPTIONS {
         let rule = suanli_model::Rule::TooManyOptions { max: MAX_OPTIONS };

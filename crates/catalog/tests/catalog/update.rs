@@ -206,3 +206,21 @@ fn only_http_and_https_addresses_are_fetched() {
         assert!(e.message(suanli_model::Lang::Zh).contains("只支持"), "{}", e.message(suanli_model::Lang::Zh));
     }
 }
+
+#[test]
+fn a_feed_over_the_cap_is_called_a_feed_not_a_pack() {
+    let port = serve(|_, s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 4194304\r\n\r\n");
+        let _ = s.write_all(&vec![b'x'; 64 * 1024]);
+    });
+    let url = format!("http://127.0.0.1:{port}/vms.csv");
+    let limits = Limits { max_pack_bytes: 1024 * 1024, ..quick() };
+    let session = suanli_catalog::update::Session::new(&url, &limits).unwrap();
+    let e = match session.fetch(&url, &mut |_, _| {}) {
+        Err(Error::Update(e)) => e,
+        other => panic!("expected an update error, got {other:?}"),
+    };
+    assert!(e.message(Lang::En).contains("larger than a price feed may be"), "{}", e.message(Lang::En));
+    assert!(!e.message(Lang::En).contains("pack"), "{}", e.message(Lang::En));
+    assert!(e.message(Lang::Zh).contains("价格源文件"), "{}", e.message(Lang::Zh));
+}
