@@ -255,10 +255,3 @@ fn a_subnormal_price_all_zero_demand_an_unknown_fx_currency_and_an_overlong_labe
     let found = refused_paths(&long);
     assert!(found.iter().any(|(p, m)| p == "options[0].label" && m.contains("32767")), "{found:?}");
 }
-
-#[test]
-fn an_empty_daily_shape_is_refused_by_name() {
-    let empty = VALID.replace("monthly_ref_gpus = [8]", "monthly_ref_gpus = [8]\nshape = []");
-    let found = refused_paths(&empty);
-    assert!(found.iter().any(|(p, m)| p == "demand.shape" && m.contains("at least one")), "{found:?}");
-}
