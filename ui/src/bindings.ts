@@ -1301,6 +1301,14 @@ export type FeedReport = {
 	unknown_names: ([string, number])[],
 };
 
+/**  A field and the number of rows a pack changes it in. */
+export type FieldCount = {
+	/**  The field (`region`, `notes`, `price` …). */
+	field: string,
+	/**  Rows whose value changes. */
+	rows: number | null,
+};
+
 /**  One field an error is about, for a front end that shows it at the field. */
 export type FieldError = {
 	/**  Field path as in the scenario file (`options[0].owned.pue`). */
@@ -2069,6 +2077,18 @@ export type PackSummary_Deserialize = {
 	providers: number | null,
 	/**  Offer rows in the pack. */
 	offers: number | null,
+	/**
+	 *  The providers it covers; `None` for a whole-catalogue pack (which
+	 *  removes every catalogue row it does not hold).
+	 */
+	providers_covered?: string[] | null,
+	/**  What applying it changes (or changed), table by table. */
+	plan: Plan,
+	/**
+	 *  Applying it removes more than [`pack::MAX_REMOVAL_SHARE`] of a
+	 *  table's rows, so it needs the explicit flag (`--allow-removals`).
+	 */
+	needs_allow_removals: boolean,
 };
 
 /**  What verification found, for a reader. */
@@ -2087,6 +2107,24 @@ export type PackSummary_Serialize = {
 	providers: number | null,
 	/**  Offer rows in the pack. */
 	offers: number | null,
+	/**
+	 *  The providers it covers; `None` for a whole-catalogue pack (which
+	 *  removes every catalogue row it does not hold).
+	 */
+	providers_covered: string[] | null,
+	/**  What applying it changes (or changed), table by table. */
+	plan: Plan,
+	/**
+	 *  Applying it removes more than [`pack::MAX_REMOVAL_SHARE`] of a
+	 *  table's rows, so it needs the explicit flag (`--allow-removals`).
+	 */
+	needs_allow_removals: boolean,
+};
+
+/**  What applying a pack will change (or did change), table by table. */
+export type Plan = {
+	/**  Every catalogue table, in the pack's order. */
+	tables: TableChange[],
 };
 
 /**  A candidate's pool as the reader sees it. */
@@ -3151,6 +3189,22 @@ export type SupplyJson = {
 	score: number | null,
 	/**  The drivers with points, largest first: name in the requested language, points. */
 	drivers: ([string, number | null])[],
+};
+
+/**  What applying a pack does to one table. */
+export type TableChange = {
+	/**  The table (`offers`, `providers` …). */
+	table: string,
+	/**  Rows it held before. */
+	before: number | null,
+	/**  Rows the pack adds. */
+	added: number | null,
+	/**  Rows the pack removes. */
+	removed: number | null,
+	/**  Rows kept with at least one field changed. */
+	changed: number | null,
+	/**  Each changed field with the number of rows it changes in, by field name. */
+	fields: FieldCount[],
 };
 
 /**  What the changes did to one option's totals (`None`: not in that scenario). */

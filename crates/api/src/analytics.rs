@@ -10,7 +10,30 @@ use suanli_model::{
 
 use crate::Error;
 
-/// Monte Carlo over the scenario's ranges, beside the point evaluation.
+/// The most trials one simulation runs.
+pub const MAX_TRIALS: u32 = 1_000_000;
+
+/// The most trials × options one simulation holds (each trial keeps each
+/// option's figures): 100,000 trials of 200 options.
+pub const MAX_TRIAL_OPTIONS: u64 = 20_000_000;
+
+/// Refuses a trial count past [`MAX_TRIALS`], or past [`MAX_TRIAL_OPTIONS`]
+/// for the scenario's options, before any work starts.
+pub fn check_trials(s: &Checked<Scenario>, trials: u32) -> Result<(), Error> {
+    let options = s.options.len().max(1) as u64;
+    let max = u64::from(MAX_TRIALS).min(MAX_TRIAL_OPTIONS / options);
+    if trials == 0 || u64::from(trials) > max {
+        return Err(Error::Argument {
+            name: "trials".into(),
+            value: trials.to_string(),
+            allowed: crate::Allowed::Between { min: 1, max },
+        });
+    }
+    Ok(())
+}
+
+/// Monte Carlo over the scenario's ranges, beside the point evaluation;
+/// refused past the trial limits ([`check_trials`]).
 pub fn simulate(
     s: &Checked<Scenario>,
     trials: u32,
@@ -18,6 +41,7 @@ pub fn simulate(
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<(Evaluation, suanli_model::uncertainty::Simulation), Error> {
+    check_trials(s, trials)?;
     let evaluation = crate::evaluate(s).clone();
     let sim = suanli_model::uncertainty::simulate(s, SimulationConfig { trials, seed, threads }, progress)
         .map_err(Error::Invalid)?;

@@ -23,8 +23,8 @@ pub use suanli_catalog::Error as CatalogError;
 /// A price feed's format: what `import` reads.
 pub use suanli_catalog::import::Format as FeedFormat;
 pub use suanli_catalog::import::{ImportReport, Provenance, SkipReason};
-pub use suanli_catalog::pack::Subset;
-pub use suanli_catalog::pricebook::{Discount, PriceBookFile};
+pub use suanli_catalog::pack::{FieldCount, MAX_REMOVAL_SHARE, Plan, Removals, Scope, Subset, TableChange};
+pub use suanli_catalog::pricebook::{Discount, PriceBookFile, Targets};
 pub use suanli_catalog::query::{
     AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort, OfferView, SearchHit,
 };
@@ -585,6 +585,14 @@ pub struct PackSummary {
     /// Offer rows in the pack.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub offers: usize,
+    /// The providers it covers; `None` for a whole-catalogue pack (which
+    /// removes every catalogue row it does not hold).
+    pub providers_covered: Option<Vec<String>>,
+    /// What applying it changes (or changed), table by table.
+    pub plan: Plan,
+    /// Applying it removes more than [`pack::MAX_REMOVAL_SHARE`] of a
+    /// table's rows, so it needs the explicit flag (`--allow-removals`).
+    pub needs_allow_removals: bool,
 }
 
 fn verify_file(c: &Catalog, file: &Path, allow_unsigned: bool) -> Result<pack::Verified, Error> {
@@ -609,9 +617,17 @@ fn verify_bytes(
     Ok(pack::verify(bytes, signature, &options)?)
 }
 
-fn summary(v: &pack::Verified) -> PackSummary {
+fn summary(v: &pack::Verified, plan: Plan) -> PackSummary {
     let t = &v.pack.tables;
+    let providers_covered = match &v.pack.scope {
+        Scope::Catalogue => None,
+        Scope::Providers(p) => Some(p.clone()),
+    };
+    let needs_allow_removals = plan.check_removals(Removals::WithinShare).is_err();
     PackSummary {
+        providers_covered,
+        plan,
+        needs_allow_removals,
         label: v.pack.label.clone(),
         version: v.pack.version,
         created: v.pack.created.clone(),
@@ -622,16 +638,42 @@ fn summary(v: &pack::Verified) -> PackSummary {
     }
 }
 
-/// Verifies a pack file (and `FILE.minisig`) without applying it.
+/// Verifies a pack file (and `FILE.minisig`) without applying it, and
+/// says what applying it would change.
 pub fn pack_verify(c: &Catalog, file: &Path, allow_unsigned: bool) -> Result<PackSummary, Error> {
-    Ok(summary(&verify_file(c, file, allow_unsigned)?))
+    let verified = verify_file(c, file, allow_unsigned)?;
+    let plan = c.pack_plan(&verified.pack)?;
+    Ok(summary(&verified, plan))
 }
 
-/// Verifies and applies a pack file; on any failure nothing changes.
+/// Verifies and applies a pack file within its scope, refusing a removal
+/// past [`pack::MAX_REMOVAL_SHARE`]; on any failure nothing changes.
 pub fn pack_apply(c: &mut Catalog, file: &Path, allow_unsigned: bool) -> Result<(PackSummary, ChangeSummary), Error> {
+    pack_apply_with(c, file, allow_unsigned, Removals::WithinShare)
+}
+
+/// As [`pack_apply`], saying whether a removal past the share is allowed.
+pub fn pack_apply_with(
+    c: &mut Catalog,
+    file: &Path,
+    allow_unsigned: bool,
+    removals: Removals,
+) -> Result<(PackSummary, ChangeSummary), Error> {
     let verified = verify_file(c, file, allow_unsigned)?;
-    let change = c.apply_pack(&verified, &now_utc())?;
-    Ok((summary(&verified), change))
+    apply_verified(c, &verified, removals)
+}
+
+/// Applies a verified pack; a refusal of the pack itself is a pack error.
+fn apply_verified(
+    c: &mut Catalog,
+    verified: &pack::Verified,
+    removals: Removals,
+) -> Result<(PackSummary, ChangeSummary), Error> {
+    match c.apply_pack(verified, &now_utc(), removals) {
+        Ok((plan, change)) => Ok((summary(verified, plan), change)),
+        Err(suanli_catalog::Error::Refused(e)) => Err(Error::Pack(e)),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Downloads a pack from `url` (and `url.minisig`), verifies it and
@@ -640,10 +682,11 @@ pub fn update(
     c: &mut Catalog,
     url: &str,
     allow_unsigned: bool,
+    removals: Removals,
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<(PackSummary, ChangeSummary), Error> {
     let fetched = update_fetch(url, progress)?;
-    update_apply(c, &fetched, allow_unsigned)
+    update_apply_with(c, &fetched, allow_unsigned, removals)
 }
 
 /// A pack and its signature as downloaded: neither verified nor applied.
@@ -664,16 +707,33 @@ pub fn update_apply(
     fetched: &Fetched,
     allow_unsigned: bool,
 ) -> Result<(PackSummary, ChangeSummary), Error> {
+    update_apply_with(c, fetched, allow_unsigned, Removals::WithinShare)
+}
+
+/// As [`update_apply`], saying whether a removal past the share is allowed.
+pub fn update_apply_with(
+    c: &mut Catalog,
+    fetched: &Fetched,
+    allow_unsigned: bool,
+    removals: Removals,
+) -> Result<(PackSummary, ChangeSummary), Error> {
     let Fetched(download) = fetched;
     let verified = verify_bytes(c, &download.pack, download.signature.as_deref(), allow_unsigned)?;
-    let change = c.apply_pack(&verified, &now_utc())?;
-    Ok((summary(&verified), change))
+    apply_verified(c, &verified, removals)
 }
 
 /// Trusts a minisign public key file for packs; returns its key id.
 pub fn trust_key(c: &mut Catalog, public_key_file: &Path, label: &str) -> Result<String, Error> {
     let text = String::from_utf8_lossy(&read(public_key_file)?).into_owned();
     Ok(c.trust_key(&text, label)?)
+}
+
+/// Stops trusting the key with this id; an id not trusted is not found.
+pub fn untrust_key(c: &mut Catalog, key_id: &str) -> Result<(), Error> {
+    if !c.untrust_key(key_id)? {
+        return Err(Error::NotFound(format!("trusted key {key_id}")));
+    }
+    Ok(())
 }
 
 /// Writes a new key pair: `DIR/suanli.pub` and `DIR/suanli.key`, the
@@ -922,9 +982,16 @@ pub fn pricebook_put_offer(c: &mut Catalog, offer: &Offer) -> Result<PriceBook, 
     pricebook(c)
 }
 
-/// Adds or replaces a negotiated discount (on one offer or one provider).
+/// Adds or replaces a negotiated discount (on one offer or one provider,
+/// which must be in the catalogue).
 pub fn pricebook_put_discount(c: &mut Catalog, discount: &Discount) -> Result<PriceBook, Error> {
-    c.put_discount(discount)?;
+    pricebook_put_discount_with(c, discount, Targets::MustExist)
+}
+
+/// As [`pricebook_put_discount`], saying whether its provider or offer may
+/// be one the user will import later.
+pub fn pricebook_put_discount_with(c: &mut Catalog, discount: &Discount, targets: Targets) -> Result<PriceBook, Error> {
+    c.put_discount_with(discount, targets)?;
     pricebook(c)
 }
 

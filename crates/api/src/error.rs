@@ -86,6 +86,27 @@ pub enum Error {
         /// Path of the first such figure (`options[2].total_nominal`).
         field: String,
     },
+    /// A file larger than Suanli reads for its purpose; reading stopped at
+    /// the limit, nothing was done with it.
+    #[error("{}", self.message(Lang::En))]
+    TooLarge {
+        /// The file, as given.
+        path: String,
+        /// What it was read as.
+        kind: FileKind,
+        /// The limit, bytes.
+        limit: u64,
+    },
+    /// A value given to a command outside what it accepts; nothing was done.
+    #[error("{}", self.message(Lang::En))]
+    Argument {
+        /// The argument (`--trials`, `stale-after`).
+        name: String,
+        /// The value as given.
+        value: String,
+        /// What is allowed.
+        allowed: Allowed,
+    },
     /// A scenario's reference to the catalogue did not resolve.
     #[error("{path} = {value}: {problem}")]
     Reference {
@@ -113,6 +134,9 @@ impl Error {
             Error::Catalog(suanli_catalog::Error::Rows(_)) => "rows",
             Error::Catalog(suanli_catalog::Error::FileTooLarge { .. }) => "too_large",
             Error::Catalog(suanli_catalog::Error::NothingLanded { .. }) => "nothing_landed",
+            Error::Catalog(suanli_catalog::Error::Busy) => "busy",
+            Error::Catalog(suanli_catalog::Error::Foreign { .. }) => "foreign_db",
+            Error::Catalog(suanli_catalog::Error::Refused(_)) => "pack",
             Error::Catalog(_) => "catalog",
             Error::Pack(_) => "pack",
             Error::Reference { .. } => "reference",
@@ -120,6 +144,8 @@ impl Error {
             Error::Report(_) => "report",
             Error::Internal(_) => "internal",
             Error::NonFinite { .. } => "not_finite",
+            Error::TooLarge { .. } => "too_large",
+            Error::Argument { .. } => "argument",
         }
     }
 
@@ -214,6 +240,43 @@ impl Error {
                 format!("{} 行被拒绝，未写入任何内容：\n{}", rows.len(), lines.join("\n"))
             }
             Error::Catalog(suanli_catalog::Error::Update(e)) => e.message(lang),
+            Error::Catalog(
+                e @ (suanli_catalog::Error::Busy
+                | suanli_catalog::Error::Foreign { .. }
+                | suanli_catalog::Error::Refused(_)),
+            ) => e.message(lang),
+            Error::TooLarge { path, kind, limit } => {
+                let mib = limit / (1024 * 1024);
+                match (zh, kind) {
+                    (true, FileKind::Scenario) => {
+                        format!("无法读取 {path}：超过场景文件上限（{mib} MiB）；读到上限即停止，未作任何处理")
+                    }
+                    (true, FileKind::Input) => format!(
+                        "无法读取 {path}：超过 Suanli 读取文件的上限（{mib} MiB）；读到上限即停止，未作任何处理"
+                    ),
+                    (false, FileKind::Scenario) => format!(
+                        "cannot read {path}: it is larger than a scenario may be ({mib} MiB); reading stopped at the limit and nothing was done"
+                    ),
+                    (false, FileKind::Input) => format!(
+                        "cannot read {path}: it is larger than Suanli reads ({mib} MiB); reading stopped at the limit and nothing was done"
+                    ),
+                }
+            }
+            Error::Argument { name, value, allowed } => {
+                let rule = match (zh, allowed) {
+                    (true, Allowed::Between { min, max }) => format!("必须在 {min} 到 {max} 之间"),
+                    (false, Allowed::Between { min, max }) => format!("must be at least {min} and at most {max}"),
+                    (true, Allowed::AtLeast { min }) => format!("必须不小于 {min}"),
+                    (false, Allowed::AtLeast { min }) => format!("must be at least {min}"),
+                    (true, Allowed::Date) => "必须是日期（YYYY-MM-DD）".to_owned(),
+                    (false, Allowed::Date) => "must be a date, YYYY-MM-DD".to_owned(),
+                };
+                if zh {
+                    format!("{name} = {value:?}：{rule}；未作任何处理")
+                } else {
+                    format!("{name} = {value:?}: {rule}; nothing was done")
+                }
+            }
             Error::Catalog(suanli_catalog::Error::FileTooLarge { bytes, limit }) if zh => {
                 format!("文件有 {bytes} 字节，超过导入上限 {limit} 字节；未导入任何内容")
             }
@@ -290,6 +353,35 @@ impl Error {
             }
         }
     }
+}
+
+/// What a file is read as, and so how large it may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A scenario (TOML): at most [`crate::MAX_SCENARIO_BYTES`].
+    Scenario,
+    /// Anything else Suanli reads (a pack, a price book, a feed, a key, a
+    /// logo): at most [`crate::MAX_FILE_BYTES`].
+    Input,
+}
+
+/// What a command's argument may be.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Allowed {
+    /// A whole number from `min` to `max`.
+    Between {
+        /// The least allowed.
+        min: u64,
+        /// The most allowed.
+        max: u64,
+    },
+    /// A whole number of at least `min`.
+    AtLeast {
+        /// The least allowed.
+        min: u64,
+    },
+    /// A calendar date, `YYYY-MM-DD`.
+    Date,
 }
 
 /// Why a file was not replaced.

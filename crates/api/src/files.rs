@@ -339,8 +339,45 @@ fn set_private(f: &std::fs::File) -> std::io::Result<()> {
     }
 }
 
+/// The largest scenario file read (a real one is a few kilobytes; an
+/// hourly profile over 20 years, 175,200 numbers, about 2 MiB).
+pub const MAX_SCENARIO_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The largest other file read: a pack or a feed (their own caps are 64 MiB),
+/// a price book, a key, a logo.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a file of `kind` whole, refusing one past its limit. Reading stops
+/// one byte past the limit, so a stream (`/dev/zero`, a pipe) is never read
+/// further: the one way Suanli reads a file the user names.
+pub fn read_limited(path: &Path, kind: crate::error::FileKind) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let limit = match kind {
+        crate::error::FileKind::Scenario => MAX_SCENARIO_BYTES,
+        crate::error::FileKind::Input => MAX_FILE_BYTES,
+    };
+    let read_error = |source| Error::Read { path: path.display().to_string(), source };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(read_error)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge { path: path.display().to_string(), kind, limit });
+    }
+    Ok(bytes)
+}
+
+/// A scenario file's text (at most [`MAX_SCENARIO_BYTES`], UTF-8).
+pub fn read_scenario_text(path: &Path) -> Result<String, Error> {
+    let bytes = read_limited(path, crate::error::FileKind::Scenario)?;
+    String::from_utf8(bytes).map_err(|_| Error::Read {
+        path: path.display().to_string(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8"),
+    })
+}
+
+/// Any other file the user names (at most [`MAX_FILE_BYTES`]).
 pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|source| Error::Read { path: path.display().to_string(), source })
+    read_limited(path, crate::error::FileKind::Input)
 }
 
 #[cfg(test)]

@@ -150,9 +150,16 @@ pub fn stale_after_months(c: &Catalog) -> Result<u32, Error> {
         .unwrap_or(DEFAULT_STALE_AFTER_MONTHS))
 }
 
-/// Sets the stale threshold (at least one month).
+/// Sets the stale threshold: at least one month (0 is refused, not quietly
+/// made 1).
 pub fn set_stale_after_months(c: &mut Catalog, months: u32) -> Result<u32, Error> {
-    let months = months.max(1);
+    if months == 0 {
+        return Err(Error::Argument {
+            name: "stale-after".into(),
+            value: months.to_string(),
+            allowed: crate::Allowed::AtLeast { min: 1 },
+        });
+    }
     c.put_setting(STALE_AFTER_KEY, &months.to_string())?;
     Ok(months)
 }

@@ -24,9 +24,10 @@ mod scenario_file;
 
 use std::path::Path;
 
-pub use error::{Error, ErrorJson, FieldError, Refusal};
+pub use error::{Allowed, Error, ErrorJson, FieldError, FileKind, Refusal};
 pub use files::{
-    DB_ENV, Output, default_db_path, default_export_path, now_utc, system_lang, today, write_all, write_atomic,
+    DB_ENV, MAX_FILE_BYTES, MAX_SCENARIO_BYTES, Output, default_db_path, default_export_path, now_utc,
+    read_scenario_text, system_lang, today, write_all, write_atomic,
 };
 pub use finite::ensure_finite;
 pub use json::EvaluationJson;
@@ -46,9 +47,7 @@ pub use suanli_report::input_label;
 
 /// Reads and checks a scenario file.
 pub fn load_scenario(path: &Path) -> Result<Checked<Scenario>, Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
-    parse_scenario(&text)
+    parse_scenario(&read_scenario_text(path)?)
 }
 
 /// Parses scenario text without checking its rules: what `recommend`
@@ -90,8 +89,7 @@ pub fn evaluate_file_with(
 /// Reads a scenario file, resolves its catalogue references (opening the
 /// database only when it names any) and checks every rule, ranges included.
 pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Checked<Scenario>, Vec<String>), Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
+    let text = read_scenario_text(path)?;
     let mut scenario = scenario_file::parse_scenario_unvalidated(&text)?;
     let mut notes = Vec::new();
     if needs_catalog(&scenario) {
@@ -101,9 +99,64 @@ pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Checked<Scenario
     Ok((check(scenario)?, notes))
 }
 
-/// Checks every rule of a scenario, ranges included: the one way to a
-/// [`Checked`] scenario, which is all the engine accepts.
+/// The most options a scenario from a user (a file, the editor) may hold.
+pub const MAX_OPTIONS: usize = 200;
+
+/// The most options × months of the horizon such a scenario may hold (every
+/// option is routed month by month): 50 options over 20 years.
+pub const MAX_OPTION_MONTHS: usize = 12_000;
+
+/// The longest text a scenario's name, description, option label or source
+/// may hold: what one spreadsheet cell holds (the export writes each in one).
+pub const MAX_TEXT_CHARS: usize = 32_767;
+
+/// Each text of a scenario past [`MAX_TEXT_CHARS`], by path.
+fn overlong_texts(s: &Scenario) -> Vec<suanli_model::InputError> {
+    let mut texts: Vec<(String, &str)> =
+        vec![("name".into(), s.name.as_str()), ("description".into(), s.description.as_str())];
+    for (i, o) in s.options.iter().enumerate() {
+        texts.push((format!("options[{i}].label"), o.label.as_str()));
+        for (field, source) in &o.sources {
+            texts.push((format!("options[{i}].sources.{field}"), source.as_str()));
+        }
+    }
+    texts
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let n = text.chars().count();
+            (n > MAX_TEXT_CHARS).then(|| {
+                let rule = suanli_model::Rule::Between { min: 0.0, max: MAX_TEXT_CHARS as f64 };
+                suanli_model::InputError::new(path, format!("[{n} characters]"), rule)
+            })
+        })
+        .collect()
+}
+
+/// Refuses a scenario past [`MAX_OPTIONS`], [`MAX_OPTION_MONTHS`] or
+/// [`MAX_TEXT_CHARS`] before any rule is checked or any figure computed.
+fn check_size(s: &Scenario) -> Result<(), Error> {
+    let overlong = overlong_texts(s);
+    if !overlong.is_empty() {
+        return Err(Error::Invalid(overlong));
+    }
+    let n = s.options.len();
+    if n > MAX_OPTIONS {
+        let rule = suanli_model::Rule::TooManyOptions { max: MAX_OPTIONS };
+        return Err(Error::Invalid(vec![suanli_model::InputError::new("options", format!("[{n} options]"), rule)]));
+    }
+    let found = n * s.horizon_months as usize;
+    if found > MAX_OPTION_MONTHS {
+        let rule = suanli_model::Rule::TooManyOptionMonths { found, max: MAX_OPTION_MONTHS };
+        return Err(Error::Invalid(vec![suanli_model::InputError::new("options", format!("[{n} options]"), rule)]));
+    }
+    Ok(())
+}
+
+/// Checks every rule of a scenario from a user, ranges included, within the
+/// size limits: the one way to a [`Checked`] scenario from outside, which is
+/// all the engine accepts.
 pub fn check(scenario: Scenario) -> Result<Checked<Scenario>, Error> {
+    check_size(&scenario)?;
     Checked::new(scenario).map_err(Error::Invalid)
 }
 

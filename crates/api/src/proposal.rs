@@ -38,10 +38,19 @@ pub struct Exported {
     pub bytes: u32,
 }
 
+/// Refuses a proposal date that is not a calendar date, `YYYY-MM-DD` (it is
+/// printed on the cover and prices are aged on it).
+pub fn check_date(date: &str) -> Result<(), Error> {
+    match crate::freshness::AsOf::parse(date) {
+        Some(crate::freshness::AsOf::Day { .. }) => Ok(()),
+        _ => Err(Error::Argument { name: "--date".into(), value: date.to_owned(), allowed: crate::Allowed::Date }),
+    }
+}
+
 /// Reads a cover logo; a blank path is no logo.
 pub fn read_logo(path: Option<&Path>) -> Result<Option<Vec<u8>>, Error> {
     match path.filter(|p| !p.as_os_str().to_string_lossy().trim().is_empty()) {
-        Some(p) => std::fs::read(p).map(Some).map_err(|source| Error::Read { path: p.display().to_string(), source }),
+        Some(p) => crate::files::read(p).map(Some),
         None => Ok(None),
     }
 }
@@ -82,6 +91,7 @@ fn exported(path: &Path, bytes: &[u8]) -> Exported {
 
 /// Builds the proposal PDF's bytes for a scenario file.
 pub fn proposal_bytes(scenario: &Path, db: Option<&Path>, lang: Lang, meta: &ProposalMeta) -> Result<Vec<u8>, Error> {
+    check_date(&meta.date)?;
     let (s, _) = crate::load_resolved(scenario, db)?;
     proposal_pdf_for(&s, lang, meta, crate::freshness::stale_after_for(&s, db)?)
 }

@@ -92,9 +92,7 @@ pub fn recommend_file(
     rank_by: RankBy,
     lang: Lang,
 ) -> Result<(Scenario, Recommendation), Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.display().to_string(), source })?;
-    let scenario = crate::parse_scenario_text(&text)?;
+    let scenario = crate::parse_scenario_text(&crate::read_scenario_text(path)?)?;
     let (catalog, _) = crate::catalog::open_catalog(db)?;
     let r = recommend(&catalog, &scenario, constraints, rank_by, lang)?;
     Ok((scenario, r))

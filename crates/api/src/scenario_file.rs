@@ -17,8 +17,20 @@ pub(crate) fn parse_scenario_unvalidated(text: &str) -> Result<Scenario, Error> 
     serde_path_to_error::deserialize(deserializer).map_err(|e| {
         let path = e.path().to_string();
         let path = inside_tagged(text, &path).unwrap_or(path);
+        let path = named_key(&path, e.inner().message());
         parse_error(text, &path, e.inner())
     })
+}
+
+/// The path of an error at a map key the parser could not read ends in
+/// `?` (`fx.?`); the parser's message names the key (unknown variant
+/// `XYZ`), so the path can too (`fx.XYZ`).
+fn named_key(path: &str, message: &str) -> String {
+    let key = message.strip_prefix("unknown variant `").and_then(|m| m.split_once('`')).map(|(k, _)| k);
+    match (path.strip_suffix('?'), key) {
+        (Some(head), Some(key)) => format!("{head}{key}"),
+        _ => path.to_owned(),
+    }
 }
 
 /// A tagged section (`[demand]` by `kind`, an uncertainty `range` by

@@ -77,6 +77,11 @@ pub enum Problem {
         /// The table looked in.
         table: &'static str,
     },
+    /// A discount's provider or offer that the catalogue does not hold.
+    NoDiscountTarget {
+        /// The table looked in.
+        table: &'static str,
+    },
     /// Zero where only a figure above 0 makes sense (a price the user types in).
     NotPositive,
     /// A price per instance without an accelerator count above 0.
@@ -150,6 +155,17 @@ impl Problem {
                     format!("在 {table} 中找不到")
                 } else {
                     format!("names no row of {table}")
+                }
+            }
+            Problem::NoDiscountTarget { table } => {
+                if zh {
+                    format!(
+                        "在 {table} 中找不到，折扣将永远不会生效；如果它是给之后才导入的供应商或报价，请加 --for-later"
+                    )
+                } else {
+                    format!(
+                        "names no row of {table}, so the discount would never apply; if it is for a provider or offer you will import later, say so with --for-later"
+                    )
                 }
             }
             Problem::CountForInstancePrice => {
@@ -300,15 +316,56 @@ impl Checker {
         self.provenance(&m.source);
     }
 
+    /// Every text field of `row` within [`FIELD_MAX_BYTES`]: the limit the
+    /// importers hold a feed's fields to, for every row wherever it comes from.
+    pub fn lengths<T: serde::Serialize>(&mut self, row: &T) {
+        let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(row) else { return };
+        for (field, value) in &fields {
+            if let Some(text) = value.as_str().filter(|t| t.len() > FIELD_MAX_BYTES) {
+                self.fail(field, too_long(text), Problem::TooLong { limit: FIELD_MAX_BYTES });
+            }
+        }
+    }
+
     pub fn provenance(&mut self, source: &str) {
         self.required("source", source);
     }
+}
+
+/// A field longer than this is refused, wherever the row comes from (a
+/// real feed's longest, `GpuInfo`, is a few hundred bytes; the bundled
+/// catalogue's longest, a note, under a thousand).
+pub const FIELD_MAX_BYTES: usize = 1024;
+
+/// An over-long value as an error shows it: its start and its length.
+pub(crate) fn too_long(value: &str) -> String {
+    let preview: String = value.chars().take(40).collect();
+    format!("{preview}… ({} bytes)", value.len())
+}
+
+/// Every row's text fields within [`FIELD_MAX_BYTES`].
+fn check_lengths(c: &mut Checker, t: &Tables) {
+    fn rows<T: serde::Serialize>(c: &mut Checker, table: &'static str, rows: &[T], id: fn(&T) -> &str) {
+        for (i, r) in rows.iter().enumerate() {
+            c.at(table, Some(i + 2), id(r));
+            c.lengths(r);
+        }
+    }
+    rows(c, "sources", &t.sources, |r| &r.id);
+    rows(c, "accelerators", &t.accelerators, |r| &r.id);
+    rows(c, "providers", &t.providers, |r| &r.id);
+    rows(c, "offers", &t.offers, |r| &r.id);
+    rows(c, "efficiency", &t.efficiency, |r| &r.id);
+    rows(c, "measurements", &t.measurements, |r| &r.id);
+    rows(c, "scaling", &t.scaling, |r| &r.id);
+    rows(c, "export_controls", &t.export_controls, |r| &r.id);
 }
 
 /// Checks whole tables: each row, unique ids and every reference.
 pub fn check_tables(t: &Tables) -> Vec<RowError> {
     let mut c = Checker::new();
     let line = |i: usize| Some(i + 2);
+    check_lengths(&mut c, t);
 
     let mut ids = HashMap::new();
     for (i, s) in t.sources.iter().enumerate() {

@@ -154,8 +154,7 @@ impl SkipReason {
     }
 }
 
-/// A field longer than this is refused (a real feed's longest, `GpuInfo`, is a few hundred bytes).
-pub const FIELD_MAX_BYTES: usize = 1024;
+pub use crate::check::FIELD_MAX_BYTES;
 /// A feed file larger than this is refused before it is parsed (SkyPilot's
 /// largest, AWS `vms.csv`, is 4.6 MB; an Azure GPU refresh a few MB).
 pub const FILE_MAX_BYTES: usize = 64 * 1024 * 1024;
@@ -218,12 +217,11 @@ fn offers_before<'a>(
 /// The first field of a record over `FIELD_MAX_BYTES`, as a rejection.
 fn field_too_long(record: &csv::StringRecord, headers: &csv::StringRecord, line: usize) -> Option<RowError> {
     let (i, value) = record.iter().enumerate().find(|(_, v)| v.len() > FIELD_MAX_BYTES)?;
-    let preview: String = value.chars().take(40).collect();
     Some(reject(
         line,
         "",
         headers.get(i).unwrap_or(""),
-        &format!("{preview}… ({} bytes)", value.len()),
+        &crate::check::too_long(value),
         Problem::TooLong { limit: FIELD_MAX_BYTES },
     ))
 }
@@ -266,7 +264,7 @@ impl Catalog {
             ));
         }
         let (providers, accelerators) = (self.ids("providers")?, self.ids("accelerators")?);
-        let tx = self.conn.transaction()?;
+        let tx = crate::write_transaction(&mut self.conn)?;
         let mut reports = Vec::with_capacity(parsed.len());
         for (parsed, label) in parsed {
             reports.push(land(&tx, &providers, &accelerators, parsed, &label, now)?);

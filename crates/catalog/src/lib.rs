@@ -34,6 +34,7 @@ use std::path::Path;
 use crate::change_label::{ChangeLabel, label_zh};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::de::DeserializeOwned;
+use suanli_model::Lang;
 
 pub use check::RowError;
 pub use rows::*;
@@ -44,7 +45,23 @@ pub use schema::SCHEMA_VERSION;
 pub enum Error {
     /// The database could not be opened or refused a statement.
     #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+    /// Another writer held the database for longer than this one waits
+    /// ([`WRITE_WAIT`] unless set otherwise); nothing was changed.
+    #[error("{}", self.message(Lang::En))]
+    Busy,
+    /// The file is a database, but not a Suanli catalogue (it has no Suanli
+    /// schema marker); it was left untouched.
+    #[error("{}", self.message(Lang::En))]
+    Foreign {
+        /// The file, as given.
+        path: String,
+    },
+    /// A pack or key the catalogue refuses to take (a removal beyond the
+    /// allowed share, rows outside a pack's scope, a key id already trusted
+    /// with other key bytes); nothing was changed.
+    #[error("{}", self.message(Lang::En))]
+    Refused(#[from] pack::PackError),
     /// The file was written by a newer Suanli; it was left untouched.
     #[error(
         "the database was written by a newer Suanli (schema {found}; this version reads up to {supported}); it was left untouched"
@@ -111,6 +128,44 @@ pub enum Error {
         /// Rows the file held.
         rows: usize,
     },
+}
+
+/// How long a writer waits for another writer to finish before it gives up
+/// with [`Error::Busy`] (an import of 100,000 rows takes well under a second).
+pub const WRITE_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl From<rusqlite::Error> for Error {
+    /// A database that stayed locked past the wait is [`Error::Busy`]; every
+    /// other failure is [`Error::Sqlite`].
+    fn from(e: rusqlite::Error) -> Error {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => Error::Busy,
+            _ => Error::Sqlite(e),
+        }
+    }
+}
+
+impl Error {
+    /// The error for a reader, in English or Chinese (the variants that carry
+    /// their own words; the others as [`std::fmt::Display`] says them).
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        match self {
+            Error::Busy if zh => "另一个程序正在写入目录数据库，等待超时；未作任何更改，请稍后重试".to_owned(),
+            Error::Busy => "another program is writing the catalogue database and did not finish in time; nothing was changed, try again when it is done".to_owned(),
+            Error::Foreign { path } if zh => format!("{path} 不是 Suanli 目录数据库（没有 Suanli 的架构标记）；文件未被改动。请用 --db 指定 Suanli 的数据库或一个新文件"),
+            Error::Foreign { path } => format!("{path} is not a Suanli catalogue (it has no Suanli schema marker); it was left untouched. Give --db a Suanli database or a new file"),
+            Error::Refused(e) => e.message(lang),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A transaction that takes the write lock at once (waiting up to the busy
+/// timeout for another writer), so no read inside it can go stale and fail
+/// the write later: every write path starts here.
+pub(crate) fn write_transaction(conn: &mut Connection) -> Result<rusqlite::Transaction<'_>, Error> {
+    Ok(conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
 }
 
 /// Reads CSV text into rows; the error names the file, line and field.
@@ -185,6 +240,7 @@ impl Catalog {
         // A file that is not a database, or one from a newer Suanli, fails
         // here, before anything is written to it.
         conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
+        schema::refuse_foreign(&conn, path)?;
         schema::refuse_newer(&conn)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         Self::setup(conn, now)
@@ -196,8 +252,9 @@ impl Catalog {
     /// import or pack writes through the first.
     pub fn open_reader(path: &Path) -> Result<Catalog, Error> {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)?;
+        schema::refuse_foreign(&conn, path)?;
         schema::refuse_newer(&conn)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(WRITE_WAIT)?;
         Ok(Catalog { conn, cache: cache::Cache::default() })
     }
 
@@ -207,12 +264,12 @@ impl Catalog {
     }
 
     fn setup(mut conn: Connection, now: &str) -> Result<(Catalog, Opened), Error> {
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(WRITE_WAIT)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         // The price book is the user's own data: no acknowledged write may be lost.
         conn.pragma_update(None, "synchronous", "FULL")?;
         if schema::migrate(&mut conn)? {
-            let tx = conn.transaction()?;
+            let tx = write_transaction(&mut conn)?;
             rebuild_search(&tx)?;
             tx.commit()?;
         }
@@ -253,6 +310,12 @@ impl Catalog {
     /// ratio for each, measured, derived or estimated).
     pub fn workload_classes(&self) -> Vec<WorkloadClass> {
         WorkloadClass::PRICED.to_vec()
+    }
+
+    /// How long a write waits for another writer before [`Error::Busy`]
+    /// ([`WRITE_WAIT`] unless set here).
+    pub fn set_write_wait(&mut self, wait: std::time::Duration) -> Result<(), Error> {
+        Ok(self.conn.busy_timeout(wait)?)
     }
 
     /// The SQLite connection underneath. A write through it skips the row
@@ -314,7 +377,7 @@ impl Catalog {
         if !errors.is_empty() {
             return Err(Error::Rows(errors));
         }
-        let tx = self.conn.transaction()?;
+        let tx = write_transaction(&mut self.conn)?;
         let old: Vec<Offer> = store::select(&tx, "SELECT * FROM offers", [])?;
         for table in [
             "sources",

@@ -65,7 +65,7 @@ impl Catalog {
 
     /// Saves a new scenario (`id` = `None`) or replaces one, in one transaction.
     pub fn library_put(&mut self, id: Option<u32>, name: &str, toml: &str, now: &str) -> Result<ScenarioMeta, Error> {
-        let tx = self.conn.transaction()?;
+        let tx = crate::write_transaction(&mut self.conn)?;
         let id = match id {
             Some(id) => {
                 let n = tx.execute(
@@ -91,7 +91,7 @@ impl Catalog {
 
     /// Removes a saved scenario; the draft forgets it was opened from there.
     pub fn library_delete(&mut self, id: u32) -> Result<(), Error> {
-        let tx = self.conn.transaction()?;
+        let tx = crate::write_transaction(&mut self.conn)?;
         let n = tx.execute("DELETE FROM library WHERE id = ?1", [id])?;
         if n == 0 {
             return Err(Error::NotFound(format!("scenario {id}")));

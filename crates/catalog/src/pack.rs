@@ -5,8 +5,14 @@
 //! names the pack version. Verification rejects a tampered pack, one signed
 //! by a key the catalogue does not trust, an unsigned pack (unless the user
 //! explicitly allows it), a truncated one, and one not newer than the
-//! installed catalogue. Applying a verified pack replaces the catalogue in
-//! one transaction; the price book and imported offers stay.
+//! installed catalogue. A pack says what it covers ([`Scope`]): the whole
+//! catalogue, or named providers. Applying a verified pack changes only that
+//! scope, in one transaction: a provider pack replaces those providers and
+//! their offers and adds or updates the shared rows it carries (sources,
+//! accelerators, ratios), never removing a row outside its scope. What it
+//! will change is worked out first ([`Plan`]); a removal of more than
+//! [`MAX_REMOVAL_SHARE`] of a table's rows needs [`Removals::Allowed`]. The
+//! price book and imported offers stay.
 
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -43,8 +49,106 @@ pub struct Pack {
     pub label: String,
     /// When the pack was made (given by whoever exports it).
     pub created: String,
+    /// What it covers; a pack without the field (made before scopes) covers
+    /// the whole catalogue.
+    #[serde(default)]
+    pub scope: Scope,
     /// The catalogue rows it installs.
     pub tables: Tables,
+}
+
+/// What a pack covers, and so what applying it may change or remove.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Scope {
+    /// The whole catalogue: every catalogue row not in the pack is removed.
+    #[default]
+    Catalogue,
+    /// These providers: their rows and offers are replaced; every other
+    /// provider and offer stays; shared rows are added or updated, never removed.
+    Providers(Vec<String>),
+}
+
+/// The largest share of a table's rows a pack may remove without
+/// [`Removals::Allowed`].
+pub const MAX_REMOVAL_SHARE: f64 = 0.10;
+
+/// Whether applying a pack may remove more than [`MAX_REMOVAL_SHARE`] of a
+/// table's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Removals {
+    /// No more than the share (the default).
+    WithinShare,
+    /// Any number: the user said so explicitly (`--allow-removals`).
+    Allowed,
+}
+
+/// What applying a pack does to one table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TableChange {
+    /// The table (`offers`, `providers` …).
+    pub table: String,
+    /// Rows it held before.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub before: usize,
+    /// Rows the pack adds.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub added: usize,
+    /// Rows the pack removes.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub removed: usize,
+    /// Rows kept with at least one field changed.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub changed: usize,
+    /// Each changed field with the number of rows it changes in, by field name.
+    pub fields: Vec<FieldCount>,
+}
+
+/// A field and the number of rows a pack changes it in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct FieldCount {
+    /// The field (`region`, `notes`, `price` …).
+    pub field: String,
+    /// Rows whose value changes.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub rows: usize,
+}
+
+/// What applying a pack will change (or did change), table by table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Plan {
+    /// Every catalogue table, in the pack's order.
+    pub tables: Vec<TableChange>,
+}
+
+impl Plan {
+    /// One table's change, by name.
+    pub fn table(&self, name: &str) -> Option<&TableChange> {
+        self.tables.iter().find(|t| t.table == name)
+    }
+
+    /// Refuses a removal of more than [`MAX_REMOVAL_SHARE`] of any table's
+    /// rows unless the user allowed it.
+    pub fn check_removals(&self, removals: Removals) -> Result<(), PackError> {
+        if removals == Removals::Allowed {
+            return Ok(());
+        }
+        for t in &self.tables {
+            if t.removed > 0 && t.removed as f64 > MAX_REMOVAL_SHARE * t.before as f64 {
+                return Err(PackError::TooManyRemovals {
+                    table: t.table.clone(),
+                    removed: t.removed,
+                    before: t.before,
+                    share: MAX_REMOVAL_SHARE,
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Which part of the catalogue to export.
@@ -105,6 +209,44 @@ pub enum PackError {
         /// The largest step allowed ([`MAX_VERSION_STEP`]).
         max_step: i64,
     },
+    /// The pack would remove more than [`MAX_REMOVAL_SHARE`] of a table's
+    /// rows, and the user did not allow it.
+    #[error(
+        "the pack would remove {removed} of the {before} {table} rows (more than {}%); nothing was changed. Check it is the pack you meant (a whole-catalogue pack replaces everything), then apply it with --allow-removals",
+        (share * 100.0).round()
+    )]
+    TooManyRemovals {
+        /// The table.
+        table: String,
+        /// Rows it would remove.
+        removed: usize,
+        /// Rows the table holds.
+        before: usize,
+        /// The share allowed without the flag ([`MAX_REMOVAL_SHARE`]).
+        share: f64,
+    },
+    /// A provider pack holds a row of a provider outside its scope.
+    #[error("the pack covers providers {scope:?} but its {table} row {id} belongs to {provider}; nothing was changed")]
+    OutOfScope {
+        /// The pack's providers.
+        scope: Vec<String>,
+        /// `providers` or `offers`.
+        table: String,
+        /// The row's id.
+        id: String,
+        /// The row's provider.
+        provider: String,
+    },
+    /// A key id the catalogue already trusts, with other key bytes.
+    #[error(
+        "key id {key_id} is already trusted with another key ({trusted}); it was not replaced. If the publisher really changed keys, remove the old one first with `suanli catalog untrust {key_id}`"
+    )]
+    KeyIdTaken {
+        /// The key id.
+        key_id: String,
+        /// The trusted key's base64 line.
+        trusted: String,
+    },
     /// The trust store files a key under another key's id; it is not trusted.
     #[error(
         "the trust store holds a public key under id {stored} that is really key {actual}; it is not trusted (remove it and trust the key file again)"
@@ -140,6 +282,16 @@ impl PackError {
             }
             PackError::VersionJump { pack, installed, max_step } => format!(
                 "目录包版本 {pack} 比已安装目录（{installed}）超前超过 {max_step}；应用它将使之后的目录包都无法应用"
+            ),
+            PackError::TooManyRemovals { table, removed, before, share } => format!(
+                "该目录包将移除 {table} 表 {before} 行中的 {removed} 行（超过 {}%）；未作任何改动。请确认这是要应用的目录包（整库目录包会替换全部内容），再加 --allow-removals 应用",
+                (share * 100.0).round()
+            ),
+            PackError::OutOfScope { scope, table, id, provider } => {
+                format!("该目录包只涵盖供应商 {scope:?}，但其 {table} 行 {id} 属于 {provider}；未作任何改动")
+            }
+            PackError::KeyIdTaken { key_id, trusted } => format!(
+                "公钥标识 {key_id} 已信任另一把公钥（{trusted}），未被替换。如果发布者确实更换了密钥，请先用 `suanli catalog untrust {key_id}` 删除旧公钥"
             ),
             PackError::KeyIdMismatch { stored, actual } => {
                 format!("信任库中以标识 {stored} 存放的公钥实际是 {actual}；不予信任（请删除后重新信任该公钥文件）")
@@ -333,6 +485,7 @@ impl Catalog {
     pub fn export_pack(&self, version: i64, label: &str, created: &str, subset: &Subset) -> Result<Pack, Error> {
         check_version(version, None).map_err(|e| Error::Pack(e.to_string()))?;
         let mut tables = self.tables()?;
+        let scope = subset.providers.clone().map_or(Scope::Catalogue, Scope::Providers);
         if let Some(keep) = &subset.providers {
             for p in keep {
                 if !tables.providers.iter().any(|x| &x.id == p) {
@@ -347,17 +500,37 @@ impl Catalog {
             version,
             label: label.to_owned(),
             created: created.to_owned(),
+            scope,
             tables,
         })
     }
 
-    /// Replaces the catalogue by a verified pack, in one transaction.
-    pub fn apply_pack(&mut self, verified: &Verified, now: &str) -> Result<ChangeSummary, Error> {
+    /// What applying `pack` would change, table by table; nothing is written.
+    pub fn pack_plan(&self, pack: &Pack) -> Result<Plan, Error> {
+        let before = self.tables()?;
+        let after = scoped(&before, pack)?;
+        Ok(plan(&before, &after))
+    }
+
+    /// Applies a verified pack within its scope, in one transaction, and
+    /// says what it changed. A removal beyond [`MAX_REMOVAL_SHARE`] of a
+    /// table needs [`Removals::Allowed`]; on any refusal nothing changes.
+    pub fn apply_pack(
+        &mut self,
+        verified: &Verified,
+        now: &str,
+        removals: Removals,
+    ) -> Result<(Plan, ChangeSummary), Error> {
         let p = &verified.pack;
         // Checked again: the catalogue may have moved since verification.
         check_version(p.version, self.version()?).map_err(|e| Error::Pack(e.to_string()))?;
+        let before = self.tables()?;
+        let after = scoped(&before, p)?;
+        let plan = plan(&before, &after);
+        plan.check_removals(removals)?;
         let label = ChangeLabel::Pack { label: p.label.clone(), signed_by: verified.signed_by.clone() };
-        self.replace(&p.tables, "pack", &label.stored(), p.version, now)
+        let change = self.replace(&after, "pack", &label.stored(), p.version, now)?;
+        Ok((plan, change))
     }
 
     /// Public keys (base64 lines) whose packs this catalogue accepts.
@@ -365,15 +538,31 @@ impl Catalog {
         store::select(self.connection(), "SELECT key_id, public_key, label FROM trusted_keys ORDER BY key_id", [])
     }
 
-    /// Trusts a minisign public key (file text or key line) for packs.
+    /// Trusts a minisign public key (file text or key line) for packs. The
+    /// same key again only takes the new label; another key under a key id
+    /// already trusted is refused ([`PackError::KeyIdTaken`]): the old key
+    /// must be removed first ([`Catalog::untrust_key`]).
     pub fn trust_key(&mut self, public_key: &str, label: &str) -> Result<String, Error> {
         let line = public_key_line(public_key);
         let id = key_id(&line)?;
+        if let Some(trusted) = self.trusted_keys()?.into_iter().find(|k| k.key_id.eq_ignore_ascii_case(&id))
+            && trusted.public_key.trim() != line
+        {
+            return Err(PackError::KeyIdTaken { key_id: id, trusted: trusted.public_key }.into());
+        }
         self.connection().execute(
             "INSERT OR REPLACE INTO trusted_keys (key_id, public_key, label) VALUES (?1, ?2, ?3)",
             params![id, line, label],
         )?;
         Ok(id)
+    }
+
+    /// Stops trusting the key with this id; `false` when none was trusted.
+    pub fn untrust_key(&mut self, key_id: &str) -> Result<bool, Error> {
+        let n = self
+            .connection()
+            .execute("DELETE FROM trusted_keys WHERE key_id = ?1 COLLATE NOCASE", params![key_id.trim()])?;
+        Ok(n > 0)
     }
 }
 
@@ -386,4 +575,103 @@ pub struct TrustedKey {
     pub public_key: String,
     /// What the user named it.
     pub label: Option<String>,
+}
+
+/// The catalogue after `pack`, applied within its scope to `current`.
+fn scoped(current: &Tables, pack: &Pack) -> Result<Tables, PackError> {
+    let Scope::Providers(scope) = &pack.scope else { return Ok(pack.tables.clone()) };
+    let inside = |p: &str| scope.iter().any(|s| s == p);
+    let outside = |table: &str, id: &str, provider: &str| PackError::OutOfScope {
+        scope: scope.clone(),
+        table: table.to_owned(),
+        id: id.to_owned(),
+        provider: provider.to_owned(),
+    };
+    if let Some(p) = pack.tables.providers.iter().find(|p| !inside(&p.id)) {
+        return Err(outside("providers", &p.id, &p.id));
+    }
+    if let Some(o) = pack.tables.offers.iter().find(|o| !inside(&o.provider_id)) {
+        return Err(outside("offers", &o.id, &o.provider_id));
+    }
+    let t = &pack.tables;
+    let mut after = current.clone();
+    after.providers.retain(|p| !inside(&p.id));
+    after.providers.extend(t.providers.iter().cloned());
+    after.offers.retain(|o| !inside(&o.provider_id));
+    after.offers.extend(t.offers.iter().cloned());
+    upsert(&mut after.sources, &t.sources, |r| &r.id);
+    upsert(&mut after.accelerators, &t.accelerators, |r| &r.id);
+    upsert(&mut after.efficiency, &t.efficiency, |r| &r.id);
+    upsert(&mut after.measurements, &t.measurements, |r| &r.id);
+    upsert(&mut after.scaling, &t.scaling, |r| &r.id);
+    upsert(&mut after.export_controls, &t.export_controls, |r| &r.id);
+    after.providers.sort_by(|a, b| a.id.cmp(&b.id));
+    after.offers.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(after)
+}
+
+/// Rows of `new` replace the rows of `rows` with the same id, or are added;
+/// no row is removed.
+fn upsert<T: Clone>(rows: &mut Vec<T>, new: &[T], id: fn(&T) -> &String) {
+    let index: std::collections::HashMap<String, usize> =
+        rows.iter().enumerate().map(|(i, r)| (id(r).clone(), i)).collect();
+    for n in new {
+        match index.get(id(n)) {
+            Some(&i) => rows[i] = n.clone(),
+            None => rows.push(n.clone()),
+        }
+    }
+    rows.sort_by(|a, b| id(a).cmp(id(b)));
+}
+
+/// Table by table, what turns `before` into `after`.
+fn plan(before: &Tables, after: &Tables) -> Plan {
+    let tables = vec![
+        table_change("sources", &before.sources, &after.sources),
+        table_change("accelerators", &before.accelerators, &after.accelerators),
+        table_change("providers", &before.providers, &after.providers),
+        table_change("offers", &before.offers, &after.offers),
+        table_change("efficiency", &before.efficiency, &after.efficiency),
+        table_change("measurements", &before.measurements, &after.measurements),
+        table_change("scaling", &before.scaling, &after.scaling),
+        table_change("export_controls", &before.export_controls, &after.export_controls),
+    ];
+    Plan { tables }
+}
+
+/// A row's fields by name, as its JSON object (every row type has an `id`).
+fn fields<T: Serialize>(row: &T) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(row) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    }
+}
+
+fn table_change<T: Serialize>(table: &str, before: &[T], after: &[T]) -> TableChange {
+    use std::collections::{BTreeMap, HashMap};
+    let id =
+        |m: &serde_json::Map<String, serde_json::Value>| m.get("id").and_then(|v| v.as_str()).unwrap_or("").to_owned();
+    let old: HashMap<String, serde_json::Map<String, serde_json::Value>> =
+        before.iter().map(fields).map(|m| (id(&m), m)).collect();
+    let mut change = TableChange { table: table.to_owned(), before: before.len(), ..TableChange::default() };
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for new in after.iter().map(fields) {
+        let key = id(&new);
+        seen.insert(key.clone());
+        let Some(o) = old.get(&key) else {
+            change.added += 1;
+            continue;
+        };
+        let differing: Vec<&String> = new.iter().filter(|(k, v)| o.get(*k) != Some(*v)).map(|(k, _)| k).collect();
+        if !differing.is_empty() {
+            change.changed += 1;
+        }
+        for k in differing {
+            *counts.entry(k.clone()).or_default() += 1;
+        }
+    }
+    change.removed = old.keys().filter(|k| !seen.contains(*k)).count();
+    change.fields = counts.into_iter().map(|(field, rows)| FieldCount { field, rows }).collect();
+    change
 }

@@ -36,6 +36,15 @@ pub struct Discount {
     pub as_of: Option<String>,
 }
 
+/// Whether a discount's provider or offer must be in the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Targets {
+    /// It must (the default: a typo would never apply).
+    MustExist,
+    /// It may be for a provider or offer the user will import later.
+    ImportedLater,
+}
+
 /// The price book as a file (`suanli pricebook export`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,14 +82,21 @@ impl Catalog {
         self.put_pricebook(std::slice::from_ref(offer), &[])
     }
 
-    /// Adds or replaces a negotiated discount.
+    /// Adds or replaces a negotiated discount; its provider or offer must be
+    /// in the catalogue (a typo would otherwise never apply).
     pub fn put_discount(&mut self, discount: &Discount) -> Result<(), Error> {
-        self.put_pricebook(&[], std::slice::from_ref(discount))
+        self.put_discount_with(discount, Targets::MustExist)
+    }
+
+    /// As [`Catalog::put_discount`], saying whether its provider or offer
+    /// must exist already.
+    pub fn put_discount_with(&mut self, discount: &Discount, targets: Targets) -> Result<(), Error> {
+        self.put_pricebook_with(&[], std::slice::from_ref(discount), targets)
     }
 
     /// Removes an own offer or a discount by id; `false` when there was none.
     pub fn remove_from_pricebook(&mut self, id: &str) -> Result<bool, Error> {
-        let tx = self.conn.transaction()?;
+        let tx = crate::write_transaction(&mut self.conn)?;
         let n = tx.execute("DELETE FROM pricebook_offers WHERE id = ?1", params![id])?
             + tx.execute("DELETE FROM pricebook_discounts WHERE id = ?1", params![id])?;
         rebuild_search(&tx)?;
@@ -151,11 +167,31 @@ impl Catalog {
     }
 
     fn put_pricebook(&mut self, offers: &[Offer], discounts: &[Discount]) -> Result<(), Error> {
+        self.put_pricebook_with(offers, discounts, Targets::MustExist)
+    }
+
+    /// Whether an offer id is known: the catalogue's, an import's, the
+    /// price book's, or one of `offers` (saved with it).
+    fn offer_known(&self, id: &str, offers: &[Offer]) -> Result<bool, Error> {
+        if offers.iter().any(|o| o.id == id) {
+            return Ok(true);
+        }
+        let n: i64 = self.connection().query_row(
+            "SELECT (SELECT count(*) FROM offers WHERE id = ?1) + (SELECT count(*) FROM imported_offers WHERE id = ?1) \
+             + (SELECT count(*) FROM pricebook_offers WHERE id = ?1)",
+            params![id],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+
+    fn put_pricebook_with(&mut self, offers: &[Offer], discounts: &[Discount], targets: Targets) -> Result<(), Error> {
         let providers: Vec<String> = self.providers()?.into_iter().map(|p| p.id).collect();
         let mut c = Checker::new();
         for (i, o) in offers.iter().enumerate() {
             c.at("pricebook offers", Some(i + 1), &o.id);
             c.required("id", &o.id);
+            c.lengths(o);
             c.offer(o);
             // A catalogue row may price at 0 (a free tier); an offer the user types in may not.
             if o.price == 0.0 {
@@ -169,17 +205,27 @@ impl Catalog {
         for (i, d) in discounts.iter().enumerate() {
             c.at("pricebook discounts", Some(i + 1), &d.id);
             c.required("id", &d.id);
+            c.lengths(d);
             if !(d.discount_share.is_finite() && (0.0..1.0).contains(&d.discount_share)) {
                 c.fail("discount_share", d.discount_share, Problem::DiscountShare);
             }
             if d.offer_id.is_some() == d.provider_id.is_some() {
                 c.fail("offer_id", d.offer_id.clone().unwrap_or_default(), Problem::DiscountTarget);
+            } else if targets == Targets::MustExist {
+                if let Some(p) = d.provider_id.as_deref().filter(|p| !providers.iter().any(|x| x == p)) {
+                    c.fail("provider_id", p, Problem::NoDiscountTarget { table: "providers" });
+                }
+                if let Some(o) = &d.offer_id
+                    && !self.offer_known(o, offers)?
+                {
+                    c.fail("offer_id", o, Problem::NoDiscountTarget { table: "offers" });
+                }
             }
         }
         if !c.errors.is_empty() {
             return Err(Error::Rows(c.errors));
         }
-        let tx = self.conn.transaction()?;
+        let tx = crate::write_transaction(&mut self.conn)?;
         for o in offers {
             store::insert(&tx, "pricebook_offers", o)?;
         }

@@ -186,6 +186,24 @@ const MIGRATIONS: &[&str] = &[
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
+/// Refuses, without writing to it, a database that holds tables but not
+/// Suanli's: its marker is a schema version (`PRAGMA user_version`) above 0
+/// together with the `meta` table migration 1 made. An empty file is a new
+/// catalogue.
+pub fn refuse_foreign(conn: &Connection, path: &std::path::Path) -> Result<(), Error> {
+    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+    if tables == 0 {
+        return Ok(());
+    }
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let meta: i64 =
+        conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", [], |r| r.get(0))?;
+    if version == 0 || meta == 0 {
+        return Err(Error::Foreign { path: path.display().to_string() });
+    }
+    Ok(())
+}
+
 /// Refuses a database written by a newer Suanli, without writing to it.
 pub fn refuse_newer(conn: &Connection) -> Result<i64, Error> {
     let current: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -201,7 +219,7 @@ pub fn refuse_newer(conn: &Connection) -> Result<i64, Error> {
 pub fn migrate(conn: &mut Connection) -> Result<bool, Error> {
     let current = refuse_newer(conn)?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction()?;
+        let tx = crate::write_transaction(conn)?;
         tx.execute_batch(sql)?;
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;

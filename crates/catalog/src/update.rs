@@ -96,6 +96,8 @@ pub enum UpdateError {
     TooLarge {
         /// The address asked for.
         url: String,
+        /// What was being downloaded.
+        what: Fetching,
         /// The cap, bytes.
         max: u64,
     },
@@ -131,6 +133,12 @@ pub enum UpdateError {
         /// Bytes announced (`Content-Length`).
         expected: u64,
     },
+    /// An address that is not `http://` or `https://` (a file, FTP, no scheme).
+    #[error("{}", self.message(Lang::En))]
+    Scheme {
+        /// The address as given.
+        url: String,
+    },
     /// The signature is not UTF-8 text.
     #[error("{}", self.message(Lang::En))]
     SignatureNotText {
@@ -160,9 +168,21 @@ impl UpdateError {
             UpdateError::NotFound { url } => format!("{url}: not found (404)"),
             UpdateError::Status { url, status } if zh => format!("{url}：服务器返回 {status}"),
             UpdateError::Status { url, status } => format!("{url}: the server answered {status}"),
-            UpdateError::TooLarge { url, max } if zh => format!("{url}：超过目录包（或签名）允许的 {max} 字节"),
-            UpdateError::TooLarge { url, max } => {
-                format!("{url}: larger than a pack may be (or its signature): at most {max} bytes")
+            UpdateError::TooLarge { url, what, max } if zh => {
+                let what = match what {
+                    Fetching::Pack => "目录包",
+                    Fetching::Signature => "签名",
+                    Fetching::Feed => "价格源文件",
+                };
+                format!("{url}：超过{what}允许的 {max} 字节；未作任何更改")
+            }
+            UpdateError::TooLarge { url, what, max } => {
+                let what = match what {
+                    Fetching::Pack => "a pack",
+                    Fetching::Signature => "a pack's signature",
+                    Fetching::Feed => "a price feed",
+                };
+                format!("{url}: larger than {what} may be: at most {max} bytes; nothing was changed")
             }
             UpdateError::Deadline { url, seconds } if zh => format!("{url}：下载在 {seconds} 秒内未完成，已放弃"),
             UpdateError::Deadline { url, seconds } => {
@@ -180,10 +200,27 @@ impl UpdateError {
             UpdateError::Truncated { url, got, expected } => {
                 format!("{url}: truncated: {got} of {expected} bytes arrived")
             }
+            UpdateError::Scheme { url } if zh => {
+                format!("{url}：只支持 http:// 或 https:// 地址；本地文件请用 `suanli catalog pack apply`")
+            }
+            UpdateError::Scheme { url } => format!(
+                "{url}: only http:// and https:// addresses are downloaded; apply a local file with `suanli catalog pack apply`"
+            ),
             UpdateError::SignatureNotText { url } if zh => format!("{url}：签名不是文本"),
             UpdateError::SignatureNotText { url } => format!("{url}: the signature is not text"),
         }
     }
+}
+
+/// What a download is, as its size cap's error says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fetching {
+    /// A catalogue pack.
+    Pack,
+    /// A pack's `.minisig`.
+    Signature,
+    /// A price feed (a SkyPilot CSV, an Azure page).
+    Feed,
 }
 
 /// A downloaded pack and its signature, if the server has one.
@@ -206,7 +243,27 @@ fn same_origin(a: &reqwest::Url, b: &reqwest::Url) -> bool {
     a.scheme() == b.scheme() && a.host_str() == b.host_str() && a.port_or_known_default() == b.port_or_known_default()
 }
 
+/// Where a pack's signature is: the pack's address with `.minisig` added
+/// to its path (before any query; a fragment is not sent to a server).
+pub fn signature_url(url: &str) -> String {
+    let url = url.split_once('#').map_or(url, |(u, _)| u);
+    match url.split_once('?') {
+        Some((path, query)) => format!("{path}.minisig?{query}"),
+        None => format!("{url}.minisig"),
+    }
+}
+
+/// Refuses an address that is not http or https before any client is built.
+fn check_scheme(url: &str) -> Result<(), UpdateError> {
+    let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("http" | "https") => Ok(()),
+        _ => Err(UpdateError::Scheme { url: url.to_owned() }),
+    }
+}
+
 fn client(url: &str, limits: &Limits) -> Result<reqwest::blocking::Client, UpdateError> {
+    check_scheme(url)?;
     let builder = reqwest::blocking::Client::builder();
     let builder = if is_loopback(url) { builder.no_proxy() } else { builder };
     let redirects = reqwest::redirect::Policy::custom(|attempt| {
@@ -266,15 +323,16 @@ pub fn download_with(
 ) -> Result<Download, Error> {
     let client = client(url, limits)?;
     let deadline = Instant::now() + limits.deadline;
-    let get = |u: &str, max: u64, progress: &mut dyn FnMut(u64, Option<u64>)| {
-        get(&client, u, max, deadline, limits, &mut |n, t| {
+    let get = |u: &str, what: Fetching, max: u64, progress: &mut dyn FnMut(u64, Option<u64>)| {
+        get(&client, u, (what, max), deadline, limits, &mut |n, t| {
             progress(n, t);
             true
         })
     };
-    let pack = get(url, limits.max_pack_bytes, progress)?.ok_or_else(|| UpdateError::NotFound { url: url.into() })?;
-    let sig_url = format!("{url}.minisig");
-    let signature = match get(&sig_url, limits.max_signature_bytes, &mut |_, _| {})? {
+    let pack = get(url, Fetching::Pack, limits.max_pack_bytes, progress)?
+        .ok_or_else(|| UpdateError::NotFound { url: url.into() })?;
+    let sig_url = signature_url(url);
+    let signature = match get(&sig_url, Fetching::Signature, limits.max_signature_bytes, &mut |_, _| {})? {
         Some(bytes) => Some(String::from_utf8(bytes).map_err(|_| UpdateError::SignatureNotText { url: sig_url })?),
         None => None,
     };
@@ -320,7 +378,8 @@ impl<'c> Session<'c> {
             progress(n, total);
             !cancelled()
         };
-        let body = get(&self.client, url, self.limits.max_pack_bytes, self.deadline, &self.limits, &mut watched)?;
+        let cap = (Fetching::Feed, self.limits.max_pack_bytes);
+        let body = get(&self.client, url, cap, self.deadline, &self.limits, &mut watched)?;
         Ok(body.ok_or_else(|| UpdateError::NotFound { url: url.into() })?)
     }
 }
@@ -355,11 +414,12 @@ fn transport(url: &str, e: &reqwest::Error, limits: &Limits) -> UpdateError {
 fn get(
     client: &reqwest::blocking::Client,
     url: &str,
-    max: u64,
+    (what, max): (Fetching, u64),
     deadline: Instant,
     limits: &Limits,
     progress: &mut dyn FnMut(u64, Option<u64>) -> bool,
 ) -> Result<Option<Vec<u8>>, UpdateError> {
+    check_scheme(url)?;
     let past_deadline = || UpdateError::Deadline { url: url.into(), seconds: limits.deadline.as_secs().max(1) };
     let response = client.get(url).send().map_err(|e| transport(url, &e, limits))?;
     if Instant::now() > deadline {
@@ -373,7 +433,7 @@ fn get(
         return Err(UpdateError::Status { url: url.into(), status: status.as_u16() });
     }
     let total = response.content_length();
-    let too_large = || UpdateError::TooLarge { url: url.into(), max };
+    let too_large = || UpdateError::TooLarge { url: url.into(), what, max };
     if total.is_some_and(|t| t > max) {
         return Err(too_large());
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 use suanli_api::catalog::{
     AcceleratorFilter, BillingMode, Catalog, ChangeSummary, Confidence, Discount, FeedFormat, IMPLAUSIBLE,
-    InferenceModel, Jurisdiction, OfferFilter, OfferSort, SkipReason, Subset,
+    InferenceModel, Jurisdiction, OfferFilter, OfferSort, Removals, SkipReason, Subset, Targets,
 };
 use suanli_api::freshness;
 use suanli_api::{Currency, Error, Lang, LatencyClass, Precision, WorkloadClass, catalog, format_percent};
@@ -84,13 +84,19 @@ pub enum CatalogCommand {
         /// Accept a pack without a signature. 允许未签名的目录包。
         #[arg(long)]
         allow_unsigned: bool,
+        /// Let the pack remove more than 10 % of a table's rows. 允许移除超过 10% 的行。
+        #[arg(long)]
+        allow_removals: bool,
     },
-    /// Trust a minisign public key file for packs. 信任用于签名目录包的公钥。
+    /// Trust a minisign public key file for packs (a key id already trusted
+    /// with another key is refused: untrust it first). 信任用于签名目录包的公钥。
     Trust {
         public_key: PathBuf,
         #[arg(long, default_value = "")]
         label: String,
     },
+    /// Stop trusting a key, by its key id. 取消信任公钥。
+    Untrust { key_id: String },
     /// Make a key pair for signing packs: DIR/suanli.pub and DIR/suanli.key. 生成签名密钥对。
     Keygen {
         #[arg(long)]
@@ -292,11 +298,15 @@ pub enum PackAction {
         #[arg(long)]
         allow_unsigned: bool,
     },
-    /// Verify and apply a pack; on any failure nothing changes. 应用目录包。
+    /// Verify and apply a pack within its scope; on any failure nothing changes. 应用目录包。
     Apply {
         file: PathBuf,
         #[arg(long)]
         allow_unsigned: bool,
+        /// Let the pack remove more than 10 % of a table's rows (an empty or
+        /// whole-catalogue pack that drops most rows). 允许移除超过 10% 的行。
+        #[arg(long)]
+        allow_removals: bool,
     },
 }
 
@@ -324,6 +334,10 @@ pub enum PricebookCommand {
         share: f64,
         #[arg(long)]
         note: Option<String>,
+        /// The provider or offer is not in the catalogue yet (you will import
+        /// it later). 供应商或报价稍后才导入。
+        #[arg(long)]
+        for_later: bool,
     },
     /// Remove an own offer or discount by id. 删除价格簿条目。
     Remove { id: String },
@@ -450,9 +464,9 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             urls.skypilot = skypilot_url.unwrap_or(urls.skypilot);
             urls.azure = azure_url.unwrap_or(urls.azure);
             let reports = catalog::refresh(c, &feeds, &urls, &mut |feed, n| {
-                eprint!("\r{feed}: {} KB {}", n / 1024, lang.pick("received", "已接收"));
+                progress!("{feed}: {} KB {}", n / 1024, lang.pick("received", "已接收"));
             })?;
-            eprintln!();
+            erroutln!();
             for (feed, r) in &reports {
                 outln!(
                     "{feed}: {} {}: {} {}, {} {} · {} {}, {} {}",
@@ -543,7 +557,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
             }
         }
         CatalogCommand::Pack { action } => pack(action, c, lang),
-        CatalogCommand::Update { url, allow_unsigned } => {
+        CatalogCommand::Update { url, allow_unsigned, allow_removals } => {
             let terminal = std::io::stderr().is_terminal();
             let mut progress = |got: u64, total: Option<u64>| {
                 if terminal {
@@ -557,7 +571,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                     }
                 }
             };
-            let (summary, change) = catalog::update(c, &url, allow_unsigned, &mut progress)?;
+            let (summary, change) = catalog::update(c, &url, allow_unsigned, removals(allow_removals), &mut progress)?;
             if terminal {
                 erroutln!();
             }
@@ -567,6 +581,11 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
         CatalogCommand::Trust { public_key, label } => {
             let id = catalog::trust_key(c, &public_key, &label)?;
             outln!("{} {id}", lang.pick("trusted key", "已信任公钥"));
+            Ok(())
+        }
+        CatalogCommand::Untrust { key_id } => {
+            catalog::untrust_key(c, &key_id)?;
+            outln!("{} {key_id}", lang.pick("no longer trusted: key", "已取消信任公钥"));
             Ok(())
         }
         CatalogCommand::Keygen { out: dir } => {
@@ -1044,6 +1063,41 @@ fn report_pack(s: &suanli_api::catalog::PackSummary, change: Option<&ChangeSumma
         s.offers,
         lang.pick("offers", "条报价"),
     );
+    match &s.providers_covered {
+        None => outln!("{}: {}", lang.pick("covers", "范围"), lang.pick("the whole catalogue", "整个目录")),
+        Some(p) => outln!("{}: {} {}", lang.pick("covers", "范围"), lang.pick("providers", "供应商"), p.join(", ")),
+    }
+    outln!(
+        "{}",
+        if change.is_some() {
+            lang.pick("changed:", "已更改：")
+        } else {
+            lang.pick("applying it changes:", "应用后将更改：")
+        }
+    );
+    for t in s.plan.tables.iter().filter(|t| t.table == "offers" || t.added + t.removed + t.changed > 0) {
+        let fields: Vec<String> = t.fields.iter().map(|f| format!("{} {}", f.field, f.rows)).collect();
+        let fields = if fields.is_empty() { String::new() } else { format!(" ({})", fields.join(", ")) };
+        outln!(
+            "  {}: {} {}, {} {}, {} {}{fields}",
+            t.table,
+            t.added,
+            lang.pick("added", "新增"),
+            t.removed,
+            lang.pick("removed", "移除"),
+            t.changed,
+            lang.pick("changed", "改动")
+        );
+    }
+    if s.needs_allow_removals && change.is_none() {
+        outln!(
+            "{}",
+            lang.pick(
+                "warning: it removes more than 10 % of a table's rows; `pack apply` refuses it without --allow-removals",
+                "警告：它会移除某表超过 10% 的行；不加 --allow-removals 时 `pack apply` 会拒绝应用"
+            )
+        );
+    }
     if let Some(ch) = change {
         outln!(
             "{}: {} {}, {} {}, {} {}",
@@ -1056,6 +1110,11 @@ fn report_pack(s: &suanli_api::catalog::PackSummary, change: Option<&ChangeSumma
             lang.pick("removed", "移除")
         );
     }
+}
+
+/// The `--allow-removals` flag as the use case takes it.
+fn removals(allowed: bool) -> Removals {
+    if allowed { Removals::Allowed } else { Removals::WithinShare }
 }
 
 fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
@@ -1085,8 +1144,8 @@ fn pack(action: PackAction, c: &mut Catalog, lang: Lang) -> Result<(), Error> {
             report_pack(&s, None, lang);
             Ok(())
         }
-        PackAction::Apply { file, allow_unsigned } => {
-            let (s, change) = catalog::pack_apply(c, &file, allow_unsigned)?;
+        PackAction::Apply { file, allow_unsigned, allow_removals } => {
+            let (s, change) = catalog::pack_apply_with(c, &file, allow_unsigned, removals(allow_removals))?;
             report_pack(&s, Some(&change), lang);
             Ok(())
         }
@@ -1138,9 +1197,10 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
             outln!("{} {n} {}", lang.pick("imported", "已导入"), lang.pick("entries", "条"));
             Ok(())
         }
-        PricebookCommand::Discount { id, offer, provider, share, note } => {
+        PricebookCommand::Discount { id, offer, provider, share, note, for_later } => {
             let today = suanli_api::today();
-            catalog::pricebook_put_discount(
+            let targets = if for_later { Targets::ImportedLater } else { Targets::MustExist };
+            catalog::pricebook_put_discount_with(
                 c,
                 &Discount {
                     id: id.clone(),
@@ -1150,6 +1210,7 @@ pub fn pricebook(cmd: PricebookCommand, c: &mut Catalog, lang: Lang) -> Result<(
                     note,
                     as_of: Some(today),
                 },
+                targets,
             )?;
             outln!("{} {id}", lang.pick("saved discount", "已保存折扣"));
             Ok(())

@@ -38,31 +38,61 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 pub fn json<T: serde::Serialize>(value: &T) -> Result<(), suanli_api::Error> {
     suanli_api::ensure_finite(value)?;
     let text = serde_json::to_string_pretty(value).map_err(|e| suanli_api::Error::Catalog(e.into()))?;
-    println!("{text}");
+    write_out(&text);
+    write_out("\n");
     Ok(())
+}
+
+/// The status of a program whose reader went away (`suanli … | head`): what
+/// a shell reports for one ended by SIGPIPE (128 + 13).
+pub const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// Writes to stdout, the one way the CLI does. A reader that went away ends
+/// the program at once, quietly, with [`CLOSED_PIPE_STATUS`]; any other
+/// failure to write (a full disk) is said on stderr and ends it with status 1.
+/// Never a panic.
+pub fn write_out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) =
+        stdout.write_all(text.as_bytes()).and_then(|()| if text.ends_with('\n') { stdout.flush() } else { Ok(()) })
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        write_err(&format!("cannot write the output / 无法写入输出：{e}\n"));
+        std::process::exit(1);
+    }
+}
+
+/// Writes to stderr; a stderr that cannot be written to is ignored (there is
+/// nowhere left to say so), never a panic.
+pub fn write_err(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// `print!` for people: the text escaped by [`escape`].
 macro_rules! out {
-    ($($arg:tt)*) => { print!("{}", $crate::terminal::escape(&format!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::terminal::write_out(&$crate::terminal::escape(&format!($($arg)*))) };
 }
 
 /// `println!` for people.
 macro_rules! outln {
-    () => { println!() };
-    ($($arg:tt)*) => { println!("{}", $crate::terminal::escape(&format!($($arg)*))) };
+    () => { $crate::terminal::write_out("\n") };
+    ($($arg:tt)*) => { $crate::terminal::write_out(&format!("{}\n", $crate::terminal::escape(&format!($($arg)*)))) };
 }
 
 /// `eprintln!` for people.
 macro_rules! erroutln {
-    () => { eprintln!() };
-    ($($arg:tt)*) => { eprintln!("{}", $crate::terminal::escape(&format!($($arg)*))) };
+    () => { $crate::terminal::write_err("\n") };
+    ($($arg:tt)*) => { $crate::terminal::write_err(&format!("{}\n", $crate::terminal::escape(&format!($($arg)*)))) };
 }
 
 /// A progress line on stderr: back to the line's start (the one control
 /// character written on purpose), then the escaped text.
 macro_rules! progress {
-    ($($arg:tt)*) => { eprint!("\r{}", $crate::terminal::escape(&format!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::terminal::write_err(&format!("\r{}", $crate::terminal::escape(&format!($($arg)*)))) };
 }
 
 pub(crate) use {erroutln, out, outln, progress};

@@ -667,3 +667,223 @@ fn a_market_quote_is_shown_apart_from_an_official_list_price_with_its_source() {
     let out = stdout(&o);
     assert!(out.contains("market quote") && out.contains("3–4 CNY") && out.contains("quoted range"), "{out}");
 }
+
+// ---- Issue 36: hardening, third round ----
+
+/// A scenario with `n` rent options over `months` months.
+fn many_options(n: usize, months: u32) -> String {
+    let mut s = format!(
+        "name = \"many\"\nhorizon_months = {months}\ncurrency = \"CNY\"\ndiscount_rate_annual = 0.08\n\
+         [demand]\nkind = \"profile\"\nmonthly_ref_gpus = [8]\ncluster_accelerators = 8\n"
+    );
+    for i in 0..n {
+        s.push_str(&format!(
+            "[[options]]\nid = \"rent-{i}\"\nlabel = \"rent {i}\"\nkind = \"rent\"\nbilling = \"on_demand\"\n\
+             [options.on_demand]\nprice_per_accel_hour = 8.5\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn scenario_size_options_and_trials_are_bounded_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    // A file past the size limit: refused having read no more than the limit.
+    let big = dir.path().join("big.toml");
+    let mut text = many_options(2, 12);
+    text.push_str(&"# padding padding padding padding padding padding padding padding\n".repeat(100_000));
+    std::fs::write(&big, &text).unwrap();
+    for path in [big.to_str().unwrap(), "/dev/zero"] {
+        let o = suanli(&["evaluate", path]);
+        assert_eq!(o.status.code(), Some(1), "{path}: {}", stderr(&o));
+        assert!(stderr(&o).contains("larger than a scenario may be") && stderr(&o).contains("MiB"), "{}", stderr(&o));
+        let o = suanli(&["--lang", "zh", "evaluate", path]);
+        assert!(stderr(&o).contains("超过场景文件上限"), "{}", stderr(&o));
+    }
+
+    let too_many = dir.path().join("options.toml");
+    std::fs::write(&too_many, many_options(201, 12)).unwrap();
+    let o = suanli(&["evaluate", too_many.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("options") && stderr(&o).contains("at most 200 options"), "{}", stderr(&o));
+
+    let long = dir.path().join("long.toml");
+    std::fs::write(&long, many_options(60, 240)).unwrap();
+    let o = suanli(&["evaluate", long.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("12000"), "{}", stderr(&o));
+
+    let o = suanli(&["simulate", &example("domestic-vs-a100.toml"), "--trials", "4000000000"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("trials") && stderr(&o).contains("1000000"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let db = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["catalog", "list", "offers"],
+        vec!["catalog", "list", "offers", "--format", "json"],
+        vec!["evaluate", &example("a100-8x-buy-vs-rent.toml")],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_suanli"))
+            .args(&args)
+            .env("SUANLI_DB", db.path().join("catalog.sqlite"))
+            .env("HOME", "/nonexistent-suanli-test-home")
+            .env("LANG", "C")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // `| head -0`: the reader goes away before anything is written.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(141), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// A pack of `db`'s catalogue whose tables `edit` changed, signed with `keys/suanli.key`.
+fn crafted_pack(
+    db: &std::path::Path,
+    keys: &std::path::Path,
+    out: &std::path::Path,
+    edit: impl Fn(&mut suanli_catalog::pack::Pack),
+) {
+    use suanli_catalog::pack::{self, Subset};
+    let (c, _) = suanli_catalog::Catalog::open(db, "2026-12-04T00:00:00Z").unwrap();
+    let mut p = c.export_pack(c.version().unwrap().unwrap() + 1, "crafted", "2026-12-04", &Subset::default()).unwrap();
+    edit(&mut p);
+    let bytes = pack::to_bytes(&p).unwrap();
+    let sk = std::fs::read_to_string(keys.join("suanli.key")).unwrap();
+    std::fs::write(out, &bytes).unwrap();
+    std::fs::write(out.with_extension("json.minisig"), pack::sign(&bytes, &sk, p.version).unwrap()).unwrap();
+}
+
+#[test]
+fn packs_say_what_they_change_and_a_large_removal_needs_allow_removals() {
+    let dir = tempfile::tempdir().unwrap();
+    let publisher = dir.path().join("publisher.sqlite");
+    let receiver = dir.path().join("receiver.sqlite");
+    let keys = dir.path().join("keys");
+    let key = keys.join("suanli.key");
+    assert!(suanli_on(&publisher, &["catalog", "keygen", "--out", keys.to_str().unwrap()]).status.success());
+    assert!(suanli_on(&receiver, &["catalog", "trust", keys.join("suanli.pub").to_str().unwrap()]).status.success());
+
+    // A provider pack: its scope printed, nothing outside it removed.
+    let aws = dir.path().join("aws.json");
+    let o = suanli_on(
+        &publisher,
+        &[
+            "catalog",
+            "pack",
+            "export",
+            "--provider",
+            "aws",
+            "--out",
+            aws.to_str().unwrap(),
+            "--key",
+            key.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = suanli_on(&receiver, &["catalog", "pack", "verify", aws.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("covers: providers aws"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("offers: 0 added, 0 removed, 0 changed"), "{}", stdout(&o));
+    let o = suanli_on(&receiver, &["catalog", "pack", "apply", aws.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("0 removed"), "{}", stdout(&o));
+
+    // Edited names and notes are counted field by field.
+    let edited = dir.path().join("edited.json");
+    crafted_pack(&receiver, &keys, &edited, |p| {
+        p.tables.offers[0].notes = Some("changed".into());
+        p.tables.offers[1].instance = Some("renamed".into());
+    });
+    let o = suanli_on(&receiver, &["catalog", "pack", "verify", edited.to_str().unwrap()]);
+    assert!(stdout(&o).contains("offers: 0 added, 0 removed, 2 changed (instance 1, notes 1)"), "{}", stdout(&o));
+
+    // An empty whole-catalogue pack: refused without the flag, the catalogue as it was.
+    let empty = dir.path().join("empty.json");
+    crafted_pack(&receiver, &keys, &empty, |p| p.tables.offers.clear());
+    let o = suanli_on(&receiver, &["catalog", "pack", "verify", empty.to_str().unwrap()]);
+    assert!(stdout(&o).contains("covers: the whole catalogue"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("--allow-removals"), "{}", stdout(&o));
+    let o = suanli_on(&receiver, &["catalog", "pack", "apply", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("nothing was changed") && stderr(&o).contains("--allow-removals"), "{}", stderr(&o));
+    let o = suanli_on(&receiver, &["--lang", "zh", "catalog", "pack", "apply", empty.to_str().unwrap()]);
+    assert!(stderr(&o).contains("--allow-removals") && stderr(&o).contains("移除"), "{}", stderr(&o));
+    let o = suanli_on(&receiver, &["catalog", "pack", "apply", "--allow-removals", empty.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn untrust_removes_a_key_and_says_when_none_was_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let keys = dir.path().join("keys");
+    assert!(suanli_on(&db, &["catalog", "keygen", "--out", keys.to_str().unwrap()]).status.success());
+    let o = suanli_on(&db, &["catalog", "trust", keys.join("suanli.pub").to_str().unwrap()]);
+    let id = stdout(&o).trim().rsplit(' ').next().unwrap().to_owned();
+    let o = suanli_on(&db, &["catalog", "untrust", &id]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(&id), "{}", stdout(&o));
+    let o = suanli_on(&db, &["catalog", "untrust", &id]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(&id), "{}", stderr(&o));
+}
+
+#[test]
+fn a_foreign_database_and_a_discount_for_nothing_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("notes.sqlite");
+    if !another_programs_database(&foreign) {
+        eprintln!("skipped: no sqlite3 shell to make another program's database with");
+        return;
+    }
+    let before = std::fs::read(&foreign).unwrap();
+    let o = suanli(&["--db", foreign.to_str().unwrap(), "catalog", "list", "offers"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("notes.sqlite") && stderr(&o).contains("not a Suanli catalogue"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&foreign).unwrap(), before);
+
+    let db = dir.path().join("db.sqlite");
+    let typo = ["pricebook", "discount", "--id", "d", "--provider", "amazon", "--share", "0.1"];
+    let o = suanli_on(&db, &typo);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("amazon") && stderr(&o).contains("--for-later"), "{}", stderr(&o));
+    let mut later = typo.to_vec();
+    later.push("--for-later");
+    assert!(suanli_on(&db, &later).status.success());
+}
+
+/// Makes another program's SQLite file with the sqlite3 shell; `false` when there is none.
+fn another_programs_database(path: &std::path::Path) -> bool {
+    Command::new("sqlite3")
+        .arg(path)
+        .arg("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');")
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_stale_threshold_of_zero_and_a_proposal_date_that_is_not_a_date_are_refused() {
+    let o = suanli(&["catalog", "stale-after", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("stale-after") && stderr(&o).contains("at least 1"), "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.pdf");
+    let o = suanli(&[
+        "proposal",
+        &example("a100-8x-buy-vs-rent.toml"),
+        "--out",
+        out.to_str().unwrap(),
+        "--date",
+        "next tuesday",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("next tuesday") && stderr(&o).contains("YYYY-MM-DD"), "{}", stderr(&o));
+    assert!(!out.exists());
+}

@@ -160,6 +160,22 @@ pub enum Rule {
     NotAscending,
     /// An empty list (or an `[optimise]` naming no template) that needs at least one entry.
     AtLeastOne,
+    /// A value so close to 0 that it cannot be computed with (a subnormal number).
+    Subnormal,
+    /// A demand profile whose every value is 0: there is no work to price.
+    NoDemand,
+    /// More options than a scenario may hold.
+    TooManyOptions {
+        /// The most allowed.
+        max: usize,
+    },
+    /// Options × months of the horizon beyond what a scenario may hold.
+    TooManyOptionMonths {
+        /// Options × `horizon_months` found.
+        found: usize,
+        /// The most allowed.
+        max: usize,
+    },
     /// A field or command that needs a scenario section that is absent.
     NeedsSection {
         /// The section's name.
@@ -309,6 +325,29 @@ impl Rule {
                 lang.pick("points must be in ascending order of accelerators", "各点必须按加速卡数量升序排列").to_owned()
             }
             Rule::AtLeastOne => lang.pick("needs at least one entry", "至少需要一项").to_owned(),
+            Rule::Subnormal => lang
+                .pick(
+                    "is too small to compute with (nonzero but below 2.2e-308); give 0 or a real figure",
+                    "数值过小，无法计算（非零但小于 2.2e-308）；请填 0 或实际数值",
+                )
+                .to_owned(),
+            Rule::NoDemand => lang
+                .pick("is zero in every period: there is no work to price", "每个时段都为 0：没有可计价的工作量")
+                .to_owned(),
+            Rule::TooManyOptions { max } => {
+                if zh {
+                    format!("一个场景最多 {max} 个方案")
+                } else {
+                    format!("a scenario holds at most {max} options")
+                }
+            }
+            Rule::TooManyOptionMonths { found, max } => {
+                if zh {
+                    format!("方案数 × horizon_months 为 {found}，最多 {max}；请减少方案或缩短期限")
+                } else {
+                    format!("options × horizon_months is {found}, at most {max}; drop options or shorten the horizon")
+                }
+            }
             Rule::NeedsSection { section } => {
                 if zh {
                     format!("需要场景中的 [{section}] 部分")
@@ -493,7 +532,9 @@ impl Checker<'_> {
 
     fn non_negative(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) {
-            if x < 0.0 {
+            if x.is_subnormal() {
+                self.push(InputError::new(path.to_string(), x, Rule::Subnormal));
+            } else if x < 0.0 {
                 self.push(InputError::new(path.to_string(), x, Rule::Negative));
             } else {
                 self.not_absurd(path, x);
@@ -503,7 +544,9 @@ impl Checker<'_> {
 
     fn positive(&mut self, path: impl fmt::Display + Copy, x: f64) {
         if self.finite(path, x) {
-            if x <= 0.0 {
+            if x.is_subnormal() {
+                self.push(InputError::new(path.to_string(), x, Rule::Subnormal));
+            } else if x <= 0.0 {
                 self.push(InputError::new(path.to_string(), x, Rule::NotPositive));
             } else {
                 self.not_absurd(path, x);
@@ -768,6 +811,13 @@ impl Checker<'_> {
                 }
                 for (i, x) in p.monthly_ref_gpus.iter().enumerate() {
                     self.non_negative(format_args!("demand.monthly_ref_gpus[{i}]"), *x);
+                }
+                for (field, values) in
+                    [("monthly_ref_gpus", &p.monthly_ref_gpus), ("hourly_ref_gpus", &p.hourly_ref_gpus)]
+                {
+                    if !values.is_empty() && values.iter().all(|x| *x == 0.0) {
+                        self.push(InputError::new(format!("demand.{field}"), "[all zero]", Rule::NoDemand));
+                    }
                 }
                 for (i, x) in p.hourly_ref_gpus.iter().enumerate() {
                     self.non_negative(format_args!("demand.hourly_ref_gpus[{i}]"), *x);

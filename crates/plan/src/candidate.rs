@@ -48,7 +48,7 @@ impl Search<'_> {
     }
 
     /// The cluster an offer becomes, or why it cannot.
-    pub fn cluster(&self, x: &Offered, owned: bool) -> Result<(Cluster, Option<f64>), NotFeasibleJson> {
+    pub fn cluster(&self, x: &Offered, owned: bool) -> Result<(Cluster, Option<f64>), Box<NotFeasibleJson>> {
         let cluster = Cluster::of(
             x.node.as_ref(),
             x.view.offer.accelerators_per_instance,
@@ -69,14 +69,14 @@ impl Search<'_> {
         }
         match reason {
             None => Ok((cluster, overhead)),
-            Some(reason) => Err(NotFeasibleJson {
+            Some(reason) => Err(Box::new(NotFeasibleJson {
                 offer_id: x.id().to_owned(),
                 label: label(x, self.lang),
                 why: reason.describe(&cluster, self.lang),
                 cluster,
                 reason,
                 price: x.comparable,
-            }),
+            })),
         }
     }
 
@@ -184,7 +184,7 @@ fn scaling_source(c: &Cluster) -> String {
 }
 
 /// A rent option on one offer.
-pub(crate) fn rental(q: &Search, x: &Offered) -> Result<Candidate, NotFeasibleJson> {
+pub(crate) fn rental(q: &Search, x: &Offered) -> Result<Candidate, Box<NotFeasibleJson>> {
     let (cluster, spot_overhead) = q.cluster(x, false)?;
     let offer = &x.view.offer;
     let mut o = OptionSpec::bare(format!("rent/{}", offer.id), OptionKind::Rent);
@@ -298,7 +298,7 @@ fn peak_ref_gpus(s: &Scenario) -> f64 {
 /// scenario's buy option, servers enough for the job's cluster or the
 /// demand's peak, and (steady demand) the cheapest feasible on-demand
 /// offer of the same accelerator, else of any, for overflow and the lead time.
-pub(crate) fn owned(q: &Search, x: &Offered, site: &OwnedPool) -> Result<Candidate, NotFeasibleJson> {
+pub(crate) fn owned(q: &Search, x: &Offered, site: &OwnedPool) -> Result<Candidate, Box<NotFeasibleJson>> {
     let (cluster, _) = q.cluster(x, true)?;
     let s = q.s;
     let offer = &x.view.offer;

@@ -13,6 +13,8 @@
 //! Pure: no IO, clock or database. The catalogue arrives as plain rows
 //! ([`Market`]); `suanli_api::recommend` reads them and writes scenarios.
 
+#![warn(missing_docs)]
+
 mod candidate;
 pub mod cluster;
 mod constraints;
@@ -78,7 +80,7 @@ pub fn plan(
         };
         match built {
             Ok(c) => candidates.push(c),
-            Err(n) => not_feasible.push(n),
+            Err(n) => not_feasible.push(*n),
         }
     }
     search.not_feasible = not_feasible.len() as u32;

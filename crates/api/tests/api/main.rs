@@ -226,3 +226,33 @@ fn an_offer_beside_a_price_is_refused_not_ignored() {
     assert!(e.message(Lang::En).contains("options[0].on_demand.offer"), "{}", e.message(Lang::En));
     assert!(e.message(Lang::En).contains("not both"), "{}", e.message(Lang::En));
 }
+
+/// Issue 36's small ones: each refused by name.
+fn refused_paths(text: &str) -> Vec<(String, String)> {
+    match parse_scenario(text) {
+        Err(Error::Invalid(errors)) => errors.iter().map(|e| (e.path.clone(), e.message(Lang::En))).collect(),
+        Err(Error::Parse { path, message, .. }) => vec![(path, message)],
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn a_subnormal_price_all_zero_demand_an_unknown_fx_currency_and_an_overlong_label_are_refused_by_name() {
+    let subnormal = VALID.replace("price_per_accel_hour = 8.0", "price_per_accel_hour = 5e-320");
+    assert_ne!(subnormal, VALID);
+    let found = refused_paths(&subnormal);
+    assert!(found.iter().any(|(p, m)| p.ends_with("price_per_accel_hour") && m.contains("too small")), "{found:?}");
+
+    let idle = VALID.replace("monthly_ref_gpus = [8]", "monthly_ref_gpus = [0, 0]");
+    let found = refused_paths(&idle);
+    assert!(found.iter().any(|(p, _)| p == "demand.monthly_ref_gpus"), "{found:?}");
+
+    let fx = VALID.replace("[demand]", "[fx]\nXYZ = 7.0\n\n[demand]");
+    let found = refused_paths(&fx);
+    assert!(found.iter().any(|(p, _)| p == "fx.XYZ"), "{found:?}");
+
+    let long = VALID.replace("id = \"rent\"", &format!("id = \"rent\"\nlabel = \"{}\"", "x".repeat(40_000)));
+    let found = refused_paths(&long);
+    assert!(found.iter().any(|(p, m)| p == "options[0].label" && m.contains("32767")), "{found:?}");
+}

@@ -131,7 +131,14 @@ fn refused_packs_leave_the_database_exactly_as_before() {
         ("/elsewhere.json", "another origin"),
     ] {
         let (mut c, _) = catalog::open_catalog(Some(&f.db)).unwrap();
-        let err = catalog::update(&mut c, &format!("{}{path}", f.base), false, &mut |_, _| {}).unwrap_err();
+        let err = catalog::update(
+            &mut c,
+            &format!("{}{path}", f.base),
+            false,
+            catalog::Removals::WithinShare,
+            &mut |_, _| {},
+        )
+        .unwrap_err();
         let text = err.message(suanli_api::Lang::En);
         assert!(text.contains(expect), "{path}: {text}");
         drop(c);
@@ -145,9 +152,14 @@ fn a_good_pack_downloads_with_progress_and_applies() {
     let (before_version, _) = snapshot(&f.db);
     let (mut c, _) = catalog::open_catalog(Some(&f.db)).unwrap();
     let mut seen = Vec::new();
-    let (summary, change) =
-        catalog::update(&mut c, &format!("{}/good.json", f.base), false, &mut |got, total| seen.push((got, total)))
-            .unwrap();
+    let (summary, change) = catalog::update(
+        &mut c,
+        &format!("{}/good.json", f.base),
+        false,
+        catalog::Removals::WithinShare,
+        &mut |got, total| seen.push((got, total)),
+    )
+    .unwrap();
     assert_eq!(Some(summary.version), before_version.map(|v| v + 10));
     assert!(summary.signed_by.is_some());
     assert_eq!(change.repriced, 1);
@@ -161,8 +173,8 @@ fn an_unsigned_pack_applies_only_when_explicitly_allowed() {
     let f = fixture();
     let (mut c, _) = catalog::open_catalog(Some(&f.db)).unwrap();
     let url = format!("{}/unsigned.json", f.base);
-    assert!(catalog::update(&mut c, &url, false, &mut |_, _| {}).is_err());
-    let (summary, _) = catalog::update(&mut c, &url, true, &mut |_, _| {}).unwrap();
+    assert!(catalog::update(&mut c, &url, false, catalog::Removals::WithinShare, &mut |_, _| {}).is_err());
+    let (summary, _) = catalog::update(&mut c, &url, true, catalog::Removals::WithinShare, &mut |_, _| {}).unwrap();
     assert_eq!(summary.signed_by, None);
 }
 
@@ -184,7 +196,8 @@ fn a_key_filed_under_another_keys_id_does_not_sign_for_it() {
     routes.insert("/p.json".into(), (200, bytes.clone(), bytes.len()));
     routes.insert("/p.json.minisig".into(), (200, sig.clone(), sig.len()));
     let base = serve(routes);
-    let err = catalog::update(&mut c, &format!("{base}/p.json"), false, &mut |_, _| {}).unwrap_err();
+    let err = catalog::update(&mut c, &format!("{base}/p.json"), false, catalog::Removals::WithinShare, &mut |_, _| {})
+        .unwrap_err();
     assert!(err.message(suanli_api::Lang::En).contains(&id), "{}", err.message(suanli_api::Lang::En));
     drop(c);
     assert!(snapshot(&f.db) == before, "the stranger's pack changed the database");

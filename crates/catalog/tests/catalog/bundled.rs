@@ -100,7 +100,12 @@ fn a_newer_schema_is_refused_and_left_untouched() {
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", 99).unwrap();
-        conn.execute_batch("CREATE TABLE precious (x TEXT); INSERT INTO precious VALUES ('keep me');").unwrap();
+        // A newer Suanli's file carries the marker (the meta table) too.
+        conn.execute_batch(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             CREATE TABLE precious (x TEXT); INSERT INTO precious VALUES ('keep me');",
+        )
+        .unwrap();
     }
     let before = std::fs::read(&path).unwrap();
     let err = Catalog::open(&path, NOW).unwrap_err();

@@ -4,6 +4,7 @@
 
 mod bundled;
 mod china;
+mod database;
 mod feeds;
 mod import;
 mod pack;

@@ -163,7 +163,7 @@ fn a_pinned_ratio_beats_both_and_outlives_an_upgrade_and_a_pack() {
     let bytes = pack::to_bytes(&p).unwrap();
     let options = VerifyOptions { allow_unsigned: true, installed: Some(version + 1), ..Default::default() };
     let verified = pack::verify(&bytes, None, &options).unwrap();
-    c.apply_pack(&verified, NOW).unwrap();
+    c.apply_pack(&verified, NOW, suanli_catalog::pack::Removals::Allowed).unwrap();
     assert_eq!((pinned(&c).basis, pinned(&c).ratio), (Basis::Pinned, 1.5));
     assert!(pinned(&c).method_en.contains("our own ResNet run"));
     assert!(c.unpin_ratio(accelerator, class).unwrap());

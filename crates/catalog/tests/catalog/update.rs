@@ -186,3 +186,41 @@ fn a_signature_larger_than_a_signature_is_refused() {
     let e = update_error(download_with(&format!("http://127.0.0.1:{port}/pack.json"), &quick(), &mut |_, _| {}));
     assert!(matches!(e, UpdateError::TooLarge { .. }), "{e:?}");
 }
+
+#[test]
+fn the_signature_is_looked_for_beside_the_pack_not_after_its_fragment() {
+    use suanli_catalog::update::signature_url;
+    assert_eq!(signature_url("http://127.0.0.1:1/p.json"), "http://127.0.0.1:1/p.json.minisig");
+    assert_eq!(signature_url("http://127.0.0.1:1/p.json#latest"), "http://127.0.0.1:1/p.json.minisig");
+    assert_eq!(signature_url("http://127.0.0.1:1/p.json?v=2#x"), "http://127.0.0.1:1/p.json.minisig?v=2");
+}
+
+#[test]
+fn only_http_and_https_addresses_are_fetched() {
+    for url in ["file:///etc/passwd", "ftp://127.0.0.1/pack.json", "127.0.0.1/pack.json"] {
+        let err = suanli_catalog::update::download(url, &mut |_, _| {}).unwrap_err();
+        let en = err.to_string();
+        assert!(en.contains("http://") && en.contains("https://") && en.contains(url), "{en}");
+        assert!(!en.contains("builder error"), "{en}");
+        let suanli_catalog::Error::Update(e) = err else { panic!("not an update error") };
+        assert!(e.message(suanli_model::Lang::Zh).contains("只支持"), "{}", e.message(suanli_model::Lang::Zh));
+    }
+}
+
+#[test]
+fn a_feed_over_the_cap_is_called_a_feed_not_a_pack() {
+    let port = serve(|_, s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 4194304\r\n\r\n");
+        let _ = s.write_all(&vec![b'x'; 64 * 1024]);
+    });
+    let url = format!("http://127.0.0.1:{port}/vms.csv");
+    let limits = Limits { max_pack_bytes: 1024 * 1024, ..quick() };
+    let session = suanli_catalog::update::Session::new(&url, &limits).unwrap();
+    let e = match session.fetch(&url, &mut |_, _| {}) {
+        Err(Error::Update(e)) => e,
+        other => panic!("expected an update error, got {other:?}"),
+    };
+    assert!(e.message(Lang::En).contains("larger than a price feed may be"), "{}", e.message(Lang::En));
+    assert!(!e.message(Lang::En).contains("pack"), "{}", e.message(Lang::En));
+    assert!(e.message(Lang::Zh).contains("价格源文件"), "{}", e.message(Lang::Zh));
+}

@@ -1,5 +1,7 @@
 //! The plan on hand-made markets: every figure worked by hand here.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::too_many_arguments)]
+
 use std::sync::Arc;
 
 use serde_json::json;
