@@ -301,8 +301,9 @@ fn spec_name(field: &str, lang: Lang) -> &'static str {
 
 /// What makes two measurements comparable: the same suite and case (and
 /// round, where rounds differ), the same variant, precision, sequence
-/// length and scenario, and — except where results are normalised per
-/// accelerator — the same number of accelerators.
+/// length and scenario, the same per-device batch, recompute and parallel
+/// layout where the suite leaves them free, and — except where results are
+/// normalised per accelerator — the same number of accelerators.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct GroupKey {
     class: WorkloadClass,
@@ -315,6 +316,22 @@ struct GroupKey {
     scenario: String,
     accelerators: Option<u64>,
     time_to_train: bool,
+    /// Per-device batch (with any changed hyper-parameters, recompute among
+    /// them) and parallel layout, as published, normalised: runs a suite
+    /// does not fix (FlagPerf, vendor results) pair only when both agree.
+    /// MLPerf's rules fix the work, and each submitter tunes these: empty.
+    setup: String,
+}
+
+/// A run's batch and parallel layout as a key: lower case, without blanks.
+fn setup_key(m: &Measurement) -> String {
+    if m.suite.round_matters() {
+        return String::new();
+    }
+    let norm = |x: &Option<String>| -> String {
+        x.as_deref().unwrap_or("").chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect()
+    };
+    format!("{}|{}", norm(&m.batch), norm(&m.parallel))
 }
 
 fn group_key(m: &Measurement) -> GroupKey {
@@ -337,6 +354,7 @@ fn group_key(m: &Measurement) -> GroupKey {
         scenario: m.inference_scenario.clone().unwrap_or_default(),
         accelerators: (!per_accelerator).then_some(m.accelerators as u64),
         time_to_train: m.metric == Metric::MinutesToTrain,
+        setup: setup_key(m),
     }
 }
 

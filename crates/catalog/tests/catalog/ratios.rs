@@ -110,6 +110,9 @@ fn a_ratio_never_pairs_different_configurations() {
         ("another number of accelerators", Box::new(|m| m.accelerators = 16.0)),
         ("another workload class", Box::new(|m| m.workload_class = WorkloadClass::LlmFinetuning)),
         ("another stage of the case", Box::new(|m| m.variant = Some("finetune".into()))),
+        ("another per-device batch", Box::new(|m| m.batch = Some("LBS=2 GAS=1".into()))),
+        ("recompute on", Box::new(|m| m.batch = Some("LBS=1 GAS=1; fix_hp: recompute=True".into()))),
+        ("another parallel layout", Box::new(|m| m.parallel = Some("PP2DP4TP1".into()))),
     ];
     for (what, change) in changes {
         let mut other = measurement("card", "measured-card", "llama", 3000.0);
@@ -118,6 +121,14 @@ fn a_ratio_never_pairs_different_configurations() {
     }
     let same = measurement("card", "measured-card", "llama", 3000.0);
     assert_eq!(derive(&[base.clone(), same], &by_id).len(), 1);
+    // The same batch and layout, written with other blanks and case, pair.
+    let mut x = base.clone();
+    let mut y = measurement("card", "measured-card", "llama", 3000.0);
+    (x.batch, x.parallel) = (Some("LBS=1 GAS=1 (README defaults)".into()), Some("PP2DP4TP1".into()));
+    (y.batch, y.parallel) = (Some("lbs=1  gas=1 (readme defaults)".into()), Some("pp2dp4tp1".into()));
+    assert_eq!(derive(&[x.clone(), y.clone()], &by_id).len(), 1);
+    y.parallel = Some("PP4DP2TP1".into());
+    assert!(derive(&[x, y], &by_id).is_empty(), "two parallel layouts were paired");
     // MLPerf: rounds differ in software and rules, so they never pair.
     let mut a = base.clone();
     let mut b = measurement("card", "measured-card", "llama", 3000.0);
