@@ -70,7 +70,7 @@ impl Basis {
             Basis::Pinned => lang.pick("pinned by you", "自定"),
             Basis::Measured => lang.pick("measured", "实测"),
             Basis::Derived => lang.pick("derived from measurements", "由实测推导"),
-            Basis::SpecEquivalent => lang.pick("same silicon as a measured part", "与已实测卡同芯片"),
+            Basis::SpecEquivalent => lang.pick("measured, via a spec-equivalent part", "实测，经规格等同卡锚定"),
             Basis::Claimed => lang.pick("vendor claim", "厂商宣称"),
             Basis::Estimated => lang.pick("estimated", "估算"),
         }
