@@ -844,6 +844,36 @@ fn anchor_groups(g: &Graph, groups: &[Group], cx: &BookContext<'_>, class: Workl
             out.insert(id.clone(), (Basis::Estimated, s));
         }
     }
+    // A group still without an anchor (a part with no measured pair, say)
+    // whose twin is in a group the model anchored: the twin's ratio, so
+    // the two stay equal (the H800 as the H100 for LLM inference).
+    let unanchored: Vec<&Group> =
+        groups.iter().filter(|gr| !gr.x.keys().any(|id| out.contains_key(id) || id == reference)).collect();
+    for group in unanchored {
+        let twin = SPEC_EQUIVALENT.iter().find_map(|(a, b, en, zh)| {
+            [(*a, *b), (*b, *a)].into_iter().find_map(|(inside, outside)| {
+                let (pa, pb) = (cx.accelerators.get(inside)?, cx.accelerators.get(outside)?);
+                let (basis, steps) = out.get(outside)?;
+                (group.x.contains_key(inside) && same_silicon(pa, pb))
+                    .then(|| (inside, outside, *basis, steps.clone(), *en, *zh))
+            })
+        });
+        let Some((inside, outside, basis, mut steps, en, zh)) = twin else { continue };
+        steps.push(Step {
+            from: outside.to_owned(),
+            to: inside.to_owned(),
+            ratio: 1.0,
+            kind: StepKind::SpecEquivalent { difference_en: en.to_owned(), difference_zh: zh.to_owned() },
+        });
+        let basis = if basis == Basis::Estimated { Basis::Estimated } else { Basis::SpecEquivalent };
+        for id in group.x.keys() {
+            let mut s = steps.clone();
+            if id != inside {
+                s.push(group_step(g, group, inside, id));
+            }
+            out.insert(id.clone(), (basis, s));
+        }
+    }
     out
 }
 

@@ -426,6 +426,10 @@ fn the_bundled_llm_ratios_keep_the_measured_order() {
     let inference = WorkloadClass::LlmInference;
     // Every public measurement puts the H200 above the H100 for LLM inference.
     assert!(r("nvidia-h200-sxm-141gb", inference).ratio >= r("nvidia-h100-sxm-80gb", inference).ratio);
+    // The H800 has no LLM inference run: it is its twin, the H100 SXM.
+    let (h800, h100) = (r("nvidia-h800-sxm-80gb", inference), r("nvidia-h100-sxm-80gb", inference));
+    assert_eq!(h800.ratio, h100.ratio);
+    assert!(h800.method_en.contains("spec-equivalent"), "{}", h800.method_en);
     // H100 ÷ A800 in pre-training is what FlagPerf measured, not another chain's.
     let training = WorkloadClass::LlmPretraining;
     let (h100, a800) = (r("nvidia-h100-sxm-80gb", training), r("nvidia-a800-sxm-80gb", training));
