@@ -494,6 +494,11 @@ export type Basis =
 "measured" | 
 /**  Computed from published measurements of like-for-like runs. */
 "derived" | 
+/**
+ *  Measured against a part that shares its silicon (same compute, memory
+ *  and bandwidth; e.g. the A800 and the A100), taken as equal to it.
+ */
+"spec_equivalent" | 
 /**  A vendor's or the press's claim. */
 "claimed" | 
 /**  Estimated from specs by the calibrated model. */
@@ -3126,7 +3131,7 @@ export type StepKind_Deserialize =
 /**  Geometric mean of like-for-like comparisons (each names its two measurements). */
 ({ kind: "derived"; 
 /**  The comparisons, each as `to` ÷ `from`. */
-comparisons: RatioComparison_Deserialize[] }) & { confidence?: never; id?: never; source?: never } | 
+comparisons: RatioComparison_Deserialize[] }) & { confidence?: never; difference_en?: never; difference_zh?: never; estimates?: never; evidence?: never; id?: never; members?: never; pairs?: never; source?: never; worst_residual?: never } | 
 /**  A ratio row of the catalogue (`efficiency.csv`). */
 ({ kind: "published"; 
 /**  The row's id. */
@@ -3134,18 +3139,61 @@ id: string;
 /**  The row's confidence tag. */
 confidence: Confidence; 
 /**  The row's source ids. */
-source: string }) & { comparisons?: never } | 
+source: string }) & { comparisons?: never; difference_en?: never; difference_zh?: never; estimates?: never; evidence?: never; members?: never; pairs?: never; worst_residual?: never } | 
 /**  The calibrated model (see [`Estimate`]). */
 {
 	kind: "estimated",
-} & Estimate;
+} & Estimate | 
+/**
+ *  Two parts that share the silicon (the same dense compute, memory and
+ *  bandwidth in the catalogue), taken as equal: ratio 1.
+ */
+({ kind: "spec_equivalent"; 
+/**  How they differ, in English (`NVLink 400 GB/s against 600 GB/s`). */
+difference_en: string; 
+/**  The same in Chinese. */
+difference_zh: string }) & { comparisons?: never; confidence?: never; estimates?: never; evidence?: never; id?: never; members?: never; pairs?: never; source?: never; worst_residual?: never } | 
+/**
+ *  One ratio per part of a group connected by measured pairs, solved
+ *  once for the whole group: least squares on the logs of every
+ *  comparison of every pair, so each pair's solved ratio is its
+ *  comparisons' combination wherever the pairs do not form a loop.
+ */
+({ kind: "group"; 
+/**  Accelerators in the group. */
+members: number; 
+/**  Measured pairs in the group. */
+pairs: number; 
+/**  Comparisons (and catalogue ratio rows) behind the pairs. */
+comparisons: number; 
+/**
+ *  The largest share by which a pair's solved ratio differs from
+ *  its own combination (0: every pair kept exactly).
+ */
+worst_residual: number | null; 
+/**
+ *  The measured pairs of the part rated (`to`), each a step from the
+ *  other part with its comparisons.
+ */
+evidence: Step_Deserialize[] }) & { confidence?: never; difference_en?: never; difference_zh?: never; estimates?: never; id?: never; source?: never } | 
+/**
+ *  The spec model applied to a whole group: the one factor that brings
+ *  the group's solved ratios nearest (least squares on logs) to the
+ *  model's estimates of its members.
+ */
+({ kind: "group_estimated"; 
+/**
+ *  The model's estimate of each member it can estimate, each a step
+ *  from the reference.
+ */
+estimates: Step_Deserialize[] }) & { comparisons?: never; confidence?: never; difference_en?: never; difference_zh?: never; evidence?: never; id?: never; members?: never; pairs?: never; source?: never; worst_residual?: never };
 
 /**  What one step of a chain rests on. */
 export type StepKind_Serialize = 
 /**  Geometric mean of like-for-like comparisons (each names its two measurements). */
 ({ kind: "derived"; 
 /**  The comparisons, each as `to` ÷ `from`. */
-comparisons: RatioComparison_Serialize[] }) & { confidence?: never; id?: never; source?: never } | 
+comparisons: RatioComparison_Serialize[] }) & { confidence?: never; difference_en?: never; difference_zh?: never; estimates?: never; evidence?: never; id?: never; members?: never; pairs?: never; source?: never; worst_residual?: never } | 
 /**  A ratio row of the catalogue (`efficiency.csv`). */
 ({ kind: "published"; 
 /**  The row's id. */
@@ -3153,11 +3201,54 @@ id: string;
 /**  The row's confidence tag. */
 confidence: Confidence; 
 /**  The row's source ids. */
-source: string }) & { comparisons?: never } | 
+source: string }) & { comparisons?: never; difference_en?: never; difference_zh?: never; estimates?: never; evidence?: never; members?: never; pairs?: never; worst_residual?: never } | 
 /**  The calibrated model (see [`Estimate`]). */
 {
 	kind: "estimated",
-} & Estimate;
+} & Estimate | 
+/**
+ *  Two parts that share the silicon (the same dense compute, memory and
+ *  bandwidth in the catalogue), taken as equal: ratio 1.
+ */
+({ kind: "spec_equivalent"; 
+/**  How they differ, in English (`NVLink 400 GB/s against 600 GB/s`). */
+difference_en: string; 
+/**  The same in Chinese. */
+difference_zh: string }) & { comparisons?: never; confidence?: never; estimates?: never; evidence?: never; id?: never; members?: never; pairs?: never; source?: never; worst_residual?: never } | 
+/**
+ *  One ratio per part of a group connected by measured pairs, solved
+ *  once for the whole group: least squares on the logs of every
+ *  comparison of every pair, so each pair's solved ratio is its
+ *  comparisons' combination wherever the pairs do not form a loop.
+ */
+({ kind: "group"; 
+/**  Accelerators in the group. */
+members: number; 
+/**  Measured pairs in the group. */
+pairs: number; 
+/**  Comparisons (and catalogue ratio rows) behind the pairs. */
+comparisons: number; 
+/**
+ *  The largest share by which a pair's solved ratio differs from
+ *  its own combination (0: every pair kept exactly).
+ */
+worst_residual: number | null; 
+/**
+ *  The measured pairs of the part rated (`to`), each a step from the
+ *  other part with its comparisons.
+ */
+evidence: Step_Serialize[] }) & { confidence?: never; difference_en?: never; difference_zh?: never; estimates?: never; id?: never; source?: never } | 
+/**
+ *  The spec model applied to a whole group: the one factor that brings
+ *  the group's solved ratios nearest (least squares on logs) to the
+ *  model's estimates of its members.
+ */
+({ kind: "group_estimated"; 
+/**
+ *  The model's estimate of each member it can estimate, each a step
+ *  from the reference.
+ */
+estimates: Step_Serialize[] }) & { comparisons?: never; confidence?: never; difference_en?: never; difference_zh?: never; evidence?: never; id?: never; members?: never; pairs?: never; source?: never; worst_residual?: never };
 
 /**  One step of a ratio's chain: `to` relative to `from`. */
 export type Step_Deserialize = {

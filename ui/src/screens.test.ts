@@ -121,8 +121,8 @@ describe("screens", () => {
     expect(training.slice(0, priced.length)).toEqual(priced);
     const bases = [...document.querySelectorAll('[data-testid="ratio-basis"]')].map((e) => (e as HTMLElement).dataset.basis);
     expect(bases).toContain("estimated");
-    expect(bases.some((b) => b === "measured" || b === "derived")).toBe(true);
-    // The bundled catalogue rents no domestic part: the row says so, no price is made up.
+    expect(bases.some((b) => b === "measured" || b === "derived" || b === "spec_equivalent")).toBe(true);
+    // A domestic part the catalogue prices nowhere says so in its row: no price is made up.
     q('[data-testid="workload-domestic"]')!.click();
     const domestic = recordedAnswer("acceleratorsForWorkload", "for my workload: llm_pretraining, domestic");
     await until(() => ids().length === domestic.length && ids()[0] === domestic[0].accelerator_id);

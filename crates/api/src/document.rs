@@ -63,8 +63,13 @@ pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Checked<Scenar
     let mut scenario = doc_to_scenario(doc)?;
     let mut notes = Vec::new();
     if needs_catalog(&scenario) {
-        let catalog = catalog.ok_or(Error::Unavailable)?;
-        notes = resolve_offers(&mut scenario, catalog)?;
+        // Without a catalogue, a scenario that only wants the catalogue's
+        // ratios is evaluated at the default one, which its result notes.
+        match catalog {
+            Some(catalog) => notes = resolve_offers(&mut scenario, catalog)?,
+            None if crate::resolve::catalog_required(&scenario) => return Err(Error::Unavailable),
+            None => {}
+        }
     }
     Ok((crate::check(scenario)?, notes))
 }

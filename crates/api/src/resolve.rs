@@ -14,8 +14,26 @@ use suanli_plan::provenance::{provenance, ratio_source};
 
 use crate::Error;
 
-/// True when the scenario names anything in the catalogue.
+/// True when the scenario names anything in the catalogue, or has an
+/// option whose efficiency ratio the catalogue gives ([`ratio_wanted`]).
 pub fn needs_catalog(s: &Scenario) -> bool {
+    catalog_required(s) || ratio_wanted(s)
+}
+
+/// True when an option names an accelerator other than the reference GPU
+/// and states no efficiency ratio, in a scenario with a workload class:
+/// the catalogue's ratio for that class is taken rather than the default 1.
+/// Without a catalogue, the scenario is still evaluated, and its result
+/// notes the default ratio used.
+pub fn ratio_wanted(s: &Scenario) -> bool {
+    s.workload_class.is_some()
+        && s.options
+            .iter()
+            .any(|o| o.efficiency_ratio.is_none() && o.accelerator.as_deref().is_some_and(|a| a != s.reference_gpu))
+}
+
+/// True when the scenario cannot be evaluated without the catalogue.
+pub fn catalog_required(s: &Scenario) -> bool {
     let has_model = match &s.demand {
         Demand::Job(j) => j.parameters.is_some(),
         Demand::Inference(_) => true,
@@ -335,6 +353,15 @@ fn fill_option(
             Ok(r) => {
                 o.efficiency_ratio = Some(r.ratio);
                 o.sources.insert("efficiency_ratio".to_owned(), ratio_source(&r));
+                if acc != reference {
+                    notes.push(format!(
+                        "options[{i}] ({}): efficiency ratio {:.3} for {acc} in {class_name} from the catalogue ({}: {})",
+                        o.id,
+                        r.ratio,
+                        r.basis.label(suanli_model::Lang::En),
+                        r.method_en
+                    ));
+                }
             }
             Err(why) => notes.push(format!(
                 "options[{i}] ({}): no efficiency ratio for {acc} in {class_name} ({}); 1.0 assumed",
@@ -361,18 +388,63 @@ fn expanded_label(base: &str, offer: &str) -> String {
 /// and the device-plugin name of a deployment.
 fn unknown_accelerators(s: &Scenario, c: &Catalog) -> Result<(), Error> {
     let mut errors = Vec::new();
+    let mut known: Vec<String> = Vec::new();
     for (i, o) in s.options.iter().enumerate() {
         if let Some(id) = &o.accelerator
             && c.accelerator(id)?.is_none()
         {
+            if known.is_empty() {
+                known = c.accelerators(&Default::default())?.into_iter().map(|a| a.id).collect();
+            }
             errors.push(InputError::new(
                 format!("options[{i}].accelerator"),
                 format!("{id:?}"),
-                Rule::UnknownAccelerator,
+                Rule::UnknownAccelerator { closest: closest_ids(id, &known) },
             ));
         }
     }
     if errors.is_empty() { Ok(()) } else { Err(Error::Invalid(errors)) }
+}
+
+/// The known ids closest to an unknown one, nearest first (at most three):
+/// those within a third of its length in edit distance (case aside), then
+/// those sharing its longest prefix of at least two dash-separated words.
+pub(crate) fn closest_ids(id: &str, known: &[String]) -> Vec<String> {
+    let id_l = id.to_lowercase();
+    let mut near: Vec<(usize, &String)> = known
+        .iter()
+        .map(|k| (edit_distance(&id_l, &k.to_lowercase()), k))
+        .filter(|(d, _)| *d > 0 && *d <= (id.chars().count() / 3).max(1))
+        .collect();
+    near.sort();
+    let mut out: Vec<String> = near.into_iter().map(|(_, k)| k.clone()).collect();
+    if out.is_empty() {
+        let words: Vec<&str> = id_l.split('-').collect();
+        let shared = |k: &str| words.iter().zip(k.split('-')).take_while(|(a, b)| **a == *b).count();
+        let best = known.iter().map(|k| shared(&k.to_lowercase())).max().unwrap_or(0);
+        if best >= 2 {
+            out = known.iter().filter(|k| shared(&k.to_lowercase()) == best).cloned().collect();
+            out.sort();
+        }
+    }
+    out.truncate(3);
+    out
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Offers matching a selector, cheapest per useful hour first. With a

@@ -3,15 +3,19 @@
 //! In order of precedence (the first that exists is used):
 //! 1. **pinned** — a ratio the user states (`pricebook_ratios`), never
 //!    overwritten by updates or packs;
-//! 2. **derived** / **measured** — a chain of like-for-like comparisons
-//!    from the reference to the part: ratios computed here from two
-//!    published measurement rows of the same case and configuration
-//!    (`measurements.csv`), or a measured ratio a fact sheet publishes
-//!    (`efficiency.csv`, confidence M or D);
-//! 3. **claimed** — a vendor's or the press's figure (`efficiency.csv`, V/P/C);
-//! 4. **estimated** — from the part's specs and its software stack, by a
-//!    model calibrated on (2); anchored on a measured comparison with a
-//!    neighbour where the part has one.
+//! 2. **derived** / **measured** — the part's group of like-for-like
+//!    comparisons (ratios computed here from two published measurement rows
+//!    of the same case and configuration, `measurements.csv`, or measured
+//!    ratios a fact sheet publishes, `efficiency.csv`, confidence M or D)
+//!    holds the reference: every group of parts connected by measured pairs
+//!    is solved once (least squares on the logs of every comparison), so a
+//!    pair's solved ratio is its measurement wherever pairs form no loop;
+//! 3. **spec-equivalent** — the group holds a part with the silicon of a
+//!    part of the reference's group (the A800 and the A100), taken as equal;
+//! 4. **claimed** — a vendor's or the press's figure (`efficiency.csv`, V/P/C);
+//! 5. **estimated** — from the part's specs and its software stack, by a
+//!    model calibrated on (2): for a measured group, the model applied to
+//!    the group as a whole (one factor for all its members).
 //!
 //! Everything here is a pure function of the catalogue's rows.
 
@@ -36,6 +40,9 @@ pub enum Basis {
     Measured,
     /// Computed from published measurements of like-for-like runs.
     Derived,
+    /// Measured against a part that shares its silicon (same compute, memory
+    /// and bandwidth; e.g. the A800 and the A100), taken as equal to it.
+    SpecEquivalent,
     /// A vendor's or the press's claim.
     Claimed,
     /// Estimated from specs by the calibrated model.
@@ -50,6 +57,7 @@ impl Basis {
             Basis::Pinned => "pinned",
             Basis::Measured => "measured",
             Basis::Derived => "derived",
+            Basis::SpecEquivalent => "spec_equivalent",
             Basis::Claimed => "claimed",
             Basis::Estimated => "estimated",
         }
@@ -62,6 +70,7 @@ impl Basis {
             Basis::Pinned => lang.pick("pinned by you", "自定"),
             Basis::Measured => lang.pick("measured", "实测"),
             Basis::Derived => lang.pick("derived from measurements", "由实测推导"),
+            Basis::SpecEquivalent => lang.pick("measured, via a spec-equivalent part", "实测，经规格等同卡锚定"),
             Basis::Claimed => lang.pick("vendor claim", "厂商宣称"),
             Basis::Estimated => lang.pick("estimated", "估算"),
         }
@@ -159,6 +168,40 @@ pub enum StepKind {
     },
     /// The calibrated model (see [`Estimate`]).
     Estimated(Estimate),
+    /// Two parts that share the silicon (the same dense compute, memory and
+    /// bandwidth in the catalogue), taken as equal: ratio 1.
+    SpecEquivalent {
+        /// How they differ, in English (`NVLink 400 GB/s against 600 GB/s`).
+        difference_en: String,
+        /// The same in Chinese.
+        difference_zh: String,
+    },
+    /// One ratio per part of a group connected by measured pairs, solved
+    /// once for the whole group: least squares on the logs of every
+    /// comparison of every pair, so each pair's solved ratio is its
+    /// comparisons' combination wherever the pairs do not form a loop.
+    Group {
+        /// Accelerators in the group.
+        members: u32,
+        /// Measured pairs in the group.
+        pairs: u32,
+        /// Comparisons (and catalogue ratio rows) behind the pairs.
+        comparisons: u32,
+        /// The largest share by which a pair's solved ratio differs from
+        /// its own combination (0: every pair kept exactly).
+        worst_residual: f64,
+        /// The measured pairs of the part rated (`to`), each a step from the
+        /// other part with its comparisons.
+        evidence: Vec<Step>,
+    },
+    /// The spec model applied to a whole group: the one factor that brings
+    /// the group's solved ratios nearest (least squares on logs) to the
+    /// model's estimates of its members.
+    GroupEstimated {
+        /// The model's estimate of each member it can estimate, each a step
+        /// from the reference.
+        estimates: Vec<Step>,
+    },
 }
 
 /// A like-for-like comparison as a step shows it.
@@ -301,8 +344,9 @@ fn spec_name(field: &str, lang: Lang) -> &'static str {
 
 /// What makes two measurements comparable: the same suite and case (and
 /// round, where rounds differ), the same variant, precision, sequence
-/// length and scenario, and — except where results are normalised per
-/// accelerator — the same number of accelerators.
+/// length and scenario, the same per-device batch, recompute and parallel
+/// layout where the suite leaves them free, and — except where results are
+/// normalised per accelerator — the same number of accelerators.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct GroupKey {
     class: WorkloadClass,
@@ -315,6 +359,22 @@ struct GroupKey {
     scenario: String,
     accelerators: Option<u64>,
     time_to_train: bool,
+    /// Per-device batch (with any changed hyper-parameters, recompute among
+    /// them) and parallel layout, as published, normalised: runs a suite
+    /// does not fix (FlagPerf, vendor results) pair only when both agree.
+    /// MLPerf's rules fix the work, and each submitter tunes these: empty.
+    setup: String,
+}
+
+/// A run's batch and parallel layout as a key: lower case, without blanks.
+fn setup_key(m: &Measurement) -> String {
+    if m.suite.round_matters() {
+        return String::new();
+    }
+    let norm = |x: &Option<String>| -> String {
+        x.as_deref().unwrap_or("").chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect()
+    };
+    format!("{}|{}", norm(&m.batch), norm(&m.parallel))
 }
 
 fn group_key(m: &Measurement) -> GroupKey {
@@ -337,6 +397,7 @@ fn group_key(m: &Measurement) -> GroupKey {
         scenario: m.inference_scenario.clone().unwrap_or_default(),
         accelerators: (!per_accelerator).then_some(m.accelerators as u64),
         time_to_train: m.metric == Metric::MinutesToTrain,
+        setup: setup_key(m),
     }
 }
 
@@ -555,38 +616,272 @@ fn graphs(derived: &[DerivedRatio], efficiency: &[Efficiency]) -> BTreeMap<Workl
     out
 }
 
-/// Longest chain of comparisons a ratio may use.
-const MAX_HOPS: usize = 4;
+/// Parts that share the silicon of another part, sold under export rules
+/// with a slower interconnect: (part, its twin, how they differ in English,
+/// in Chinese). A pair is used only while the catalogue's specs of both
+/// agree ([`same_silicon`]).
+const SPEC_EQUIVALENT: &[(&str, &str, &str, &str)] = &[
+    ("nvidia-a800-sxm-80gb", "nvidia-a100-sxm-80gb", "NVLink 400 GB/s against 600 GB/s", "NVLink 400 GB/s 对 600 GB/s"),
+    (
+        "nvidia-h800-sxm-80gb",
+        "nvidia-h100-sxm-80gb",
+        "NVLink 400 GB/s against 900 GB/s, FP64 cut",
+        "NVLink 400 GB/s 对 900 GB/s，FP64 削减",
+    ),
+    ("nvidia-a800-pcie-80gb", "nvidia-a100-pcie-80gb", "no NVLink bridge", "无 NVLink 桥接"),
+    ("nvidia-a800-pcie-40gb", "nvidia-a100-pcie-40gb", "no NVLink bridge", "无 NVLink 桥接"),
+];
 
-/// Shortest chains from `start` to every node (ties: more comparisons,
-/// then the smaller id, so the same data give the same chain every time).
-fn shortest_chains(g: &Graph, start: &str) -> BTreeMap<String, Vec<Step>> {
-    let mut best: BTreeMap<String, (usize, u32, Vec<Step>)> = BTreeMap::new();
-    best.insert(start.to_owned(), (0, 0, Vec::new()));
-    let mut queue = VecDeque::from([start.to_owned()]);
-    while let Some(node) = queue.pop_front() {
-        let (hops, weight, steps) = best[&node].clone();
-        if hops >= MAX_HOPS {
+/// Whether the catalogue gives two parts the same dense compute, memory,
+/// bandwidth (each within 1 %) and form factor.
+fn same_silicon(a: &Accelerator, b: &Accelerator) -> bool {
+    let close = |x: Option<f64>, y: Option<f64>| matches!((x, y), (Some(x), Some(y)) if x > 0.0 && y > 0.0 && (x / y - 1.0).abs() <= 0.01);
+    close(dense_peak(a), dense_peak(b))
+        && close(a.memory_bandwidth_gbps, b.memory_bandwidth_gbps)
+        && close(a.memory_gb, b.memory_gb)
+        && a.form_factor == b.form_factor
+}
+
+/// Accelerators connected by measured pairs, with one log ratio each
+/// (relative to any member: only differences mean anything).
+#[derive(Debug, Clone)]
+struct Group {
+    /// Each member's log ratio.
+    x: BTreeMap<String, f64>,
+    pairs: u32,
+    comparisons: u32,
+    worst_residual: f64,
+    /// Every pair is a catalogue ratio row (no comparison derived here).
+    all_published: bool,
+}
+
+/// The connected groups of a class's graph, each solved by least squares
+/// over every comparison: a pair of n comparisons weighs n (the same as one
+/// equation per comparison), a catalogue ratio row 1. `extra` are parts
+/// that must appear (as groups of one when they have no pair).
+fn solve_groups(g: &Graph, extra: &[&str]) -> Vec<Group> {
+    let mut nodes: BTreeSet<&str> = g.keys().map(String::as_str).collect();
+    nodes.extend(extra.iter().copied());
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut out = Vec::new();
+    for start in nodes.iter().copied() {
+        if !seen.insert(start) {
             continue;
         }
-        for e in g.get(&node).map(Vec::as_slice).unwrap_or_default() {
-            let candidate = (hops + 1, weight + e.weight);
-            let better = match best.get(&e.to) {
-                None => true,
-                Some((h, w, _)) => candidate.0 < *h || (candidate.0 == *h && candidate.1 > *w),
-            };
-            if better {
-                let mut s = steps.clone();
-                s.push(Step { from: node.clone(), to: e.to.clone(), ratio: e.ratio, kind: e.kind.clone() });
-                let fresh = !best.contains_key(&e.to);
-                best.insert(e.to.clone(), (candidate.0, candidate.1, s));
-                if fresh {
-                    queue.push_back(e.to.clone());
+        let mut members = vec![start];
+        let mut queue = VecDeque::from([start]);
+        while let Some(n) = queue.pop_front() {
+            for e in g.get(n).map(Vec::as_slice).unwrap_or_default() {
+                if seen.insert(e.to.as_str()) {
+                    members.push(e.to.as_str());
+                    queue.push_back(e.to.as_str());
                 }
             }
         }
+        members.sort_unstable();
+        let index: BTreeMap<&str, usize> = members.iter().enumerate().map(|(i, m)| (*m, i)).collect();
+        // Each edge once (from < to): x[to] − x[from] = ln ratio.
+        let mut eqs: Vec<(usize, usize, f64, f64, bool)> = Vec::new();
+        for m in &members {
+            for e in g.get(*m).map(Vec::as_slice).unwrap_or_default().iter().filter(|e| *m < e.to.as_str()) {
+                let published = matches!(e.kind, StepKind::Published { .. });
+                eqs.push((index[m], index[e.to.as_str()], e.ratio.ln(), f64::from(e.weight), published));
+            }
+        }
+        // Normal equations with the first member fixed at 0.
+        let n = members.len() - 1;
+        let mut ata = vec![vec![0.0; n]; n];
+        let mut atb = vec![0.0; n];
+        for &(i, j, y, w, _) in &eqs {
+            // Row: +1 at j, −1 at i (index k ↦ k − 1; member 0 is fixed).
+            let row: Vec<(usize, f64)> = [(j, 1.0), (i, -1.0)].into_iter().filter(|(k, _)| *k > 0).collect();
+            for &(a, xa) in &row {
+                atb[a - 1] += w * xa * y;
+                for &(b, xb) in &row {
+                    ata[a - 1][b - 1] += w * xa * xb;
+                }
+            }
+        }
+        let solved = if n == 0 { Vec::new() } else { solve(ata, atb) };
+        let x_of = |k: usize| if k == 0 { 0.0 } else { solved[k - 1] };
+        let worst = eqs.iter().map(|&(i, j, y, _, _)| ((x_of(j) - x_of(i)) - y).abs()).fold(0.0, f64::max);
+        out.push(Group {
+            x: members.iter().enumerate().map(|(k, m)| ((*m).to_owned(), x_of(k))).collect(),
+            pairs: eqs.len() as u32,
+            comparisons: eqs.iter().map(|e| e.3 as u32).sum(),
+            worst_residual: worst.exp() - 1.0,
+            all_published: eqs.iter().all(|e| e.4),
+        });
     }
-    best.into_iter().map(|(k, (_, _, s))| (k, s)).collect()
+    out
+}
+
+/// The measured pairs of `id` in the graph, each as a step from the other part.
+fn evidence(g: &Graph, id: &str) -> Vec<Step> {
+    let mut out = Vec::new();
+    for e in g.get(id).map(Vec::as_slice).unwrap_or_default() {
+        for back in g.get(&e.to).map(Vec::as_slice).unwrap_or_default().iter().filter(|b| b.to == id) {
+            let step = Step { from: e.to.clone(), to: id.to_owned(), ratio: back.ratio, kind: back.kind.clone() };
+            if !out.contains(&step) {
+                out.push(step);
+            }
+        }
+    }
+    out
+}
+
+/// The step from `from` to `to` inside a solved group.
+fn group_step(g: &Graph, group: &Group, from: &str, to: &str) -> Step {
+    Step {
+        from: from.to_owned(),
+        to: to.to_owned(),
+        ratio: (group.x[to] - group.x[from]).exp(),
+        kind: StepKind::Group {
+            members: group.x.len() as u32,
+            pairs: group.pairs,
+            comparisons: group.comparisons,
+            worst_residual: group.worst_residual,
+            evidence: evidence(g, to),
+        },
+    }
+}
+
+/// How each part of each group of a class reaches the reference, and its basis.
+type Anchored = BTreeMap<String, (Basis, Vec<Step>)>;
+
+/// Anchors every group of a class once: the reference's own group through
+/// the reference; another group through a part that shares the silicon of a
+/// part of the reference's group ([`SPEC_EQUIVALENT`]); else, when it has
+/// two members or more, through the spec model applied to the group as a
+/// whole. Parts of a group of one without a twin are left to the caller.
+fn anchor_groups(g: &Graph, groups: &[Group], cx: &BookContext<'_>, class: WorkloadClass) -> Anchored {
+    let reference = cx.reference.id.as_str();
+    let mut out = Anchored::new();
+    let Some(home) = groups.iter().find(|gr| gr.x.contains_key(reference)) else { return out };
+    let home_basis = if home.all_published { Basis::Measured } else { Basis::Derived };
+    let mut to_home: BTreeMap<String, Vec<Step>> = BTreeMap::new();
+    for id in home.x.keys().filter(|id| id.as_str() != reference) {
+        let steps = vec![group_step(g, home, reference, id)];
+        to_home.insert(id.clone(), steps.clone());
+        out.insert(id.clone(), (home_basis, steps));
+    }
+    to_home.insert(reference.to_owned(), Vec::new());
+    for group in groups.iter().filter(|gr| !gr.x.contains_key(reference)) {
+        // A twin in the reference's group.
+        let twin = SPEC_EQUIVALENT.iter().find_map(|(a, b, en, zh)| {
+            let pair = [(*a, *b), (*b, *a)];
+            pair.into_iter().find_map(|(inside, outside)| {
+                let (pa, pb) = (cx.accelerators.get(inside)?, cx.accelerators.get(outside)?);
+                (group.x.contains_key(inside) && same_silicon(pa, pb))
+                    .then(|| to_home.get(outside).map(|steps| (inside, outside, steps.clone(), *en, *zh)))
+                    .flatten()
+            })
+        });
+        if let Some((inside, outside, mut steps, en, zh)) = twin {
+            steps.push(Step {
+                from: outside.to_owned(),
+                to: inside.to_owned(),
+                ratio: 1.0,
+                kind: StepKind::SpecEquivalent { difference_en: en.to_owned(), difference_zh: zh.to_owned() },
+            });
+            for id in group.x.keys() {
+                let mut s = steps.clone();
+                if id != inside {
+                    s.push(group_step(g, group, inside, id));
+                }
+                out.insert(id.clone(), (Basis::SpecEquivalent, s));
+            }
+            continue;
+        }
+        if group.x.len() < 2 {
+            continue;
+        }
+        // The spec model over the whole group.
+        let estimates: Vec<(&String, Estimate)> = group
+            .x
+            .keys()
+            .filter_map(|id| {
+                let a = cx.accelerators.get(id.as_str())?;
+                Some((id, cx.model.estimate(a, cx.reference, class).ok()?))
+            })
+            .collect();
+        if estimates.is_empty() {
+            continue;
+        }
+        let offset =
+            estimates.iter().map(|(id, e)| estimate_value(e).ln() - group.x[*id]).sum::<f64>() / estimates.len() as f64;
+        // The step lands on the member the model is surest of: the
+        // reference's stack, then specs nearest the reference's.
+        let Some((root, _)) = estimates.iter().min_by(|(x, ex), (y, ey)| {
+            let key =
+                |e: &Estimate| (e.stack != REFERENCE_STACK, e.compute_ratio.ln().abs() + e.bandwidth_ratio.ln().abs());
+            let (kx, ky) = (key(ex), key(ey));
+            kx.0.cmp(&ky.0).then(kx.1.total_cmp(&ky.1)).then_with(|| x.cmp(y))
+        }) else {
+            continue;
+        };
+        let anchor = Step {
+            from: reference.to_owned(),
+            to: (*root).clone(),
+            ratio: (offset + group.x[*root]).exp(),
+            kind: StepKind::GroupEstimated {
+                estimates: estimates
+                    .iter()
+                    .map(|(id, e)| Step {
+                        from: reference.to_owned(),
+                        to: (*id).clone(),
+                        ratio: estimate_value(e),
+                        kind: StepKind::Estimated(e.clone()),
+                    })
+                    .collect(),
+            },
+        };
+        for id in group.x.keys() {
+            let mut s = vec![anchor.clone()];
+            if id != *root {
+                s.push(group_step(g, group, root, id));
+            }
+            out.insert(id.clone(), (Basis::Estimated, s));
+        }
+    }
+    // A group still without an anchor (a part with no measured pair, say)
+    // whose twin is in a group the model anchored: the twin's ratio, so
+    // the two stay equal (the H800 as the H100 for LLM inference).
+    let unanchored: Vec<&Group> =
+        groups.iter().filter(|gr| !gr.x.keys().any(|id| out.contains_key(id) || id == reference)).collect();
+    for group in unanchored {
+        let twin = SPEC_EQUIVALENT.iter().find_map(|(a, b, en, zh)| {
+            [(*a, *b), (*b, *a)].into_iter().find_map(|(inside, outside)| {
+                let (pa, pb) = (cx.accelerators.get(inside)?, cx.accelerators.get(outside)?);
+                let (basis, steps) = out.get(outside)?;
+                (group.x.contains_key(inside) && same_silicon(pa, pb))
+                    .then(|| (inside, outside, *basis, steps.clone(), *en, *zh))
+            })
+        });
+        let Some((inside, outside, basis, mut steps, en, zh)) = twin else { continue };
+        steps.push(Step {
+            from: outside.to_owned(),
+            to: inside.to_owned(),
+            ratio: 1.0,
+            kind: StepKind::SpecEquivalent { difference_en: en.to_owned(), difference_zh: zh.to_owned() },
+        });
+        let basis = if basis == Basis::Estimated { Basis::Estimated } else { Basis::SpecEquivalent };
+        for id in group.x.keys() {
+            let mut s = steps.clone();
+            if id != inside {
+                s.push(group_step(g, group, inside, id));
+            }
+            out.insert(id.clone(), (basis, s));
+        }
+    }
+    out
+}
+
+/// What anchoring needs of the book being built.
+struct BookContext<'a> {
+    reference: &'a Accelerator,
+    accelerators: &'a BTreeMap<&'a str, &'a Accelerator>,
+    model: &'a Model,
 }
 
 // ------------------------------------------------------------ the model
@@ -888,13 +1183,22 @@ impl RatioBook {
         for class in WorkloadClass::PRICED {
             let empty = Graph::new();
             let g = graphs.get(&class).unwrap_or(&empty);
-            let from_reference = shortest_chains(g, inputs.reference);
+            let ids: Vec<&str> = inputs.accelerators.iter().map(|a| a.id.as_str()).collect();
+            let groups = solve_groups(g, &ids);
+            let book = BookContext { reference, accelerators: &accelerators, model: &model };
+            let anchored = anchor_groups(g, &groups, &book, class);
+            let mut from_reference: BTreeMap<String, Vec<Step>> = anchored
+                .iter()
+                .filter(|(_, (b, _))| matches!(b, Basis::Measured | Basis::Derived))
+                .map(|(id, (_, steps))| (id.clone(), steps.clone()))
+                .collect();
+            from_reference.insert(reference.id.clone(), Vec::new());
             for a in inputs.accelerators {
                 let cell = cell(&Context {
                     a,
                     class,
                     reference,
-                    graph: g,
+                    anchored: &anchored,
                     from_reference: &from_reference,
                     model: &model,
                     inputs: &inputs,
@@ -983,7 +1287,9 @@ struct Context<'a> {
     a: &'a Accelerator,
     class: WorkloadClass,
     reference: &'a Accelerator,
-    graph: &'a Graph,
+    /// Each grouped part's steps from the reference and basis.
+    anchored: &'a Anchored,
+    /// The steps of the parts of the reference's group (claims chain on them).
     from_reference: &'a BTreeMap<String, Vec<Step>>,
     model: &'a Model,
     inputs: &'a RatioInputs<'a>,
@@ -1004,46 +1310,20 @@ fn cell(cx: &Context<'_>) -> Result<RatioUsed, NoRatio> {
             format!("您于 {} 设定{}", p.pinned_at, p.note.as_ref().map_or(String::new(), |n| format!("：{n}")));
         return Ok(r);
     }
-    if let Some(steps) = cx.from_reference.get(&a.id).filter(|s| !s.is_empty()) {
+    // Measured, or the same silicon as a measured part.
+    if let Some((basis, steps)) =
+        cx.anchored.get(&a.id).filter(|(b, _)| matches!(b, Basis::Measured | Basis::Derived | Basis::SpecEquivalent))
+    {
         let ratio = steps.iter().map(|s| s.ratio).product();
-        let basis = if steps.iter().all(|s| matches!(s.kind, StepKind::Published { .. })) {
-            Basis::Measured
-        } else {
-            Basis::Derived
-        };
-        return Ok(used(cx, ratio, basis, steps.clone(), Vec::new()));
+        return Ok(used(cx, ratio, *basis, steps.clone(), Vec::new()));
     }
     if let Some(claim) = claimed(cx) {
         return Ok(claim);
     }
-    // A measured comparison with a neighbour that the model can estimate.
-    let chains = shortest_chains(cx.graph, &a.id);
-    // The most trustworthy estimate: the reference's own stack first (no
-    // stack factor to guess), then the nearest, then the part most like the
-    // reference (the model is surest near it).
-    let anchor = chains
-        .iter()
-        .filter(|(id, steps)| !steps.is_empty() && *id != &a.id)
-        .filter_map(|(id, steps)| {
-            let b = cx.inputs.accelerators.iter().find(|x| &x.id == id)?;
-            let e = cx.model.estimate(b, cx.reference, cx.class).ok()?;
-            let distance = e.compute_ratio.ln().abs() + e.bandwidth_ratio.ln().abs();
-            Some(((e.stack != REFERENCE_STACK, steps.len(), distance), id.clone(), steps.clone(), e))
-        })
-        .min_by(|x, y| (x.0.0, x.0.1).cmp(&(y.0.0, y.0.1)).then(x.0.2.total_cmp(&y.0.2)).then_with(|| x.1.cmp(&y.1)));
-    if let Some((_, b, steps_to_b, e)) = anchor {
-        // Reference → b (estimated), then b → a (measured): reverse the a → b chain.
-        let mut steps = vec![Step {
-            from: cx.reference.id.clone(),
-            to: b.clone(),
-            ratio: estimate_value(&e),
-            kind: StepKind::Estimated(e),
-        }];
-        for s in steps_to_b.into_iter().rev() {
-            steps.push(Step { from: s.to, to: s.from, ratio: 1.0 / s.ratio, kind: s.kind });
-        }
+    // A group of measured parts the spec model anchors as a whole.
+    if let Some((basis, steps)) = cx.anchored.get(&a.id) {
         let ratio = steps.iter().map(|s| s.ratio).product();
-        return Ok(used(cx, ratio, Basis::Estimated, steps, Vec::new()));
+        return Ok(used(cx, ratio, *basis, steps.clone(), Vec::new()));
     }
     let e = cx.model.estimate(a, cx.reference, cx.class)?;
     let step = Step {
@@ -1087,6 +1367,75 @@ fn claimed(cx: &Context<'_>) -> Option<RatioUsed> {
     None
 }
 
+/// What a ratio's provenance gathers from its steps.
+struct Provenance<'x> {
+    measurements: &'x mut Vec<String>,
+    ids: &'x mut Vec<String>,
+    sources: &'x mut Vec<String>,
+    confidence: &'x mut Confidence,
+    as_of: &'x mut Option<String>,
+}
+
+impl Provenance<'_> {
+    fn source(&mut self, list: &str) {
+        for src in list.split(';') {
+            if !self.sources.iter().any(|x| x == src) {
+                self.sources.push(src.to_owned());
+            }
+        }
+    }
+
+    /// The specs of a part (an estimate or a spec equivalence rests on them).
+    fn specs(&mut self, cx: &Context<'_>, id: &str) {
+        if let Some(a) = cx.inputs.accelerators.iter().find(|a| a.id == id) {
+            *self.confidence = self.confidence.weaker(a.confidence);
+            self.source(&a.source);
+        }
+    }
+}
+
+/// Gathers the measurements, rows, sources, weakest confidence and newest
+/// date behind one step (and the steps inside it).
+fn provenance(cx: &Context<'_>, s: &Step, acc: &mut Provenance<'_>) {
+    match &s.kind {
+        StepKind::Derived { comparisons } => {
+            for c in comparisons {
+                for id in &c.measurements {
+                    if let Some(m) = cx.measurements.get(id.as_str()) {
+                        *acc.confidence = acc.confidence.weaker(m.confidence);
+                        *acc.as_of = acc.as_of.clone().max(m.as_of.clone());
+                        acc.source(&m.source);
+                    }
+                    if !acc.measurements.contains(id) {
+                        acc.measurements.push(id.clone());
+                    }
+                }
+            }
+        }
+        StepKind::Published { id, confidence: c, source } => {
+            if !acc.ids.contains(id) {
+                acc.ids.push(id.clone());
+            }
+            *acc.confidence = acc.confidence.weaker(*c);
+            acc.source(source);
+        }
+        StepKind::Estimated(_) | StepKind::SpecEquivalent { .. } => {
+            acc.specs(cx, &s.to);
+            acc.specs(cx, &s.from);
+        }
+        StepKind::Group { evidence, .. } => {
+            for e in evidence {
+                provenance(cx, e, acc);
+            }
+        }
+        StepKind::GroupEstimated { estimates } => {
+            for e in estimates {
+                provenance(cx, e, acc);
+            }
+        }
+    }
+}
+
 /// Assembles a ratio with its provenance and its method in both languages.
 fn used(cx: &Context<'_>, ratio: f64, basis: Basis, steps: Vec<Step>, extra_ids: Vec<String>) -> RatioUsed {
     let mut measurements = Vec::new();
@@ -1094,47 +1443,15 @@ fn used(cx: &Context<'_>, ratio: f64, basis: Basis, steps: Vec<Step>, extra_ids:
     let mut sources: Vec<String> = Vec::new();
     let mut confidence = if basis == Basis::Estimated { Confidence::D } else { Confidence::M };
     let mut as_of: Option<String> = None;
+    let mut acc = Provenance {
+        measurements: &mut measurements,
+        ids: &mut ids,
+        sources: &mut sources,
+        confidence: &mut confidence,
+        as_of: &mut as_of,
+    };
     for s in &steps {
-        match &s.kind {
-            StepKind::Derived { comparisons } => {
-                for c in comparisons {
-                    for id in &c.measurements {
-                        if let Some(m) = cx.measurements.get(id.as_str()) {
-                            confidence = confidence.weaker(m.confidence);
-                            as_of = as_of.max(m.as_of.clone());
-                            for src in m.source.split(';') {
-                                if !sources.iter().any(|x| x == src) {
-                                    sources.push(src.to_owned());
-                                }
-                            }
-                        }
-                        measurements.push(id.clone());
-                    }
-                }
-            }
-            StepKind::Published { id, confidence: c, source } => {
-                ids.push(id.clone());
-                confidence = confidence.weaker(*c);
-                for src in source.split(';') {
-                    if !sources.iter().any(|x| x == src) {
-                        sources.push(src.to_owned());
-                    }
-                }
-            }
-            StepKind::Estimated(_) => {
-                // The specs it was made from.
-                for id in [&s.to, &s.from] {
-                    if let Some(a) = cx.inputs.accelerators.iter().find(|a| &a.id == id) {
-                        confidence = confidence.weaker(a.confidence);
-                        for src in a.source.split(';') {
-                            if !sources.iter().any(|x| x == src) {
-                                sources.push(src.to_owned());
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        provenance(cx, s, &mut acc);
     }
     let (method_en, method_zh) = describe(&steps, basis, cx);
     RatioUsed {
@@ -1157,67 +1474,143 @@ fn describe(steps: &[Step], basis: Basis, cx: &Context<'_>) -> (String, String) 
     if basis == Basis::Reference {
         return ("the reference accelerator".to_owned(), "参考加速卡".to_owned());
     }
-    let mut en = Vec::new();
-    let mut zh = Vec::new();
-    for s in steps {
-        match &s.kind {
-            StepKind::Derived { comparisons } => {
-                let cases: Vec<String> = comparisons
-                    .iter()
-                    .map(|c| {
-                        format!("{} {}{}", c.suite, c.case, c.round.as_ref().map_or(String::new(), |r| format!(" {r}")))
-                    })
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .collect();
-                let n = comparisons.len();
-                en.push(format!(
-                    "{} vs {} {:.3} ({} like-for-like comparison{}: {})",
+    let _ = cx;
+    let (en, zh): (Vec<String>, Vec<String>) = steps.iter().map(step_text).unzip();
+    (en.join("; then "), zh.join("；再"))
+}
+
+/// One step in words, in English and Chinese.
+fn step_text(s: &Step) -> (String, String) {
+    match &s.kind {
+        StepKind::Derived { comparisons } => {
+            let cases: Vec<String> = comparisons
+                .iter()
+                .map(|c| {
+                    format!("{} {}{}", c.suite, c.case, c.round.as_ref().map_or(String::new(), |r| format!(" {r}")))
+                })
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let n = comparisons.len();
+            // The spread of the comparisons combined.
+            let (low, high) =
+                comparisons.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), c| (lo.min(c.ratio), hi.max(c.ratio)));
+            let spread = if n > 1 { format!(" {low:.3}–{high:.3}") } else { String::new() };
+            (
+                format!(
+                    "{} vs {} {:.3} ({} like-for-like comparison{}{spread}: {})",
                     s.to,
                     s.from,
                     s.ratio,
                     n,
-                    if n == 1 { "" } else { "s, geometric mean" },
+                    if n == 1 { "" } else { "s, geometric mean of" },
                     cases.join(", ")
-                ));
-                zh.push(format!(
-                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}：{}）",
+                ),
+                format!(
+                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}{spread}：{}）",
                     s.to,
                     s.from,
                     s.ratio,
                     n,
-                    if n == 1 { "" } else { "，几何平均" },
+                    if n == 1 { "" } else { "，几何平均，范围" },
                     cases.join("、")
-                ));
-            }
-            StepKind::Published { id, .. } => {
-                en.push(format!("{} vs {} {:.3} (catalogue ratio {id})", s.to, s.from, s.ratio));
-                zh.push(format!("{} 相对 {} 为 {:.3}（目录效率记录 {id}）", s.to, s.from, s.ratio));
-            }
-            StepKind::Estimated(e) => {
-                let stack_en = if e.stack_comparisons == 0 {
-                    format!("{} has no measurement: the median factor of the measured non-CUDA stacks", e.stack)
-                } else {
-                    format!("{} factor from {} comparisons", e.stack, e.stack_comparisons)
-                };
-                let stack_zh = if e.stack_comparisons == 0 {
-                    format!("{} 无实测，取已实测非 CUDA 软件栈系数的中位数", e.stack)
-                } else {
-                    format!("{} 系数来自 {} 组对比", e.stack, e.stack_comparisons)
-                };
-                en.push(format!(
+                ),
+            )
+        }
+        StepKind::Published { id, .. } => (
+            format!("{} vs {} {:.3} (catalogue ratio {id})", s.to, s.from, s.ratio),
+            format!("{} 相对 {} 为 {:.3}（目录效率记录 {id}）", s.to, s.from, s.ratio),
+        ),
+        StepKind::Estimated(e) => {
+            let stack_en = if e.stack_comparisons == 0 {
+                format!("{} has no measurement: the median factor of the measured non-CUDA stacks", e.stack)
+            } else {
+                format!("{} factor from {} comparisons", e.stack, e.stack_comparisons)
+            };
+            let stack_zh = if e.stack_comparisons == 0 {
+                format!("{} 无实测，取已实测非 CUDA 软件栈系数的中位数", e.stack)
+            } else {
+                format!("{} 系数来自 {} 组对比", e.stack, e.stack_comparisons)
+            };
+            (
+                format!(
                     "{} estimated {:.3} = compute ratio {:.3}^{:.2} × bandwidth ratio {:.3}^{:.2} × stack factor {:.2} ({stack_en}; model fitted on {} comparisons)",
-                    s.to, s.ratio, e.compute_ratio, e.compute_exponent, e.bandwidth_ratio, e.bandwidth_exponent, e.stack_factor, e.calibrated_on
-                ));
-                zh.push(format!(
+                    s.to,
+                    s.ratio,
+                    e.compute_ratio,
+                    e.compute_exponent,
+                    e.bandwidth_ratio,
+                    e.bandwidth_exponent,
+                    e.stack_factor,
+                    e.calibrated_on
+                ),
+                format!(
                     "{} 估算为 {:.3} = 算力比 {:.3}^{:.2} × 带宽比 {:.3}^{:.2} × 软件栈系数 {:.2}（{stack_zh}；模型基于 {} 组对比校准）",
-                    s.to, s.ratio, e.compute_ratio, e.compute_exponent, e.bandwidth_ratio, e.bandwidth_exponent, e.stack_factor, e.calibrated_on
-                ));
-            }
+                    s.to,
+                    s.ratio,
+                    e.compute_ratio,
+                    e.compute_exponent,
+                    e.bandwidth_ratio,
+                    e.bandwidth_exponent,
+                    e.stack_factor,
+                    e.calibrated_on
+                ),
+            )
+        }
+        StepKind::SpecEquivalent { difference_en, difference_zh } => (
+            format!(
+                "{} taken as equal to {} (spec-equivalent: the same silicon, compute, memory and bandwidth; differs in {difference_en})",
+                s.to, s.from
+            ),
+            format!("{} 视同 {}（规格等同：同一芯片，算力、显存与带宽相同；区别在于{difference_zh}）", s.to, s.from),
+        ),
+        StepKind::Group { members, pairs, comparisons, worst_residual, evidence } => {
+            let (en, zh): (Vec<String>, Vec<String>) = evidence.iter().map(step_text).unzip();
+            (
+                format!(
+                    "{} vs {} {:.3}, solved once over a group of {members} parts connected by {pairs} measured pairs \
+                     ({comparisons} comparisons; least squares on logs, the furthest pair kept within {:.1} %); \
+                     its own pairs: {}",
+                    s.to,
+                    s.from,
+                    s.ratio,
+                    worst_residual * 100.0,
+                    en.join("; ")
+                ),
+                format!(
+                    "{} 相对 {} 为 {:.3}，由 {members} 张卡、{pairs} 组实测卡对构成的组整体求解（{comparisons} 组对比；\
+                     对数最小二乘，偏离最大的卡对在 {:.1} % 以内）；其自身卡对：{}",
+                    s.to,
+                    s.from,
+                    s.ratio,
+                    worst_residual * 100.0,
+                    zh.join("；")
+                ),
+            )
+        }
+        StepKind::GroupEstimated { estimates } => {
+            let list = |sep: &str| -> String {
+                estimates.iter().map(|e| format!("{} {:.3}", e.to, e.ratio)).collect::<Vec<_>>().join(sep)
+            };
+            (
+                format!(
+                    "{} estimated {:.3} by the spec model applied to its measured group as a whole (one factor \
+                     that brings the group nearest the model's estimates of its {} members with specs: {})",
+                    s.to,
+                    s.ratio,
+                    estimates.len(),
+                    list(", ")
+                ),
+                format!(
+                    "{} 估算为 {:.3}：规格模型整体套用于其实测组（取一个系数，使该组最接近模型对其 {} 张有规格卡的估算：{}）",
+                    s.to,
+                    s.ratio,
+                    estimates.len(),
+                    list("、")
+                ),
+            )
         }
     }
-    let _ = cx;
-    (en.join("; then "), zh.join("；再"))
 }
 
 // ------------------------------------------------------------ calibration
@@ -1232,7 +1625,7 @@ pub struct CalibrationRow {
     pub workload_class: WorkloadClass,
     /// The measured or derived ratio.
     pub measured: f64,
-    /// [`Basis::Measured`] or [`Basis::Derived`].
+    /// [`Basis::Measured`], [`Basis::Derived`] or [`Basis::SpecEquivalent`].
     pub basis: Basis,
     /// Fitted on every comparison except those of this part in this class.
     pub estimate_left_out: f64,
@@ -1295,7 +1688,13 @@ impl RatioBook {
             self.cells.iter().flat_map(|(id, by_class)| by_class.iter().map(move |(c, r)| (id, c, r)))
         {
             let Ok(r) = cell else { continue };
-            if !matches!(r.basis, Basis::Measured | Basis::Derived) {
+            if !matches!(r.basis, Basis::Measured | Basis::Derived | Basis::SpecEquivalent) {
+                continue;
+            }
+            // The twin itself is equal by assumption, not by measurement.
+            if r.basis == Basis::SpecEquivalent
+                && !matches!(r.steps.last().map(|s| &s.kind), Some(StepKind::Group { .. }))
+            {
                 continue;
             }
             let Some(a) = accelerators.get(id.as_str()) else { continue };

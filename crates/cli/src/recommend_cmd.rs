@@ -46,7 +46,7 @@ pub struct RecommendArgs {
     /// Supply-risk score at most this (0–100). 供应风险上限。
     #[arg(long, allow_negative_numbers = true)]
     max_supply_risk: Option<f64>,
-    /// Weakest ratio basis allowed: reference, pinned, measured, derived, claimed, estimated. 效率比最低依据。
+    /// Weakest ratio basis allowed: reference, pinned, measured, derived, spec_equivalent, claimed, estimated. 效率比最低依据。
     #[arg(long, value_parser = parse_basis)]
     min_basis: Option<Basis>,
     /// Porting off CUDA at most this many engineer-months. 迁移工作量上限（人月）。
@@ -98,7 +98,15 @@ enum RankArg {
 }
 
 fn parse_basis(s: &str) -> Result<Basis, String> {
-    let all = [Basis::Reference, Basis::Pinned, Basis::Measured, Basis::Derived, Basis::Claimed, Basis::Estimated];
+    let all = [
+        Basis::Reference,
+        Basis::Pinned,
+        Basis::Measured,
+        Basis::Derived,
+        Basis::SpecEquivalent,
+        Basis::Claimed,
+        Basis::Estimated,
+    ];
     all.into_iter().find(|b| b.key() == s.trim()).ok_or_else(|| {
         let keys: Vec<&str> = all.iter().map(|b| b.key()).collect();
         format!("expected one of {}", keys.join(", "))

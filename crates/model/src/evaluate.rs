@@ -350,9 +350,29 @@ struct Pools<'o> {
     spot: Option<(&'o SpotPool, Rental)>,
 }
 
+/// The efficiency ratio an option runs at when neither it nor its pool states one.
+const DEFAULT_RATIO: f64 = 1.0;
+
+/// The accelerator an option names when it is not the reference GPU and
+/// some pool of the option runs at the default ratio.
+fn defaulted_ratio<'o>(s: &Scenario, o: &'o OptionSpec) -> Option<&'o str> {
+    let accelerator = o.accelerator.as_deref().filter(|a| *a != s.reference_gpu)?;
+    if o.efficiency_ratio.is_some() {
+        return None;
+    }
+    let pools = [
+        o.owned.as_ref().map(|p| p.efficiency_ratio),
+        o.reserved.as_ref().map(|p| p.efficiency_ratio),
+        o.on_demand.as_ref().map(|p| p.efficiency_ratio),
+        o.spot.as_ref().map(|p| p.efficiency_ratio),
+    ];
+    pools.iter().flatten().any(Option::is_none).then_some(accelerator)
+}
+
 fn resolve_pools<'o>(ctx: &Context<'_>, o: &'o OptionSpec, cluster: u32) -> Pools<'o> {
-    let base_eff =
-        |e: Option<f64>, n: u32| e.or(o.efficiency_ratio).unwrap_or(1.0) * ctx.scaling(o, n) * o.achieved_share;
+    let base_eff = |e: Option<f64>, n: u32| {
+        e.or(o.efficiency_ratio).unwrap_or(DEFAULT_RATIO) * ctx.scaling(o, n) * o.achieved_share
+    };
     let rental = |price: Option<f64>, cur, e: Option<f64>| Rental {
         price: price.unwrap_or(0.0) * ctx.fx(cur),
         eff: base_eff(e, cluster),
@@ -425,6 +445,9 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
     let (total_nominal, total_npv, compute) = run.flows.totals_and_compute(ctx.discount);
     if run.unserved > 1e-6 {
         run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
+    }
+    if let Some(accelerator) = defaulted_ratio(ctx.s, o) {
+        run.notes.push(Note::DefaultRatio { accelerator: accelerator.to_owned(), ratio: DEFAULT_RATIO });
     }
     let memory_fit = memory_fit(ctx.s, o);
     if let Some(f) = memory_fit.filter(|f| !f.fits()) {

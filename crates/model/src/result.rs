@@ -344,6 +344,15 @@ pub enum Note {
         /// Memory of one accelerator, GB.
         memory_gb: f64,
     },
+    /// The option names an accelerator other than the reference GPU and no
+    /// efficiency ratio, and none was looked up in a catalogue: the default,
+    /// 1 (the reference GPU's), was used.
+    DefaultRatio {
+        /// The accelerator the option names.
+        accelerator: String,
+        /// The ratio used.
+        ratio: f64,
+    },
     /// The option leaves part of the work undone: ranked apart, never cheapest.
     RankedApart {
         /// Share of the demand it does, 0..1.
@@ -394,6 +403,15 @@ impl Note {
             },
             Note::DeliveredAfterHorizon => {
                 lang.pick("the servers arrive after the horizon", "服务器在评估期结束后才到货").to_owned()
+            }
+            Note::DefaultRatio { accelerator, ratio } => {
+                if zh {
+                    format!("未给出 {accelerator} 的效率系数，也未查询目录：按默认值 {ratio}（与参考卡相同）计算")
+                } else {
+                    format!(
+                        "no efficiency ratio for {accelerator} was stated or looked up in a catalogue: the default {ratio} (the reference GPU's) was used"
+                    )
+                }
             }
             Note::RankedApart { done_share, ref_gpu_hours } => {
                 let done = crate::format_percent(*done_share, 0);

@@ -224,7 +224,11 @@ pub enum Rule {
     UnknownSourceField,
     /// An accelerator id the catalogue does not know (checked when the
     /// scenario is resolved against the catalogue).
-    UnknownAccelerator,
+    UnknownAccelerator {
+        /// The catalogue's ids closest to it (shared prefix, then edit
+        /// distance), nearest first; empty when none is close.
+        closest: Vec<String>,
+    },
     /// Greater than `min` and at most `max`.
     AboveAtMost {
         /// The bound it must exceed.
@@ -412,11 +416,21 @@ impl Rule {
                 "不是方案的字段；来源或日期须以字段名（如 efficiency_ratio）或 资源池.字段（如 owned.capex_per_server）为键",
             )
             .to_owned(),
-            Rule::UnknownAccelerator => lang.pick(
-                "names no accelerator in the catalogue; use an id from `suanli catalog list accelerators`, or leave it out",
-                "目录中没有该加速卡；请使用 `suanli catalog list accelerators` 中的标识，或不填此项",
-            )
-            .to_owned(),
+            Rule::UnknownAccelerator { closest } => {
+                let mut text = lang
+                    .pick(
+                        "names no accelerator in the catalogue; use an id from `suanli catalog list accelerators`, or leave it out",
+                        "目录中没有该加速卡；请使用 `suanli catalog list accelerators` 中的标识，或不填此项",
+                    )
+                    .to_owned();
+                if !closest.is_empty() {
+                    text.push_str(&match lang {
+                        crate::Lang::En => format!(" (did you mean {}?)", closest.join(", ")),
+                        crate::Lang::Zh => format!("（是否想填：{}？）", closest.join("、")),
+                    });
+                }
+                text
+            }
             Rule::AboveAtMost { min, max } => {
                 if zh {
                     format!("必须大于 {min} 且不超过 {max}")

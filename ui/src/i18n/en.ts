@@ -25,7 +25,7 @@ export default {
   },
   basis: {
     reference: "Reference", pinned: "Pinned by you", measured: "Measured", derived: "From measurements",
-    claimed: "Vendor claim", estimated: "Estimated",
+    spec_equivalent: "Measured, via a spec-equivalent part", claimed: "Vendor claim", estimated: "Estimated",
   },
   noRatio: {
     no_accelerator: "The offer names no accelerator", unknown_accelerator: "{id} is not in the catalogue",

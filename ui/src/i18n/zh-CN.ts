@@ -25,7 +25,7 @@ export default {
   },
   basis: {
     reference: "参考卡", pinned: "自定", measured: "实测", derived: "由实测推导",
-    claimed: "厂商宣称", estimated: "估算",
+    spec_equivalent: "实测，经规格等同卡锚定", claimed: "厂商宣称", estimated: "估算",
   },
   noRatio: {
     no_accelerator: "该报价未注明加速卡", unknown_accelerator: "目录中没有 {id}",

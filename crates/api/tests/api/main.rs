@@ -256,3 +256,57 @@ fn a_subnormal_price_all_zero_demand_an_unknown_fx_currency_and_an_overlong_labe
     let found = refused_paths(&long);
     assert!(found.iter().any(|(p, m)| p == "options[0].label" && m.contains("32767")), "{found:?}");
 }
+
+/// An explicitly priced option on an H100 in an LLM pre-training scenario.
+fn h100_priced(accelerator: &str) -> String {
+    VALID
+        .replace("currency = \"CNY\"", "currency = \"CNY\"\nworkload_class = \"llm_pretraining\"")
+        .replace("billing = \"on_demand\"", &format!("billing = \"on_demand\"\naccelerator = \"{accelerator}\""))
+}
+
+#[test]
+fn an_accelerator_without_a_ratio_takes_the_catalogues_for_the_class_not_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, file) = (dir.path().join("db.sqlite"), dir.path().join("s.toml"));
+    std::fs::write(&file, h100_priced("nvidia-h100-sxm-80gb")).unwrap();
+    let (s, notes) = suanli_api::load_resolved(&file, Some(&db)).unwrap();
+    let ratio = s.options[0].efficiency_ratio.unwrap();
+    assert!(ratio > 1.5, "the H100 was costed as an A100: {ratio}");
+    let source = &s.options[0].sources["efficiency_ratio"];
+    assert!(source.contains("catalogue ratio") && source.contains("llm_pretraining"), "{source}");
+    assert!(notes.iter().any(|n| n.contains("efficiency ratio") && n.contains("nvidia-h100-sxm-80gb")), "{notes:?}");
+    let evaluation = suanli_api::evaluate(&s);
+    assert!(evaluation.options[0].notes.is_empty(), "{:?}", evaluation.options[0].notes);
+    // A stated ratio is kept, and the catalogue is not asked.
+    let stated =
+        h100_priced("nvidia-h100-sxm-80gb").replace("kind = \"rent\"", "kind = \"rent\"\nefficiency_ratio = 2.5");
+    let s = parse_scenario(&stated).unwrap();
+    assert!(!suanli_api::needs_catalog(&s));
+    assert_eq!(s.options[0].efficiency_ratio, Some(2.5));
+}
+
+#[test]
+fn without_a_catalogue_the_default_ratio_is_said() {
+    // No catalogue at hand (the editor's evaluation without a database).
+    let s = parse_scenario(&h100_priced("nvidia-h100-sxm-80gb")).unwrap();
+    let evaluation = suanli_api::evaluate(&s);
+    let notes: Vec<String> = evaluation.options[0].notes.iter().map(|n| n.describe(Lang::En)).collect();
+    assert!(notes.iter().any(|n| n.contains("nvidia-h100-sxm-80gb") && n.contains("default 1")), "{notes:?}");
+    let zh: Vec<String> = evaluation.options[0].notes.iter().map(|n| n.describe(Lang::Zh)).collect();
+    assert!(zh.iter().any(|n| n.contains("默认值 1")), "{zh:?}");
+    // The reference GPU's own default is no default.
+    let s = parse_scenario(&h100_priced("nvidia-a100-sxm-80gb")).unwrap();
+    assert!(suanli_api::evaluate(&s).options[0].notes.is_empty());
+}
+
+#[test]
+fn an_unknown_accelerator_is_refused_with_the_closest_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, file) = (dir.path().join("db.sqlite"), dir.path().join("s.toml"));
+    std::fs::write(&file, h100_priced("nvidia-h100-sxm-80g")).unwrap();
+    let e = suanli_api::load_resolved(&file, Some(&db)).unwrap_err();
+    let en = e.message(Lang::En);
+    assert!(en.contains("options[0].accelerator = \"nvidia-h100-sxm-80g\""), "{en}");
+    assert!(en.contains("did you mean nvidia-h100-sxm-80gb"), "{en}");
+    assert!(e.message(Lang::Zh).contains("是否想填：nvidia-h100-sxm-80gb"), "{}", e.message(Lang::Zh));
+}

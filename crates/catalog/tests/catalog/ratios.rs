@@ -110,6 +110,9 @@ fn a_ratio_never_pairs_different_configurations() {
         ("another number of accelerators", Box::new(|m| m.accelerators = 16.0)),
         ("another workload class", Box::new(|m| m.workload_class = WorkloadClass::LlmFinetuning)),
         ("another stage of the case", Box::new(|m| m.variant = Some("finetune".into()))),
+        ("another per-device batch", Box::new(|m| m.batch = Some("LBS=2 GAS=1".into()))),
+        ("recompute on", Box::new(|m| m.batch = Some("LBS=1 GAS=1; fix_hp: recompute=True".into()))),
+        ("another parallel layout", Box::new(|m| m.parallel = Some("PP2DP4TP1".into()))),
     ];
     for (what, change) in changes {
         let mut other = measurement("card", "measured-card", "llama", 3000.0);
@@ -118,6 +121,14 @@ fn a_ratio_never_pairs_different_configurations() {
     }
     let same = measurement("card", "measured-card", "llama", 3000.0);
     assert_eq!(derive(&[base.clone(), same], &by_id).len(), 1);
+    // The same batch and layout, written with other blanks and case, pair.
+    let mut x = base.clone();
+    let mut y = measurement("card", "measured-card", "llama", 3000.0);
+    (x.batch, x.parallel) = (Some("LBS=1 GAS=1 (README defaults)".into()), Some("PP2DP4TP1".into()));
+    (y.batch, y.parallel) = (Some("lbs=1  gas=1 (readme defaults)".into()), Some("pp2dp4tp1".into()));
+    assert_eq!(derive(&[x.clone(), y.clone()], &by_id).len(), 1);
+    y.parallel = Some("PP4DP2TP1".into());
+    assert!(derive(&[x, y], &by_id).is_empty(), "two parallel layouts were paired");
     // MLPerf: rounds differ in software and rules, so they never pair.
     let mut a = base.clone();
     let mut b = measurement("card", "measured-card", "llama", 3000.0);
@@ -332,4 +343,112 @@ fn inference_cost_per_million_tokens_by_hand_for_one_offer() {
     if let Some(l4) = l4 {
         assert_eq!(l4.instance_holds_model, Some(false));
     }
+}
+
+fn book(parts: &[Accelerator], measurements: &[Measurement]) -> RatioBook {
+    RatioBook::build(RatioInputs {
+        accelerators: parts,
+        efficiency: &[],
+        measurements,
+        pins: &[],
+        reference: REFERENCE_ACCELERATOR,
+    })
+}
+
+/// Runs of one case on several parts, each a list of (part, tokens per card per second).
+fn runs(case: &str, results: &[(&str, f64)]) -> Vec<Measurement> {
+    results.iter().map(|(part, v)| measurement(&format!("{case}-{part}"), part, case, *v)).collect()
+}
+
+#[test]
+fn a_part_with_the_reference_silicon_anchors_its_whole_group() {
+    // The A800 shares the A100's silicon; the reference has no run of its own.
+    let mut parts = parts();
+    parts.push(accelerator("nvidia-a800-sxm-80gb", "NVIDIA", "CUDA", Some(312.0), Some(2040.0)));
+    parts.push(accelerator("fast-card", "NVIDIA", "CUDA", Some(989.0), Some(3350.0)));
+    let mut m = runs("llama", &[("nvidia-a800-sxm-80gb", 4000.0), ("fast-card", 8000.0)]);
+    m.extend(runs("qwen", &[("nvidia-a800-sxm-80gb", 1000.0), ("fast-card", 2420.0)]));
+    m.extend(runs("glm", &[("fast-card", 6000.0), ("measured-card", 2000.0)]));
+    let b = book(&parts, &m);
+    let class = WorkloadClass::LlmPretraining;
+    let a800 = b.get("nvidia-a800-sxm-80gb", class).unwrap();
+    assert_eq!((a800.basis, a800.ratio), (Basis::SpecEquivalent, 1.0));
+    assert!(a800.method_en.contains("spec-equivalent") && a800.method_zh.contains("规格等同"), "{}", a800.method_en);
+    let fast = b.get("fast-card", class).unwrap();
+    assert_eq!(fast.basis, Basis::SpecEquivalent);
+    // Two comparisons, 2.0 and 2.42: their geometric mean 2.2 (a tree: kept exactly).
+    assert!((fast.ratio - 2.2).abs() < 1e-9, "{}", fast.ratio);
+    assert!(fast.method_en.contains("2.000–2.420"), "the spread is kept: {}", fast.method_en);
+    let card = b.get("measured-card", class).unwrap();
+    assert!((card.ratio - 2.2 / 3.0).abs() < 1e-9, "{}", card.ratio);
+    // Every measurement of the chain is listed.
+    assert!(card.measurements.contains(&"glm-measured-card".to_owned()));
+    // Without the twin's specs agreeing, the group is estimated as a whole.
+    parts.iter_mut().find(|a| a.id == "nvidia-a800-sxm-80gb").unwrap().memory_bandwidth_gbps = Some(1600.0);
+    let b = book(&parts, &m);
+    assert_eq!(b.get("nvidia-a800-sxm-80gb", class).unwrap().basis, Basis::Estimated);
+}
+
+#[test]
+fn a_group_of_measured_parts_is_anchored_once_so_every_pair_keeps_its_measurement() {
+    // No part of the group reaches the reference: before, each part was
+    // anchored through a different neighbour and the pairs disagreed.
+    let mut parts = parts();
+    parts.push(accelerator("old-card", "NVIDIA", "CUDA", Some(756.0), Some(2000.0)));
+    parts.push(accelerator("mid-card", "NVIDIA", "CUDA", Some(989.0), Some(3350.0)));
+    parts.push(accelerator("new-card", "NVIDIA", "CUDA", Some(989.0), Some(4800.0)));
+    let mut m = runs("gptj", &[("old-card", 1000.0), ("mid-card", 2000.0), ("new-card", 2500.0)]);
+    m.extend(runs("llama", &[("mid-card", 3000.0), ("new-card", 3900.0)]));
+    for x in &mut m {
+        x.workload_class = WorkloadClass::LlmInference;
+    }
+    let b = book(&parts, &m);
+    let class = WorkloadClass::LlmInference;
+    let r = |id: &str| b.get(id, class).unwrap().ratio;
+    for id in ["old-card", "mid-card", "new-card"] {
+        let u = b.get(id, class).unwrap();
+        assert_eq!(u.basis, Basis::Estimated, "{id}");
+        assert!(u.method_en.contains("spec model applied to its measured group as a whole"), "{}", u.method_en);
+    }
+    // Least squares over the comparisons: new ÷ mid from 1.25 and 1.3,
+    // old ÷ mid 0.5, new ÷ old 2.5: one loop, each pair close to its own.
+    assert!(r("new-card") > r("mid-card") && r("mid-card") > r("old-card"));
+    let mid_old = r("mid-card") / r("old-card");
+    assert!((mid_old / 2.0 - 1.0).abs() < 0.02, "{mid_old}");
+    let new_mid = r("new-card") / r("mid-card");
+    assert!(new_mid > 1.25 && new_mid < 1.3, "{new_mid}");
+}
+
+#[test]
+fn the_bundled_llm_ratios_keep_the_measured_order() {
+    let c = fresh();
+    let r = |id: &str, class| c.ratio(id, class, REFERENCE_ACCELERATOR).unwrap().unwrap();
+    let inference = WorkloadClass::LlmInference;
+    // Every public measurement puts the H200 above the H100 for LLM inference.
+    assert!(r("nvidia-h200-sxm-141gb", inference).ratio >= r("nvidia-h100-sxm-80gb", inference).ratio);
+    // The H800 has no LLM inference run: it is its twin, the H100 SXM.
+    let (h800, h100) = (r("nvidia-h800-sxm-80gb", inference), r("nvidia-h100-sxm-80gb", inference));
+    assert_eq!(h800.ratio, h100.ratio);
+    assert!(h800.method_en.contains("spec-equivalent"), "{}", h800.method_en);
+    // H100 ÷ A800 in pre-training is what FlagPerf measured, not another chain's.
+    let training = WorkloadClass::LlmPretraining;
+    let (h100, a800) = (r("nvidia-h100-sxm-80gb", training), r("nvidia-a800-sxm-80gb", training));
+    assert_eq!(a800.basis, Basis::SpecEquivalent);
+    assert_eq!((a800.ratio, h100.basis), (1.0, Basis::SpecEquivalent));
+    let measured = c
+        .ratio_book(REFERENCE_ACCELERATOR)
+        .unwrap()
+        .derived
+        .iter()
+        .filter(|d| d.workload_class == training)
+        .filter_map(|d| match (d.accelerator_id.as_str(), d.against_id.as_str()) {
+            ("nvidia-h100-sxm-80gb", "nvidia-a800-sxm-80gb") => Some(d.ratio.ln()),
+            ("nvidia-a800-sxm-80gb", "nvidia-h100-sxm-80gb") => Some(-d.ratio.ln()),
+            _ => None,
+        })
+        .collect::<Vec<f64>>();
+    // The catalogue's FlagPerf ratio row says 2.19 as well.
+    let expected =
+        if measured.is_empty() { 2.19 } else { (measured.iter().sum::<f64>() / measured.len() as f64).exp() };
+    assert!((h100.ratio / a800.ratio / expected - 1.0).abs() < 0.01, "{} vs {expected}", h100.ratio / a800.ratio);
 }
