@@ -494,6 +494,7 @@ impl Catalog {
             }
             tables.providers.retain(|p| keep.contains(&p.id));
             tables.offers.retain(|o| keep.contains(&o.provider_id));
+            tables.nodes.retain(|n| keep.contains(&n.provider_id));
         }
         Ok(Pack {
             format: PACK_FORMAT.to_owned(),
@@ -593,28 +594,35 @@ fn scoped(current: &Tables, pack: &Pack) -> Result<Tables, PackError> {
     if let Some(o) = pack.tables.offers.iter().find(|o| !inside(&o.provider_id)) {
         return Err(outside("offers", &o.id, &o.provider_id));
     }
+    if let Some(n) = pack.tables.nodes.iter().find(|n| !inside(&n.provider_id)) {
+        return Err(outside("nodes", &n.id, &n.provider_id));
+    }
     let t = &pack.tables;
     let mut after = current.clone();
     after.providers.retain(|p| !inside(&p.id));
     after.providers.extend(t.providers.iter().cloned());
     after.offers.retain(|o| !inside(&o.provider_id));
     after.offers.extend(t.offers.iter().cloned());
-    upsert(&mut after.sources, &t.sources, |r| &r.id);
-    upsert(&mut after.accelerators, &t.accelerators, |r| &r.id);
-    upsert(&mut after.efficiency, &t.efficiency, |r| &r.id);
-    upsert(&mut after.measurements, &t.measurements, |r| &r.id);
-    upsert(&mut after.scaling, &t.scaling, |r| &r.id);
-    upsert(&mut after.export_controls, &t.export_controls, |r| &r.id);
+    after.nodes.retain(|n| !inside(&n.provider_id));
+    after.nodes.extend(t.nodes.iter().cloned());
+    upsert(&mut after.sources, &t.sources, |r| r.id.as_str());
+    upsert(&mut after.accelerators, &t.accelerators, |r| r.id.as_str());
+    upsert(&mut after.efficiency, &t.efficiency, |r| r.id.as_str());
+    upsert(&mut after.measurements, &t.measurements, |r| r.id.as_str());
+    upsert(&mut after.scaling, &t.scaling, |r| r.id.as_str());
+    upsert(&mut after.export_controls, &t.export_controls, |r| r.id.as_str());
+    upsert(&mut after.reference_rates, &t.reference_rates, |r| r.currency.code());
     after.providers.sort_by(|a, b| a.id.cmp(&b.id));
+    after.nodes.sort_by(|a, b| a.id.cmp(&b.id));
     after.offers.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(after)
 }
 
 /// Rows of `new` replace the rows of `rows` with the same id, or are added;
 /// no row is removed.
-fn upsert<T: Clone>(rows: &mut Vec<T>, new: &[T], id: fn(&T) -> &String) {
+fn upsert<T: Clone>(rows: &mut Vec<T>, new: &[T], id: fn(&T) -> &str) {
     let index: std::collections::HashMap<String, usize> =
-        rows.iter().enumerate().map(|(i, r)| (id(r).clone(), i)).collect();
+        rows.iter().enumerate().map(|(i, r)| (id(r).to_owned(), i)).collect();
     for n in new {
         match index.get(id(n)) {
             Some(&i) => rows[i] = n.clone(),
@@ -635,6 +643,8 @@ fn plan(before: &Tables, after: &Tables) -> Plan {
         table_change("measurements", &before.measurements, &after.measurements),
         table_change("scaling", &before.scaling, &after.scaling),
         table_change("export_controls", &before.export_controls, &after.export_controls),
+        table_change("nodes", &before.nodes, &after.nodes),
+        table_change("reference_rates", &before.reference_rates, &after.reference_rates),
     ];
     Plan { tables }
 }
@@ -649,8 +659,10 @@ fn fields<T: Serialize>(row: &T) -> serde_json::Map<String, serde_json::Value> {
 
 fn table_change<T: Serialize>(table: &str, before: &[T], after: &[T]) -> TableChange {
     use std::collections::{BTreeMap, HashMap};
-    let id =
-        |m: &serde_json::Map<String, serde_json::Value>| m.get("id").and_then(|v| v.as_str()).unwrap_or("").to_owned();
+    // Rows are keyed by `id`; a reference rate by its currency.
+    let id = |m: &serde_json::Map<String, serde_json::Value>| {
+        m.get("id").or_else(|| m.get("currency")).and_then(|v| v.as_str()).unwrap_or("").to_owned()
+    };
     let old: HashMap<String, serde_json::Map<String, serde_json::Value>> =
         before.iter().map(fields).map(|m| (id(&m), m)).collect();
     let mut change = TableChange { table: table.to_owned(), before: before.len(), ..TableChange::default() };

@@ -69,12 +69,15 @@ impl BillingMode {
         }
     }
 
-    /// Months of commitment of a reserved mode.
+    /// Months of commitment of a committed mode: a month for monthly
+    /// billing, and a year for a savings plan (its offers do not say
+    /// whether one or three); none for on demand, spot and purchases.
     pub fn term_months(self) -> Option<u32> {
         match self {
-            BillingMode::Reserved1y => Some(12),
+            BillingMode::Reserved1y | BillingMode::SavingsPlan => Some(12),
             BillingMode::Reserved3y => Some(36),
-            _ => None,
+            BillingMode::Monthly => Some(1),
+            BillingMode::OnDemand | BillingMode::Spot | BillingMode::Purchase => None,
         }
     }
 

@@ -212,11 +212,7 @@ pub(crate) fn rental(q: &Search, x: &Offered) -> Result<Candidate, Box<NotFeasib
         }
         mode => {
             o.billing = Some(Billing::Reserved);
-            let term_months = match mode {
-                BillingMode::Reserved3y => 36,
-                BillingMode::Monthly => 1,
-                _ => 12,
-            };
+            let term_months = mode.term_months().unwrap_or(12);
             let pool = |offer: Option<String>, price, currency| ReservedPool {
                 term_months,
                 price_per_accel_hour: price,

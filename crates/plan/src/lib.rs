@@ -22,6 +22,7 @@ mod error;
 pub mod fx;
 mod judge;
 mod market;
+pub mod offer_option;
 mod output;
 pub mod provenance;
 pub mod spot;

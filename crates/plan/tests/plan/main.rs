@@ -44,7 +44,7 @@ fn offer(
     let mut v: OfferView = serde_json::from_value(json!({
         "id": id, "provider_id": provider, "accelerator_id": accel, "instance": instance, "billing_mode": mode,
         "accelerators_per_instance": per, "price": price, "price_unit": "accelerator_hour", "currency": "USD",
-        "source": "t", "confidence": "A", "origin": "catalogue", "price_per_accel_hour": price,
+        "source": "t", "confidence": "A", "origin": "catalogue", "quote": "list_price", "price_per_accel_hour": price,
         "comparable_price_per_accel_hour": price, "efficiency": efficiency
     }))
     .unwrap();
