@@ -161,31 +161,36 @@ fn mix_bases(priced: &[judge::Priced]) -> Vec<&Candidate> {
 
 /// Every offer left out of the search, counted by reason, in words.
 fn left_out(s: &SearchStats, lang: Lang) -> Vec<String> {
-    let zh = lang == Lang::Zh;
-    vec![if zh {
-        format!(
-            "共 {} 条报价：{} 条没有该负载类别的效率比，{} 条没有可换算为场景货币的价格，{} 条购买报价不是整台服务器（单卡或芯片订单），{} 条比同一加速卡、计费方式和提供商的最便宜两条更贵，{} 条无法组成所需集群（另列原因），{} 条购买报价缺少场地成本；{} 个候选方案参与了定价。",
-            s.offers,
-            s.without_ratio,
-            s.without_price,
+    let reasons = [
+        (s.without_ratio, "have no efficiency ratio for the workload class", "条没有该负载类别的效率比"),
+        (s.without_price, "no price convertible to the scenario currency", "条没有可换算为场景货币的价格"),
+        (
             s.purchases_not_servers,
+            "purchases are not a server (a card or a chip order)",
+            "条购买报价不是整台服务器（单卡或芯片订单）",
+        ),
+        (
             s.not_searched,
+            "are dearer than the two cheapest of their accelerator, billing and provider",
+            "条比同一加速卡、计费方式和提供商的最便宜两条更贵",
+        ),
+        (
             s.not_feasible,
-            s.purchases_without_site,
-            s.candidates
-        )
-    } else {
-        format!(
-            "Of {} offers: {} have no efficiency ratio for the workload class, {} no price convertible to the scenario currency, {} purchases are not a server (a card or a chip order), {} are dearer than the two cheapest of their accelerator, billing and provider, {} cannot be the cluster the demand needs (listed apart with the reason), {} purchases lack the site's costs; {} candidates were priced.",
-            s.offers,
-            s.without_ratio,
-            s.without_price,
-            s.purchases_not_servers,
-            s.not_searched,
-            s.not_feasible,
-            s.purchases_without_site,
-            s.candidates
-        )
+            "cannot be the cluster the demand needs (listed apart with the reason)",
+            "条无法组成所需集群（另列原因）",
+        ),
+        (s.purchases_without_site, "purchases lack the site's costs", "条购买报价缺少场地成本"),
+    ];
+    let said: Vec<String> = reasons
+        .iter()
+        .map(|(n, en, zh)| match lang {
+            Lang::En => format!("{n} {en}"),
+            Lang::Zh => format!("{n} {zh}"),
+        })
+        .collect();
+    vec![match lang {
+        Lang::En => format!("Of {} offers: {}; {} candidates were priced.", s.offers, said.join(", "), s.candidates),
+        Lang::Zh => format!("共 {} 条报价：{}；{} 个候选方案参与了定价。", s.offers, said.join("，"), s.candidates),
     }]
 }
 
