@@ -74,7 +74,6 @@ fn market(c: &Catalog, s: &Scenario) -> Result<Market, Error> {
         providers: c.providers()?,
         nodes: c.nodes()?,
         scaling: c.scaling_points()?,
-        rates: c.reference_rates()?,
     })
 }
 
@@ -103,18 +102,7 @@ pub fn recommend_file(
 /// are written into its `fx`, with their source.
 pub fn scenario_with(scenario: &Scenario, r: &Recommendation, ids: &[String]) -> Result<Scenario, Error> {
     let mut s = suanli_plan::scenario_with(scenario, r, ids)?;
-    for rate in &r.rates {
-        s.fx.entry(rate.currency).or_insert(rate.rate);
-    }
-    if !r.rates.is_empty() {
-        let said: Vec<String> = r.rates.iter().map(|x| x.describe(s.currency, Lang::En)).collect();
-        s.fx_source = [s.fx_source.trim(), &said.join(" ")]
-            .iter()
-            .filter(|t| !t.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
+    suanli_plan::take_rates(&mut s, &r.rates);
     Ok(s)
 }
 

@@ -38,6 +38,8 @@ pub(crate) struct Search<'a> {
     pub model: &'a ScalingModel,
     pub all: &'a [Offered],
     pub lang: Lang,
+    /// Peak reference GPUs of a steady demand (0 for a job), prepared once.
+    pub peak_ref_gpus: f64,
 }
 
 impl Search<'_> {
@@ -282,14 +284,6 @@ fn pool_label(x: &Offered, lang: Lang) -> String {
     format!("{who} {}", x.view.offer.billing_mode.label(lang))
 }
 
-/// Peak reference GPUs of a steady demand (0 for a job).
-fn peak_ref_gpus(s: &Scenario) -> f64 {
-    match suanli_model::demand::prepare(s) {
-        suanli_model::demand::Prepared::Shared { months, .. } => months.iter().map(|m| m.peak()).fold(0.0, f64::max),
-        suanli_model::demand::Prepared::Job { .. } => 0.0,
-    }
-}
-
 /// A buy option on one purchase offer: the site's running costs from the
 /// scenario's buy option, servers enough for the job's cluster or the
 /// demand's peak, and (steady demand) the cheapest feasible on-demand
@@ -301,7 +295,7 @@ pub(crate) fn owned(q: &Search, x: &Offered, site: &OwnedPool) -> Result<Candida
     let n = per_server(&x.view).unwrap_or(1);
     let accelerators_needed = match &s.demand {
         Demand::Job(j) => f64::from(j.cluster_accelerators),
-        _ => peak_ref_gpus(s) / x.ratio.ratio,
+        _ => q.peak_ref_gpus / x.ratio.ratio,
     };
     let servers = ((accelerators_needed / f64::from(n)).ceil() as u32).max(1);
     let mut o = OptionSpec::bare(format!("buy/{}", offer.id), OptionKind::Buy);

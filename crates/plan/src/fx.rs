@@ -57,7 +57,6 @@ pub fn fill_rates(s: &mut Scenario, rates: &[ReferenceRate]) -> Vec<RateUsed> {
         let Some((per, row)) = cny_per(c) else { continue };
         let rate = per / base;
         let rows: Vec<&ReferenceRate> = [row, base_row].into_iter().flatten().collect();
-        s.fx.insert(c, rate);
         used.push(RateUsed {
             currency: c,
             rate,
@@ -66,14 +65,20 @@ pub fn fill_rates(s: &mut Scenario, rates: &[ReferenceRate]) -> Vec<RateUsed> {
             confidence: rows.iter().map(|r| r.confidence).fold(Confidence::A, Confidence::weaker),
         });
     }
-    if !used.is_empty() {
-        let said: Vec<String> = used.iter().map(|u| u.describe(s.currency, Lang::En)).collect();
-        s.fx_source = [s.fx_source.trim(), &said.join(" ")]
-            .iter()
-            .filter(|t| !t.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
+    take_rates(s, &used);
     used
+}
+
+/// Writes rates taken from the catalogue into a scenario: each into `fx`
+/// where the scenario has none, and what was assumed into `fx_source`.
+pub fn take_rates(s: &mut Scenario, used: &[RateUsed]) {
+    for rate in used {
+        s.fx.entry(rate.currency).or_insert(rate.rate);
+    }
+    if used.is_empty() {
+        return;
+    }
+    let said: Vec<String> = used.iter().map(|u| u.describe(s.currency, Lang::En)).collect();
+    s.fx_source =
+        [s.fx_source.trim(), &said.join(" ")].iter().filter(|t| !t.is_empty()).copied().collect::<Vec<_>>().join(" ");
 }

@@ -33,7 +33,7 @@ use suanli_model::{InputError, Lang, OptionKind, Rule, Scenario};
 pub use cluster::{Cluster, NotFeasible, ScalingModel};
 pub use constraints::Constraints;
 pub use error::PlanError;
-pub use fx::{RateUsed, fill_rates};
+pub use fx::{RateUsed, fill_rates, take_rates};
 pub use market::{Market, OFFERS_PER_GROUP, SearchStats};
 pub use output::{ApartJson, CandidateJson, ExclusionJson, NotFeasibleJson, PoolJson, Recommendation};
 pub use spot::SpotAssumptions;
@@ -66,7 +66,8 @@ pub fn plan(
     let model = ScalingModel::calibrate(&market.scaling);
     let mut search = SearchStats::default();
     let offered = market::offered(market, &base, &mut search);
-    let q = Search { s: &base, limits: &limits, model: &model, all: &offered, lang };
+    let peak = peak_ref_gpus(&base);
+    let q = Search { s: &base, limits: &limits, model: &model, all: &offered, lang, peak_ref_gpus: peak };
     let site = base.options.iter().find(|o| o.kind == OptionKind::Buy).and_then(|o| o.owned.clone());
     let mut candidates = Vec::new();
     let mut not_feasible = Vec::new();
@@ -100,7 +101,6 @@ pub fn plan(
     all_notes.extend(left_out(&search, lang));
     all_notes.extend(notes);
     all_notes.extend(assumption_notes(&base, &search, &limits, lang));
-    let peak = peak_ref_gpus(&base);
     let judged = priced.into_iter().map(|p| judge::judge(&base, p, &limits, peak, lang)).collect();
     let sorted = judge::sort(judged, &limits, rank_by, base.currency, lang);
     let infeasible = if sorted.ranked.is_empty() {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use suanli_catalog::query::OfferView;
 use suanli_catalog::ratios::RatioUsed;
-use suanli_catalog::{Accelerator, BillingMode, Node, PriceUnit, Provider, ReferenceRate, ScalingPoint};
+use suanli_catalog::{Accelerator, BillingMode, Node, PriceUnit, Provider, ScalingPoint};
 use suanli_model::{Currency, Scenario};
 
 /// Offers kept per accelerator, billing mode and provider: the cheapest
@@ -34,8 +34,6 @@ pub struct Market {
     pub nodes: Vec<Node>,
     /// Measured scaling points (the cluster model's calibration).
     pub scaling: Vec<ScalingPoint>,
-    /// Reference exchange rates.
-    pub rates: Vec<ReferenceRate>,
 }
 
 /// The provider facts the constraints read.

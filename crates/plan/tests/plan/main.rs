@@ -104,7 +104,6 @@ fn market(offers: Vec<OfferView>, nodes: Vec<Node>) -> Market {
         providers: vec![provider("cloud"), provider("market")],
         nodes,
         scaling: points(),
-        rates: Vec::new(),
     }
 }
 
