@@ -128,7 +128,21 @@ describe("screens", () => {
     await until(() => ids().length === domestic.length && ids()[0] === domestic[0].accelerator_id);
     expect(domestic.every((a) => a.domestic)).toBe(true);
     expect(document.querySelectorAll('[data-testid="no-offer"]').length).toBe(domestic.filter((a) => !a.best_offer).length);
+    // A market quote never looks like an official list price: its own words, a dashed tag.
+    const kinds = () => [...document.querySelectorAll('[data-testid="quote-kind"]')] as HTMLElement[];
+    expect(kinds().map((e) => e.dataset.kind)).toEqual(domestic.filter((a) => a.best_offer).map((a) => a.best_offer!.quote));
+    const quoted = kinds().filter((e) => e.dataset.kind === "market_quote");
+    expect(quoted.length).toBeGreaterThan(3);
+    expect(quoted.every((e) => e.classList.contains("hearsay") && e.textContent === "Market quote")).toBe(true);
+    // a quoted range stays a range on screen
+    const ranged = domestic.filter((a) => a.effective_price_range_per_ref_gpu_hour && a.effective_price_range_per_ref_gpu_hour[0] !== a.effective_price_range_per_ref_gpu_hour[1]);
+    expect(ranged.length).toBeGreaterThan(0);
+    expect(document.querySelectorAll('[data-testid="workload-range"]').length).toBe(ranged.length);
     q('[data-testid="workload-domestic"]')!.click();
+    await until(() => ids().length === training.length);
+    const listed = kinds().filter((e) => e.dataset.kind === "list_price");
+    expect(listed.length).toBeGreaterThan(10);
+    expect(listed.some((e) => e.classList.contains("hearsay"))).toBe(false);
     pick("LLM inference");
     const served = recordedAnswer("acceleratorsForWorkload", "for my workload: llm_inference of 70B in BF16");
     await until(() => ids()[0] === served[0].accelerator_id && ids().length === served.length);

@@ -23,6 +23,10 @@ export default {
     M: "Measured", D: "Derived", A: "Authoritative list price", B: "Broker or reseller quote", V: "Vendor data sheet",
     P: "Press or vendor claim", C: "Compiled from secondary sources", U: "Unverified", X: "Contradicted or withdrawn",
   },
+  quote: {
+    list_price: "Official list price", reported: "Reported price", market_quote: "Market quote", disputed: "Disputed figure",
+    yours: "Your price", other: "Other source",
+  },
   basis: {
     reference: "Reference", pinned: "Pinned by you", measured: "Measured", derived: "From measurements",
     spec_equivalent: "Measured, via a spec-equivalent part", claimed: "Vendor claim", estimated: "Estimated",
@@ -84,6 +88,7 @@ export default {
     added: "added", repriced: "repriced", removed: "removed",
   },
   offers: {
+    spread: { quoted_range: "The range its source quotes", market_quotes: "The spread of {n} market quotes for this accelerator and billing" },
     accelerator: "Accelerator", anyAccelerator: "Any accelerator", billing: "Billing", anyBilling: "Any billing",
     cnOnly: "Provider in China", workloadClass: "Workload class", noClass: "No class", compareIn: "Compare in",
     sortBy: "Sort by", sortPrice: "Price per accelerator-hour", sortEffective: "Effective price per reference-GPU-hour", sortId: "ID",

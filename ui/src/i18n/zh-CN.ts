@@ -23,6 +23,10 @@ export default {
     M: "实测", D: "推算", A: "官方标价", B: "经销商或代理报价", V: "厂商规格书",
     P: "媒体或厂商宣称", C: "二手资料汇编", U: "未核实", X: "存在矛盾或已撤回",
   },
+  quote: {
+    list_price: "官方标价", reported: "媒体报道价", market_quote: "市场报价", disputed: "有争议的数字",
+    yours: "您的价格", other: "其他来源",
+  },
   basis: {
     reference: "参考卡", pinned: "自定", measured: "实测", derived: "由实测推导",
     spec_equivalent: "实测，经规格等同卡锚定", claimed: "厂商宣称", estimated: "估算",
@@ -84,6 +88,7 @@ export default {
     added: "新增", repriced: "调价", removed: "移除",
   },
   offers: {
+    spread: { quoted_range: "来源给出的价格区间", market_quotes: "同一加速卡与计费方式的 {n} 条市场报价的区间" },
     accelerator: "加速卡", anyAccelerator: "任意加速卡", billing: "计费方式", anyBilling: "任意计费",
     cnOnly: "中国境内服务商", workloadClass: "负载类型", noClass: "不限类型", compareIn: "比较币种",
     sortBy: "排序", sortPrice: "每卡小时价格", sortEffective: "每参考 GPU 小时有效价格", sortId: "编号",
