@@ -604,8 +604,8 @@ export type CandidateJson_Deserialize = {
 	id: string,
 	/**  Its label in the requested language. */
 	label: string,
-	/**  `buy`, `rent` or `mix`. */
-	kind: string,
+	/**  Buy, rent or a mix. */
+	kind: OptionKind,
 	/**  Its pools, one per offer it is priced from. */
 	pools: PoolJson_Deserialize[],
 	/**  The cluster one run is on: nodes, fabric, scaling and its basis, capacity. */
@@ -642,7 +642,7 @@ export type CandidateJson_Deserialize = {
 	 */
 	on_frontier: boolean,
 	/**  The constraints it fails (empty for a ranked candidate). */
-	fails: string[],
+	fails: ConstraintKey[],
 	/**  Why it is ranked apart, when it leaves work undone or cannot hold the model. */
 	apart?: ApartJson | null,
 	/**  Why it sits where it does. */
@@ -655,8 +655,8 @@ export type CandidateJson_Serialize = {
 	id: string,
 	/**  Its label in the requested language. */
 	label: string,
-	/**  `buy`, `rent` or `mix`. */
-	kind: string,
+	/**  Buy, rent or a mix. */
+	kind: OptionKind,
 	/**  Its pools, one per offer it is priced from. */
 	pools: PoolJson_Serialize[],
 	/**  The cluster one run is on: nodes, fabric, scaling and its basis, capacity. */
@@ -693,7 +693,7 @@ export type CandidateJson_Serialize = {
 	 */
 	on_frontier: boolean,
 	/**  The constraints it fails (empty for a ranked candidate). */
-	fails: string[],
+	fails: ConstraintKey[],
 	/**  Why it is ranked apart, when it leaves work undone or cannot hold the model. */
 	apart: ApartJson | null,
 	/**  Why it sits where it does. */
@@ -792,9 +792,9 @@ export type Comparison_Deserialize = {
 	/**  The second scenario (after). */
 	b: ScenarioMeta,
 	/**  The first scenario's currency code. */
-	currency_a: string,
+	currency_a: Currency,
 	/**  The second scenario's currency code. */
-	currency_b: string,
+	currency_b: Currency,
 	/**  Every field that differs, by path. */
 	changes: Change_Deserialize[],
 	/**  Each option's totals: the first scenario's options in order, then those only the second has. */
@@ -808,9 +808,9 @@ export type Comparison_Serialize = {
 	/**  The second scenario (after). */
 	b: ScenarioMeta,
 	/**  The first scenario's currency code. */
-	currency_a: string,
+	currency_a: Currency,
 	/**  The second scenario's currency code. */
-	currency_b: string,
+	currency_b: Currency,
 	/**  Every field that differs, by path. */
 	changes: Change_Serialize[],
 	/**  Each option's totals: the first scenario's options in order, then those only the second has. */
@@ -848,6 +848,41 @@ export type Confidence =
 "user";
 
 /**
+ *  A constraint by name (for "which constraint binds"). The optimiser
+ *  uses the first six; a recommendation all of them. Serialised as
+ *  [`ConstraintKey::key`].
+ */
+export type ConstraintKey = 
+/**  Every pool available (lead time and porting delay) by a month. */
+"deadline" | 
+/**  The chosen mix's P90 NPV within a budget. */
+"p90" | 
+/**  Every pool's supply-risk score within a cap. */
+"supply_score" | 
+/**  Chinese domestic accelerators only. */
+"domestic_only" | 
+/**  Every pool runs in one country (data sovereignty). */
+"provider_country" | 
+/**  Every pool offers the required security features. */
+"security" | 
+/**  Nominal total over the horizon. */
+"budget_total" | 
+/**  The dearest month. */
+"budget_per_month" | 
+/**  Accelerators the buyer's jurisdiction lets it obtain. */
+"jurisdiction" | 
+/**  How an efficiency ratio was established (measured, estimated …). */
+"ratio_basis" | 
+/**  Engineer-months of porting off CUDA. */
+"porting_effort" | 
+/**  At least this many accelerators in the cluster. */
+"cluster_min" | 
+/**  At most this many accelerators in the cluster. */
+"cluster_max" | 
+/**  Billing kinds allowed. */
+"billing";
+
+/**
  *  What the recommendation must respect. Amounts are in `budget_currency`
  *  (default: the scenario's); every field left empty constrains nothing.
  *  `allow_consumer_clusters` and `spot` shape the search itself.
@@ -865,10 +900,10 @@ export type Constraints_Deserialize = {
 	/**  The dearest month. */
 	budget_per_month?: number | null,
 	/**
-	 *  Currency code of the budgets (`USD`); one other than the scenario's
-	 *  needs a rate in the scenario's `fx` or the catalogue's reference rates.
+	 *  Currency of the budgets; one other than the scenario's needs a rate
+	 *  in the scenario's `fx` or the catalogue's reference rates.
 	 */
-	budget_currency?: string | null,
+	budget_currency?: Currency | null,
 	/**
 	 *  Months from today: a job's result, or the capacity serving (lead
 	 *  time, porting). Default: the job's own `deadline_months`.
@@ -877,10 +912,10 @@ export type Constraints_Deserialize = {
 	/**  Chinese domestic accelerators only, in every pool. */
 	domestic_only?: boolean,
 	/**
-	 *  The buyer's jurisdiction (`cn`): only accelerators it can obtain,
-	 *  and its export status in the supply-risk score.
+	 *  The buyer's jurisdiction: only accelerators it can obtain, and its
+	 *  export status in the supply-risk score.
 	 */
-	buyer_jurisdiction?: string | null,
+	buyer_jurisdiction?: Jurisdiction | null,
 	/**
 	 *  Every rental's provider in this country (ISO 3166 alpha-2); owned
 	 *  servers are on the buyer's own site.
@@ -923,10 +958,10 @@ export type Constraints_Serialize = {
 	/**  The dearest month. */
 	budget_per_month: number | null,
 	/**
-	 *  Currency code of the budgets (`USD`); one other than the scenario's
-	 *  needs a rate in the scenario's `fx` or the catalogue's reference rates.
+	 *  Currency of the budgets; one other than the scenario's needs a rate
+	 *  in the scenario's `fx` or the catalogue's reference rates.
 	 */
-	budget_currency: string | null,
+	budget_currency: Currency | null,
 	/**
 	 *  Months from today: a job's result, or the capacity serving (lead
 	 *  time, porting). Default: the job's own `deadline_months`.
@@ -935,10 +970,10 @@ export type Constraints_Serialize = {
 	/**  Chinese domestic accelerators only, in every pool. */
 	domestic_only: boolean,
 	/**
-	 *  The buyer's jurisdiction (`cn`): only accelerators it can obtain,
-	 *  and its export status in the supply-risk score.
+	 *  The buyer's jurisdiction: only accelerators it can obtain, and its
+	 *  export status in the supply-risk score.
 	 */
-	buyer_jurisdiction: string | null,
+	buyer_jurisdiction: Jurisdiction | null,
 	/**
 	 *  Every rental's provider in this country (ISO 3166 alpha-2); owned
 	 *  servers are on the buyer's own site.
@@ -1011,6 +1046,15 @@ export type Currency =
 /**  Singapore dollar. */
 "SGD";
 
+/**  How precise a source's date is. */
+export type DatePrecision = 
+/**  A day (`2026-11-30`). */
+"day" | 
+/**  A month only (`2025-03`). */
+"month" | 
+/**  A year only (`2024`). */
+"year";
+
 /**  A negotiated discount on one offer or on every offer of a provider. */
 export type Discount = Discount_Serialize | Discount_Deserialize;
 
@@ -1076,12 +1120,60 @@ export type Draft_Serialize = {
 };
 
 /**
+ *  What kind of failure an [`Error`] is: a closed set for front ends that
+ *  must not match on text (serialised as its `snake_case` name).
+ */
+export type ErrorCode = 
+/**  A file could not be read. */
+"read" | 
+/**  A scenario file is not valid TOML or JSON. */
+"parse" | 
+/**  The scenario breaks one or more rules (the fields say which). */
+"invalid" | 
+/**  A value has the wrong shape for its field. */
+"shape" | 
+/**  The database could not be opened (locked, missing, unreadable). */
+"db_unavailable" | 
+/**  What was asked for does not exist. */
+"not_found" | 
+/**  A file could not be written, or writing was refused. */
+"write" | 
+/**  The database was written by a newer Suanli. */
+"newer_schema" | 
+/**  Catalogue rows break the catalogue's rules (the fields say which). */
+"rows" | 
+/**  An input is larger than Suanli accepts. */
+"too_large" | 
+/**  An import found nothing to keep. */
+"nothing_landed" | 
+/**  Another writer holds the database. */
+"busy" | 
+/**  The file is not a Suanli database. */
+"foreign_db" | 
+/**  A catalogue pack was refused. */
+"pack" | 
+/**  Any other catalogue failure. */
+"catalog" | 
+/**  An option names an offer or filter that does not resolve. */
+"reference" | 
+/**  Deployment files could not be made. */
+"deploy" | 
+/**  A report could not be made. */
+"report" | 
+/**  A bug: please report it. */
+"internal" | 
+/**  A figure came out infinite or not a number. */
+"not_finite" | 
+/**  A command-line argument is out of range. */
+"argument";
+
+/**
  *  An error as a front end receives it: a stable code, the whole message
  *  in the user's language, and the fields it is about.
  */
 export type ErrorJson = {
-	/**  One of the closed set of [`Error::code`] (`invalid`, `not_found`, ...). */
-	code: string,
+	/**  What kind of failure, for front ends that must not match on text. */
+	code: ErrorCode,
 	/**  The whole message, as [`Error::message`] gives it. */
 	message: string,
 	/**  The fields to mark in a form; empty when the error is about none. */
@@ -1163,8 +1255,8 @@ export type EvaluationJson = EvaluationJson_Serialize | EvaluationJson_Deseriali
 export type EvaluationJson_Deserialize = {
 	/**  The scenario's name. */
 	scenario: string,
-	/**  The scenario's currency code (`CNY`), which every amount is in. */
-	currency: string,
+	/**  The scenario's currency, which every amount is in. */
+	currency: Currency,
 	/**  Length of the comparison, months. */
 	horizon_months: number,
 	/**  Reference-GPU-hours the demand asks for over the horizon (for a job: its work). */
@@ -1187,8 +1279,8 @@ export type EvaluationJson_Deserialize = {
 export type EvaluationJson_Serialize = {
 	/**  The scenario's name. */
 	scenario: string,
-	/**  The scenario's currency code (`CNY`), which every amount is in. */
-	currency: string,
+	/**  The scenario's currency, which every amount is in. */
+	currency: Currency,
 	/**  Length of the comparison, months. */
 	horizon_months: number,
 	/**  Reference-GPU-hours the demand asks for over the horizon (for a job: its work). */
@@ -1222,8 +1314,8 @@ export type ExclusionJson = ExclusionJson_Serialize | ExclusionJson_Deserialize;
 
 /**  A constraint and the candidates it removed. */
 export type ExclusionJson_Deserialize = {
-	/**  The constraint's machine name (`budget_total`). */
-	constraint: string,
+	/**  The constraint. */
+	constraint: ConstraintKey,
 	/**  Its name in the requested language. */
 	label: string,
 	/**  How many candidates it removed. */
@@ -1238,8 +1330,8 @@ export type ExclusionJson_Deserialize = {
 
 /**  A constraint and the candidates it removed. */
 export type ExclusionJson_Serialize = {
-	/**  The constraint's machine name (`budget_total`). */
-	constraint: string,
+	/**  The constraint. */
+	constraint: ConstraintKey,
 	/**  Its name in the requested language. */
 	label: string,
 	/**  How many candidates it removed. */
@@ -1329,8 +1421,8 @@ export type Freshness = Freshness_Serialize | Freshness_Deserialize;
 
 /**  How fresh one price is. */
 export type Freshness_Deserialize = {
-	/**  `day`, `month`, `year`, or `None` when the date is unknown. */
-	precision?: string | null,
+	/**  How precise the date is; `None` when the date is unknown. */
+	precision?: DatePrecision | null,
 	/**  Whole months since the earliest day the date may mean. */
 	age_months?: number | null,
 	/**  As old as the threshold, or older. */
@@ -1341,8 +1433,8 @@ export type Freshness_Deserialize = {
 
 /**  How fresh one price is. */
 export type Freshness_Serialize = {
-	/**  `day`, `month`, `year`, or `None` when the date is unknown. */
-	precision: string | null,
+	/**  How precise the date is; `None` when the date is unknown. */
+	precision: DatePrecision | null,
 	/**  Whole months since the earliest day the date may mean. */
 	age_months: number | null,
 	/**  As old as the threshold, or older. */
@@ -1554,6 +1646,15 @@ export type NotFeasibleJson_Serialize = {
 
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer = Offer_Serialize | Offer_Deserialize;
+
+/**  What a change did to one offer. */
+export type OfferChangeKind = 
+/**  A new offer. */
+"added" | 
+/**  An offer taken out. */
+"removed" | 
+/**  A new price, currency or price unit. */
+"repriced";
 
 /**
  *  Which offers the offers view shows, and how it prices them. Every
@@ -1953,10 +2054,10 @@ export type OptionJson_Deserialize = {
 	id: string,
 	/**  The option's label; its id when it has none. */
 	label: string,
-	/**  `buy`, `rent` or `mix`. */
-	kind: string,
-	/**  The currency code every amount is in (the scenario's). */
-	currency: string,
+	/**  Buy, rent or a mix. */
+	kind: OptionKind,
+	/**  The currency every amount is in (the scenario's). */
+	currency: Currency,
 	/**  Sum of every month's cash flows, residual value credited. */
 	total_nominal: number | null,
 	/**  The same cash flows discounted to today at the scenario's rate. */
@@ -2011,10 +2112,10 @@ export type OptionJson_Serialize = {
 	id: string,
 	/**  The option's label; its id when it has none. */
 	label: string,
-	/**  `buy`, `rent` or `mix`. */
-	kind: string,
-	/**  The currency code every amount is in (the scenario's). */
-	currency: string,
+	/**  Buy, rent or a mix. */
+	kind: OptionKind,
+	/**  The currency every amount is in (the scenario's). */
+	currency: Currency,
 	/**  Sum of every month's cash flows, residual value credited. */
 	total_nominal: number | null,
 	/**  The same cash flows discounted to today at the scenario's rate. */
@@ -2062,6 +2163,15 @@ export type OptionJson_Serialize = {
 	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
 };
+
+/**  Which pools an option may have (see [`OptionSpec`]). */
+export type OptionKind = 
+/**  Servers bought and run (`owned`), optionally with `on_demand` overflow (shared demand only). */
+"buy" | 
+/**  A rented pool named by `billing` (with `on_demand` as its fallback or overflow). */
+"rent" | 
+/**  Several pools routed by priority: a base with on demand and/or spot, or on demand and spot alone. */
+"mix";
 
 /**  What verification found, for a reader. */
 export type PackSummary = PackSummary_Serialize | PackSummary_Deserialize;
@@ -2137,8 +2247,8 @@ export type PoolJson = PoolJson_Serialize | PoolJson_Deserialize;
 
 /**  A candidate's pool as the reader sees it. */
 export type PoolJson_Deserialize = {
-	/**  `owned`, `reserved`, `on_demand` or `spot`. */
-	pool: string,
+	/**  Which pool of the option it prices. */
+	pool: PoolKind,
 	/**  How the offer is billed. */
 	billing_mode: BillingMode,
 	/**  The catalogue offer it is priced from. */
@@ -2159,8 +2269,8 @@ export type PoolJson_Deserialize = {
 
 /**  A candidate's pool as the reader sees it. */
 export type PoolJson_Serialize = {
-	/**  `owned`, `reserved`, `on_demand` or `spot`. */
-	pool: string,
+	/**  Which pool of the option it prices. */
+	pool: PoolKind,
 	/**  How the offer is billed. */
 	billing_mode: BillingMode,
 	/**  The catalogue offer it is priced from. */
@@ -2178,6 +2288,17 @@ export type PoolJson_Serialize = {
 	/**  Servers (owned) or committed accelerators (reserved). */
 	size: number | null,
 };
+
+/**  Which pool of an option an offer prices. */
+export type PoolKind = 
+/**  Servers bought and run. */
+"owned" | 
+/**  A commitment (reserved, savings plan, monthly). */
+"reserved" | 
+/**  Pay as you go. */
+"on_demand" | 
+/**  Interruptible capacity. */
+"spot";
 
 /**  What porting an option's workload off CUDA costs. */
 export type PortingJson = PortingJson_Serialize | PortingJson_Deserialize;
@@ -2299,8 +2420,8 @@ export type PriceChange_Deserialize = {
 	label: string,
 	/**  The change's label in Chinese. */
 	label_zh?: string,
-	/**  `added`, `removed` or `repriced`. */
-	what: string,
+	/**  What happened to the offer. */
+	what: OfferChangeKind,
 	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
 	old_price?: number | null,
 	/**  Currency code before (`USD`). */
@@ -2329,8 +2450,8 @@ export type PriceChange_Serialize = {
 	label: string,
 	/**  The change's label in Chinese. */
 	label_zh: string,
-	/**  `added`, `removed` or `repriced`. */
-	what: string,
+	/**  What happened to the offer. */
+	what: OfferChangeKind,
 	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
 	old_price: number | null,
 	/**  Currency code before (`USD`). */
@@ -2423,6 +2544,25 @@ export type ProposalFields_Serialize = {
  */
 export type Provider = Provider_Serialize | Provider_Deserialize;
 
+/**  What kind of seller or source a provider is. */
+export type ProviderKind = 
+/**  AWS, Azure, Google Cloud, Oracle. */
+"hyperscaler" | 
+/**  A cloud specialised in GPUs (CoreWeave, Lambda, RunPod …). */
+"gpu_cloud" | 
+/**  A Chinese public cloud (Alibaba, Tencent, eSurfing …). */
+"china_cloud" | 
+/**  A server maker selling hardware. */
+"server_vendor" | 
+/**  A reseller of hardware or cloud capacity. */
+"reseller" | 
+/**  A marketplace listing others' capacity. */
+"marketplace" | 
+/**  A dealer or retail channel. */
+"dealer" | 
+/**  A market report quoting what the market pays. */
+"market_report";
+
 /**
  *  A seller of compute: cloud, GPU cloud, Chinese cloud, server vendor or
  *  reseller (`providers.csv`).
@@ -2436,8 +2576,8 @@ export type Provider_Deserialize = {
 	name_zh?: string | null,
 	/**  ISO 3166 alpha-2; empty where no source says. */
 	country?: string | null,
-	/**  `hyperscaler`, `gpu_cloud`, `china_cloud`, `server_vendor` or `reseller`. */
-	kind: string,
+	/**  What kind of seller or source it is. */
+	kind: ProviderKind,
 	/**  `;`-separated billing modes. */
 	billing_modes?: string | null,
 	/**  `true` when a bare-metal GPU product is sourced; empty if unsourced. */
@@ -2476,8 +2616,8 @@ export type Provider_Serialize = {
 	name_zh: string | null,
 	/**  ISO 3166 alpha-2; empty where no source says. */
 	country: string | null,
-	/**  `hyperscaler`, `gpu_cloud`, `china_cloud`, `server_vendor` or `reseller`. */
-	kind: string,
+	/**  What kind of seller or source it is. */
+	kind: ProviderKind,
 	/**  `;`-separated billing modes. */
 	billing_modes: string | null,
 	/**  `true` when a bare-metal GPU product is sourced; empty if unsourced. */
@@ -2980,8 +3120,8 @@ export type SimulationJson = SimulationJson_Serialize | SimulationJson_Deseriali
 export type SimulationJson_Deserialize = {
 	/**  The scenario's name. */
 	scenario: string,
-	/**  The scenario's currency code, which every amount is in. */
-	currency: string,
+	/**  The scenario's currency, which every amount is in. */
+	currency: Currency,
 	/**  Trials run. */
 	trials: number,
 	/**  The seed the trials were drawn from: the same seed gives the same results. */
@@ -2994,8 +3134,8 @@ export type SimulationJson_Deserialize = {
 export type SimulationJson_Serialize = {
 	/**  The scenario's name. */
 	scenario: string,
-	/**  The scenario's currency code, which every amount is in. */
-	currency: string,
+	/**  The scenario's currency, which every amount is in. */
+	currency: Currency,
 	/**  Trials run. */
 	trials: number,
 	/**  The seed the trials were drawn from: the same seed gives the same results. */

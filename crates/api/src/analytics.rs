@@ -5,7 +5,8 @@ use serde::Serialize;
 use suanli_model::optimise::{Outcome, explain};
 use suanli_model::uncertainty::{Percentiles, SimulationConfig};
 use suanli_model::{
-    Checked, Evaluation, Lang, Scenario, round_money, round_quantity, round_score, round_share, round_unit_price,
+    Checked, Currency, Evaluation, Lang, Scenario, round_money, round_quantity, round_score, round_share,
+    round_unit_price,
 };
 
 use crate::Error;
@@ -146,8 +147,8 @@ pub struct SupplyJson {
 pub struct SimulationJson {
     /// The scenario's name.
     pub scenario: String,
-    /// The scenario's currency code, which every amount is in.
-    pub currency: String,
+    /// The scenario's currency, which every amount is in.
+    pub currency: Currency,
     /// Trials run.
     pub trials: u32,
     /// The seed the trials were drawn from: the same seed gives the same results.
@@ -166,7 +167,7 @@ pub fn simulation_json(
     let c = e.currency;
     finite(SimulationJson {
         scenario: e.scenario_name.clone(),
-        currency: c.to_string(),
+        currency: c,
         trials: sim.trials,
         seed: sim.seed,
         options: e

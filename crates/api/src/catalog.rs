@@ -31,8 +31,8 @@ pub use suanli_catalog::query::{
 pub use suanli_catalog::ratios::{Basis, IMPLAUSIBLE, PinnedRatio};
 pub use suanli_catalog::update::{Limits, UpdateError};
 pub use suanli_catalog::{
-    Accelerator, BillingMode, Catalog, ChangeSummary, Confidence, Counts, MultiNode, Node, Offer, OfferChange, Opened,
-    Provider, ScaleOut, ScaleUp, Source, Tables,
+    Accelerator, BillingMode, Catalog, ChangeKind, ChangeSummary, Confidence, Counts, MultiNode, Node, Offer,
+    OfferChange, OfferChangeKind, Opened, Provider, ScaleOut, ScaleUp, Source, Tables,
 };
 
 /// Opens the catalogue database (creating it from the bundled catalogue

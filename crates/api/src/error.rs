@@ -121,31 +121,31 @@ pub enum Error {
 
 impl Error {
     /// A closed set of codes for front ends that must not match on text.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Error::Read { .. } => "read",
-            Error::Parse { .. } => "parse",
-            Error::Invalid(_) => "invalid",
-            Error::Shape { .. } => "shape",
-            Error::Unavailable => "db_unavailable",
-            Error::NotFound(_) | Error::Catalog(suanli_catalog::Error::NotFound(_)) => "not_found",
-            Error::Write { .. } | Error::Refused { .. } => "write",
-            Error::Catalog(suanli_catalog::Error::NewerSchema { .. }) => "newer_schema",
-            Error::Catalog(suanli_catalog::Error::Rows(_)) => "rows",
-            Error::Catalog(suanli_catalog::Error::FileTooLarge { .. }) => "too_large",
-            Error::Catalog(suanli_catalog::Error::NothingLanded { .. }) => "nothing_landed",
-            Error::Catalog(suanli_catalog::Error::Busy) => "busy",
-            Error::Catalog(suanli_catalog::Error::Foreign { .. }) => "foreign_db",
-            Error::Catalog(suanli_catalog::Error::Refused(_)) => "pack",
-            Error::Catalog(_) => "catalog",
-            Error::Pack(_) => "pack",
-            Error::Reference { .. } => "reference",
-            Error::Deploy(_) => "deploy",
-            Error::Report(_) => "report",
-            Error::Internal(_) => "internal",
-            Error::NonFinite { .. } => "not_finite",
-            Error::TooLarge { .. } => "too_large",
-            Error::Argument { .. } => "argument",
+            Error::Read { .. } => ErrorCode::Read,
+            Error::Parse { .. } => ErrorCode::Parse,
+            Error::Invalid(_) => ErrorCode::Invalid,
+            Error::Shape { .. } => ErrorCode::Shape,
+            Error::Unavailable => ErrorCode::DbUnavailable,
+            Error::NotFound(_) | Error::Catalog(suanli_catalog::Error::NotFound(_)) => ErrorCode::NotFound,
+            Error::Write { .. } | Error::Refused { .. } => ErrorCode::Write,
+            Error::Catalog(suanli_catalog::Error::NewerSchema { .. }) => ErrorCode::NewerSchema,
+            Error::Catalog(suanli_catalog::Error::Rows(_)) => ErrorCode::Rows,
+            Error::Catalog(suanli_catalog::Error::FileTooLarge { .. }) => ErrorCode::TooLarge,
+            Error::Catalog(suanli_catalog::Error::NothingLanded { .. }) => ErrorCode::NothingLanded,
+            Error::Catalog(suanli_catalog::Error::Busy) => ErrorCode::Busy,
+            Error::Catalog(suanli_catalog::Error::Foreign { .. }) => ErrorCode::ForeignDb,
+            Error::Catalog(suanli_catalog::Error::Refused(_)) => ErrorCode::Pack,
+            Error::Catalog(_) => ErrorCode::Catalog,
+            Error::Pack(_) => ErrorCode::Pack,
+            Error::Reference { .. } => ErrorCode::Reference,
+            Error::Deploy(_) => ErrorCode::Deploy,
+            Error::Report(_) => ErrorCode::Report,
+            Error::Internal(_) => ErrorCode::Internal,
+            Error::NonFinite { .. } => ErrorCode::NotFinite,
+            Error::TooLarge { .. } => ErrorCode::TooLarge,
+            Error::Argument { .. } => ErrorCode::Argument,
         }
     }
 
@@ -407,13 +407,98 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// What kind of failure an [`Error`] is: a closed set for front ends that
+/// must not match on text (serialised as its `snake_case` name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A file could not be read.
+    Read,
+    /// A scenario file is not valid TOML or JSON.
+    Parse,
+    /// The scenario breaks one or more rules (the fields say which).
+    Invalid,
+    /// A value has the wrong shape for its field.
+    Shape,
+    /// The database could not be opened (locked, missing, unreadable).
+    DbUnavailable,
+    /// What was asked for does not exist.
+    NotFound,
+    /// A file could not be written, or writing was refused.
+    Write,
+    /// The database was written by a newer Suanli.
+    NewerSchema,
+    /// Catalogue rows break the catalogue's rules (the fields say which).
+    Rows,
+    /// An input is larger than Suanli accepts.
+    TooLarge,
+    /// An import found nothing to keep.
+    NothingLanded,
+    /// Another writer holds the database.
+    Busy,
+    /// The file is not a Suanli database.
+    ForeignDb,
+    /// A catalogue pack was refused.
+    Pack,
+    /// Any other catalogue failure.
+    Catalog,
+    /// An option names an offer or filter that does not resolve.
+    Reference,
+    /// Deployment files could not be made.
+    Deploy,
+    /// A report could not be made.
+    Report,
+    /// A bug: please report it.
+    Internal,
+    /// A figure came out infinite or not a number.
+    NotFinite,
+    /// A command-line argument is out of range.
+    Argument,
+}
+
+impl ErrorCode {
+    /// Its name as serialised (`db_unavailable`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Read => "read",
+            ErrorCode::Parse => "parse",
+            ErrorCode::Invalid => "invalid",
+            ErrorCode::Shape => "shape",
+            ErrorCode::DbUnavailable => "db_unavailable",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::Write => "write",
+            ErrorCode::NewerSchema => "newer_schema",
+            ErrorCode::Rows => "rows",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::NothingLanded => "nothing_landed",
+            ErrorCode::Busy => "busy",
+            ErrorCode::ForeignDb => "foreign_db",
+            ErrorCode::Pack => "pack",
+            ErrorCode::Catalog => "catalog",
+            ErrorCode::Reference => "reference",
+            ErrorCode::Deploy => "deploy",
+            ErrorCode::Report => "report",
+            ErrorCode::Internal => "internal",
+            ErrorCode::NotFinite => "not_finite",
+            ErrorCode::Argument => "argument",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// An error as a front end receives it: a stable code, the whole message
 /// in the user's language, and the fields it is about.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ErrorJson {
-    /// One of the closed set of [`Error::code`] (`invalid`, `not_found`, ...).
-    pub code: String,
+    /// What kind of failure, for front ends that must not match on text.
+    pub code: ErrorCode,
     /// The whole message, as [`Error::message`] gives it.
     pub message: String,
     /// The fields to mark in a form; empty when the error is about none.
@@ -440,6 +525,6 @@ impl Error {
             }
             _ => Vec::new(),
         };
-        ErrorJson { code: self.code().to_owned(), message: self.message(lang), fields }
+        ErrorJson { code: self.code(), message: self.message(lang), fields }
     }
 }

@@ -57,12 +57,12 @@ impl AsOf {
         }
     }
 
-    /// `day`, `month` or `year`.
-    pub fn precision(self) -> &'static str {
+    /// How precise the date is.
+    pub fn precision(self) -> DatePrecision {
         match self {
-            AsOf::Day { .. } => "day",
-            AsOf::Month { .. } => "month",
-            AsOf::Year { .. } => "year",
+            AsOf::Day { .. } => DatePrecision::Day,
+            AsOf::Month { .. } => DatePrecision::Month,
+            AsOf::Year { .. } => DatePrecision::Year,
         }
     }
 
@@ -85,6 +85,19 @@ fn months_between(from: NaiveDate, to: NaiveDate) -> u32 {
     months.max(0) as u32
 }
 
+/// How precise a source's date is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum DatePrecision {
+    /// A day (`2026-11-30`).
+    Day,
+    /// A month only (`2025-03`).
+    Month,
+    /// A year only (`2024`).
+    Year,
+}
+
 /// How fresh one price is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -92,8 +105,8 @@ pub struct Freshness {
     /// `None`: date unknown (or not a date).
     #[serde(skip)]
     pub as_of: Option<AsOf>,
-    /// `day`, `month`, `year`, or `None` when the date is unknown.
-    pub precision: Option<&'static str>,
+    /// How precise the date is; `None` when the date is unknown.
+    pub precision: Option<DatePrecision>,
     /// Whole months since the earliest day the date may mean.
     pub age_months: Option<u32>,
     /// As old as the threshold, or older.

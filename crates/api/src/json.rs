@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use suanli_model::{
-    Category, Evaluation, Lang, OptionResult, round_money, round_quantity, round_share, round_unit_price,
+    Category, Currency, Evaluation, Lang, OptionKind, OptionResult, round_money, round_quantity, round_share,
+    round_unit_price,
 };
 
 /// An evaluation as JSON: every option's figures, rounded for display.
@@ -16,8 +17,8 @@ use suanli_model::{
 pub struct EvaluationJson {
     /// The scenario's name.
     pub scenario: String,
-    /// The scenario's currency code (`CNY`), which every amount is in.
-    pub currency: String,
+    /// The scenario's currency, which every amount is in.
+    pub currency: Currency,
     /// Length of the comparison, months.
     pub horizon_months: u32,
     /// Reference-GPU-hours the demand asks for over the horizon (for a job: its work).
@@ -40,10 +41,10 @@ pub struct OptionJson {
     pub id: String,
     /// The option's label; its id when it has none.
     pub label: String,
-    /// `buy`, `rent` or `mix`.
-    pub kind: &'static str,
-    /// The currency code every amount is in (the scenario's).
-    pub currency: String,
+    /// Buy, rent or a mix.
+    pub kind: OptionKind,
+    /// The currency every amount is in (the scenario's).
+    pub currency: Currency,
     /// Sum of every month's cash flows, residual value credited.
     pub total_nominal: f64,
     /// The same cash flows discounted to today at the scenario's rate.
@@ -115,7 +116,7 @@ impl EvaluationJson {
     pub fn from_evaluation(e: &Evaluation, lang: Lang) -> Self {
         EvaluationJson {
             scenario: e.scenario_name.clone(),
-            currency: e.currency.to_string(),
+            currency: e.currency,
             horizon_months: e.horizon_months,
             demand_ref_gpu_hours: round_quantity(e.demand_ref_gpu_hours),
             cheapest_nominal: e.cheapest_nominal().map(|o| o.id.clone()),
@@ -136,12 +137,8 @@ impl OptionJson {
         OptionJson {
             id: o.id.clone(),
             label: o.label.clone(),
-            kind: match o.kind {
-                suanli_model::OptionKind::Buy => "buy",
-                suanli_model::OptionKind::Rent => "rent",
-                suanli_model::OptionKind::Mix => "mix",
-            },
-            currency: c.to_string(),
+            kind: o.kind,
+            currency: c,
             total_nominal: round_money(o.total_nominal, c),
             total_npv: round_money(o.total_npv, c),
             effective_price_per_ref_gpu_hour: o.effective_price_per_ref_gpu_hour.map(round_unit_price),

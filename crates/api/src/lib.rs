@@ -24,7 +24,7 @@ mod scenario_file;
 
 use std::path::Path;
 
-pub use error::{Allowed, Error, ErrorJson, FieldError, FileKind, Refusal};
+pub use error::{Allowed, Error, ErrorCode, ErrorJson, FieldError, FileKind, Refusal};
 pub use files::{
     DB_ENV, MAX_FILE_BYTES, MAX_SCENARIO_BYTES, Output, default_db_path, default_export_path, now_utc,
     read_scenario_text, system_lang, today, write_all, write_atomic,

@@ -192,9 +192,9 @@ pub struct Comparison {
     /// The second scenario (after).
     pub b: ScenarioMeta,
     /// The first scenario's currency code.
-    pub currency_a: String,
+    pub currency_a: suanli_model::Currency,
     /// The second scenario's currency code.
-    pub currency_b: String,
+    pub currency_b: suanli_model::Currency,
     /// Every field that differs, by path.
     pub changes: Vec<Change>,
     /// Each option's totals: the first scenario's options in order, then those only the second has.

@@ -8,12 +8,13 @@ use std::path::Path;
 
 use suanli_catalog::Catalog;
 use suanli_catalog::query::{OfferFilter, OfferSort};
+pub use suanli_model::optimise::ConstraintKey;
 use suanli_model::recommend::RankBy;
 use suanli_model::{Lang, Scenario};
 pub use suanli_plan::cluster::{FabricClass, ScalingModel};
 pub use suanli_plan::{
     ApartJson, CandidateJson, Constraints, DEFAULT_PICKS, ExclusionJson, MAX_PICKS, MIX_BASES, NotFeasibleJson,
-    OFFERS_PER_GROUP, PoolJson, Recommendation, SearchStats, SpotAssumptions,
+    OFFERS_PER_GROUP, PoolJson, PoolKind, Recommendation, SearchStats, SpotAssumptions,
 };
 use suanli_plan::{Market, PlanError};
 

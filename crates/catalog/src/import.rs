@@ -359,7 +359,8 @@ fn land(
     let change = if written.is_empty() {
         None
     } else {
-        let summary = record_change_with(tx, "import", label, None, now, &old, &written, ChangeScope::Import)?;
+        let summary =
+            record_change_with(tx, crate::ChangeKind::Import, label, None, now, &old, &written, ChangeScope::Import)?;
         // A new offer is marked with this change; a repriced one keeps its mark.
         // In id order, the id index is appended to rather than split.
         written.sort_unstable_by(|a, b| a.id.cmp(&b.id));

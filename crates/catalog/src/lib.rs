@@ -278,11 +278,23 @@ impl Catalog {
         let bundled = bundled::version();
         let opened = match installed {
             None => {
-                catalog.replace(&bundled::tables()?, "bundled", &ChangeLabel::Bundled.stored(), bundled, now)?;
+                catalog.replace(
+                    &bundled::tables()?,
+                    ChangeKind::Bundled,
+                    &ChangeLabel::Bundled.stored(),
+                    bundled,
+                    now,
+                )?;
                 Opened::Created
             }
             Some(v) if v < bundled => {
-                catalog.replace(&bundled::tables()?, "bundled", &ChangeLabel::BundledUpgrade.stored(), bundled, now)?;
+                catalog.replace(
+                    &bundled::tables()?,
+                    ChangeKind::Bundled,
+                    &ChangeLabel::BundledUpgrade.stored(),
+                    bundled,
+                    now,
+                )?;
                 Opened::Upgraded { from: v, to: bundled }
             }
             Some(_) => Opened::Current,
@@ -368,7 +380,7 @@ impl Catalog {
     pub fn replace(
         &mut self,
         tables: &Tables,
-        kind: &str,
+        kind: ChangeKind,
         label: &str,
         version: i64,
         now: &str,
@@ -478,14 +490,62 @@ fn insert_all(conn: &Connection, t: &Tables) -> Result<(), Error> {
     rows(conn, "reference_rates", &t.reference_rates)
 }
 
+/// Where a change to the catalogue came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ChangeKind {
+    /// The catalogue bundled with the app (first start or an upgrade).
+    Bundled,
+    /// A price feed imported.
+    Import,
+    /// A catalogue pack installed.
+    Pack,
+}
+
+impl ChangeKind {
+    /// Its name as stored (`bundled`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ChangeKind::Bundled => "bundled",
+            ChangeKind::Import => "import",
+            ChangeKind::Pack => "pack",
+        }
+    }
+}
+
+/// What a change did to one offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum OfferChangeKind {
+    /// A new offer.
+    Added,
+    /// An offer taken out.
+    Removed,
+    /// A new price, currency or price unit.
+    Repriced,
+}
+
+impl OfferChangeKind {
+    /// Its name as stored (`added`).
+    pub fn key(self) -> &'static str {
+        match self {
+            OfferChangeKind::Added => "added",
+            OfferChangeKind::Removed => "removed",
+            OfferChangeKind::Repriced => "repriced",
+        }
+    }
+}
+
 /// A change to the catalogue and its counts.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChangeSummary {
     /// Its row id; a later change has a larger one.
     pub id: i64,
-    /// `bundled`, `import` or `pack`.
-    pub kind: String,
+    /// Where it came from.
+    pub kind: ChangeKind,
     /// What it was, for a reader (`bundled catalogue upgrade`,
     /// `import: SkyPilot catalogue (aws)`, `pack: … (signed by …)`): a
     /// [`ChangeLabel`] as stored.
@@ -516,8 +576,8 @@ pub struct PriceChange {
     /// The change's label in Chinese.
     #[serde(default)]
     pub label_zh: String,
-    /// `added`, `removed` or `repriced`.
-    pub what: String,
+    /// What happened to the offer.
+    pub what: OfferChangeKind,
     /// Price before, in `old_currency` per `old_price_unit`; `None` when added.
     pub old_price: Option<f64>,
     /// Currency code before (`USD`).
@@ -543,8 +603,8 @@ pub struct PriceChange {
 pub struct OfferChange {
     /// The offer's id.
     pub offer_id: String,
-    /// `added`, `removed` or `repriced`.
-    pub what: String,
+    /// What happened to the offer.
+    pub what: OfferChangeKind,
     /// Price before (in `old_currency`); `None` when added.
     pub old_price: Option<f64>,
     /// Price after (in `new_currency`); `None` when removed.
@@ -571,7 +631,7 @@ pub(crate) enum ChangeScope {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn record_change_with(
     conn: &Connection,
-    kind: &str,
+    kind: ChangeKind,
     label: &str,
     version: Option<i64>,
     now: &str,
@@ -585,7 +645,7 @@ pub(crate) fn record_change_with(
     let old_by_id: HashMap<&str, &Offer> = old.iter().map(|o| (o.borrow().id.as_str(), o.borrow())).collect();
     conn.execute(
         "INSERT INTO catalog_changes (kind, label, version, applied_at, added, removed, repriced) VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
-        params![kind, label, version, now],
+        params![kind.key(), label, version, now],
     )?;
     let change_id = conn.last_insert_rowid();
     let (mut added, mut removed, mut repriced) = (0i64, 0i64, 0i64);
@@ -602,7 +662,7 @@ pub(crate) fn record_change_with(
                 stmt.execute(params![
                     change_id,
                     id,
-                    "added",
+                    OfferChangeKind::Added.key(),
                     None::<f64>,
                     None::<String>,
                     None::<String>,
@@ -619,7 +679,7 @@ pub(crate) fn record_change_with(
                 stmt.execute(params![
                     change_id,
                     id,
-                    "repriced",
+                    OfferChangeKind::Repriced.key(),
                     o.price,
                     o.currency.code(),
                     o.price_unit.key(),
@@ -643,7 +703,7 @@ pub(crate) fn record_change_with(
                 stmt.execute(params![
                     change_id,
                     id,
-                    "removed",
+                    OfferChangeKind::Removed.key(),
                     o.price,
                     o.currency.code(),
                     o.price_unit.key(),
@@ -663,7 +723,7 @@ pub(crate) fn record_change_with(
     )?;
     Ok(ChangeSummary {
         id: change_id,
-        kind: kind.to_owned(),
+        kind,
         label: label.to_owned(),
         label_zh: label_zh(label),
         version,

@@ -530,7 +530,7 @@ impl Catalog {
         let plan = plan(&before, &after);
         plan.check_removals(removals)?;
         let label = ChangeLabel::Pack { label: p.label.clone(), signed_by: verified.signed_by.clone() };
-        let change = self.replace(&after, "pack", &label.stored(), p.version, now)?;
+        let change = self.replace(&after, crate::ChangeKind::Pack, &label.stored(), p.version, now)?;
         Ok((plan, change))
     }
 

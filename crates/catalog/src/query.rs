@@ -11,7 +11,7 @@ use suanli_model::{Currency, ExportStatus};
 use crate::cache::{OfferRows, Stamp};
 use crate::ratios::{Calibration, NoRatio, RatioBook, RatioInputs, RatioUsed};
 use crate::rows::*;
-use crate::{Catalog, Error, OFFER_JOINS, OFFER_NAMES, OFFER_TEXT, store};
+use crate::{Catalog, Error, OFFER_JOINS, OFFER_TEXT, store};
 
 /// The accelerator every ratio is relative to by default.
 pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
@@ -287,10 +287,6 @@ struct Quote<'a> {
     high: f64,
 }
 
-/// The provider kind of a market report: it reports what the market
-/// charges, and sells nothing itself.
-pub const MARKET_REPORT: &str = "market_report";
-
 /// What market quotes must share to form one spread: accelerator, billing
 /// mode, accelerators per instance (whole number, 0 unknown) and currency.
 type SpreadKey = (String, BillingMode, u32, Currency);
@@ -420,12 +416,58 @@ fn reference_tokens_per_second(reference: Option<&Accelerator>, m: &InferenceMod
     suanli_model::inference::decode_throughput(&m.demand(), &device).map(|t| t.tokens_per_second_per_accelerator)
 }
 
+/// What a search result is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum HitKind {
+    /// An accelerator.
+    Accelerator,
+    /// A provider.
+    Provider,
+    /// An offer.
+    Offer,
+}
+
+impl HitKind {
+    /// Its name as the index stores it (`accelerator`).
+    pub fn key(self) -> &'static str {
+        match self {
+            HitKind::Accelerator => "accelerator",
+            HitKind::Provider => "provider",
+            HitKind::Offer => "offer",
+        }
+    }
+}
+
+/// A name the search index holds: an item's own, or an offer's instance
+/// type or region (which bring the offers carrying it).
+#[derive(Deserialize)]
+struct IndexedName {
+    kind: String,
+    id: String,
+    text: String,
+}
+
+impl IndexedName {
+    /// The result it is, when it is one (instance types and regions are not).
+    fn hit(self) -> Option<SearchHit> {
+        let kind = match self.kind.as_str() {
+            "accelerator" => HitKind::Accelerator,
+            "provider" => HitKind::Provider,
+            "offer" => HitKind::Offer,
+            _ => return None,
+        };
+        Some(SearchHit { kind, id: self.id, text: self.text })
+    }
+}
+
 /// One search result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SearchHit {
-    /// `accelerator`, `provider` or `offer`.
-    pub kind: String,
+    /// What it is.
+    pub kind: HitKind,
     /// The item's id.
     pub id: String,
     /// The indexed text that matched: ids and names in English and Chinese.
@@ -643,7 +685,7 @@ impl Catalog {
                 // seller's price is its own, whatever others charge.
                 _ if offer.confidence == Confidence::C
                     && comparable.is_some()
-                    && provider.is_some_and(|p| p.kind == MARKET_REPORT) =>
+                    && provider.is_some_and(|p| p.kind == ProviderKind::MarketReport) =>
                 {
                     { spread_key(offer, spread_currency) }.and_then(|key| spreads.get(&key)).map(|s| {
                         if kept == 1.0 {
@@ -788,7 +830,7 @@ impl Catalog {
         if q.is_empty() {
             return Ok(Vec::new());
         }
-        let names: Vec<SearchHit> = if q.chars().count() >= 3 {
+        let names: Vec<IndexedName> = if q.chars().count() >= 3 {
             let phrase = format!("\"{}\"", q.replace('"', "\"\""));
             store::select(
                 self.connection(),
@@ -808,9 +850,8 @@ impl Catalog {
         };
         let (providers, accelerators) = (matched("provider")?, matched("accelerator")?);
         let (instances, regions) = (matched("instance")?, matched("region")?);
-        let mut hits: Vec<SearchHit> =
-            names.into_iter().filter(|h| !OFFER_NAMES.iter().any(|(kind, _)| *kind == h.kind)).take(LIMIT).collect();
-        let mut seen: BTreeSet<String> = hits.iter().filter(|h| h.kind == "offer").map(|h| h.id.clone()).collect();
+        let mut hits: Vec<SearchHit> = names.into_iter().filter_map(IndexedName::hit).take(LIMIT).collect();
+        let mut seen: BTreeSet<String> = hits.iter().filter(|h| h.kind == HitKind::Offer).map(|h| h.id.clone()).collect();
         // The user's own offer first, then an import's, then the catalogue's: the one an id shows.
         for table in ["pricebook_offers", "imported_offers", "offers"] {
             if hits.len() >= LIMIT {

@@ -141,6 +141,45 @@ impl Accelerator {
     }
 }
 
+/// What kind of seller or source a provider is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ProviderKind {
+    /// AWS, Azure, Google Cloud, Oracle.
+    Hyperscaler,
+    /// A cloud specialised in GPUs (CoreWeave, Lambda, RunPod …).
+    GpuCloud,
+    /// A Chinese public cloud (Alibaba, Tencent, eSurfing …).
+    ChinaCloud,
+    /// A server maker selling hardware.
+    ServerVendor,
+    /// A reseller of hardware or cloud capacity.
+    Reseller,
+    /// A marketplace listing others' capacity.
+    Marketplace,
+    /// A dealer or retail channel.
+    Dealer,
+    /// A market report quoting what the market pays.
+    MarketReport,
+}
+
+impl ProviderKind {
+    /// Its name as the catalogue stores it (`gpu_cloud`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ProviderKind::Hyperscaler => "hyperscaler",
+            ProviderKind::GpuCloud => "gpu_cloud",
+            ProviderKind::ChinaCloud => "china_cloud",
+            ProviderKind::ServerVendor => "server_vendor",
+            ProviderKind::Reseller => "reseller",
+            ProviderKind::Marketplace => "marketplace",
+            ProviderKind::Dealer => "dealer",
+            ProviderKind::MarketReport => "market_report",
+        }
+    }
+}
+
 /// A seller of compute: cloud, GPU cloud, Chinese cloud, server vendor or
 /// reseller (`providers.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,8 +194,8 @@ pub struct Provider {
     pub name_zh: Option<String>,
     /// ISO 3166 alpha-2; empty where no source says.
     pub country: Option<String>,
-    /// `hyperscaler`, `gpu_cloud`, `china_cloud`, `server_vendor` or `reseller`.
-    pub kind: String,
+    /// What kind of seller or source it is.
+    pub kind: ProviderKind,
     /// `;`-separated billing modes.
     pub billing_modes: Option<String>,
     /// `true` when a bare-metal GPU product is sourced; empty if unsourced.

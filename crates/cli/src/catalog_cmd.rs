@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 use suanli_api::catalog::{
     AcceleratorFilter, BillingMode, Catalog, ChangeSummary, Confidence, Discount, FeedFormat, IMPLAUSIBLE,
-    InferenceModel, Jurisdiction, OfferFilter, OfferSort, Removals, SkipReason, Subset, Targets,
+    InferenceModel, Jurisdiction, OfferChangeKind, OfferFilter, OfferSort, Removals, SkipReason, Subset, Targets,
 };
 use suanli_api::freshness;
 use suanli_api::{Currency, Error, Lang, LatencyClass, Precision, WorkloadClass, catalog, format_percent};
@@ -139,6 +139,14 @@ pub enum ListWhat {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum JurisdictionArg {
     Cn,
+}
+
+impl From<JurisdictionArg> for Jurisdiction {
+    fn from(j: JurisdictionArg) -> Self {
+        match j {
+            JurisdictionArg::Cn => Jurisdiction::Cn,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -446,7 +454,7 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                 Format::Table => {
                     let mut t = Table::new([lang.pick("Kind", "类型"), "Id", lang.pick("Names", "名称")]);
                     for h in hits {
-                        t.row([h.kind, h.id.clone(), h.text.replacen(&h.id, "", 1).trim().to_owned()]);
+                        t.row([h.kind.key().to_owned(), h.id.clone(), h.text.replacen(&h.id, "", 1).trim().to_owned()]);
                     }
                     out(&t.render());
                     Ok(())
@@ -509,10 +517,12 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                                 format!("{p} {}", cur.as_deref().unwrap_or("")).trim().to_owned()
                             })
                         };
-                        let (what, figure) = match d.what.as_str() {
-                            "added" => (lang.pick("new", "新增"), price(d.new_price, &d.new_currency)),
-                            "removed" => (lang.pick("removed", "移除"), price(d.old_price, &d.old_currency)),
-                            _ => (
+                        let (what, figure) = match d.what {
+                            OfferChangeKind::Added => (lang.pick("new", "新增"), price(d.new_price, &d.new_currency)),
+                            OfferChangeKind::Removed => {
+                                (lang.pick("removed", "移除"), price(d.old_price, &d.old_currency))
+                            }
+                            OfferChangeKind::Repriced => (
                                 lang.pick("repriced", "调价"),
                                 format!(
                                     "{} → {}",
@@ -607,7 +617,7 @@ fn offer_filter(a: &OfferArgs) -> OfferFilter {
         provider: a.provider.clone(),
         provider_country: a.country.clone(),
         region: a.region.clone(),
-        obtainable_in: a.obtainable_in.map(|_| Jurisdiction::Cn),
+        obtainable_in: a.obtainable_in.map(Jurisdiction::from),
         min_price: a.min_price,
         max_price: a.max_price,
         bare_metal: a.bare_metal.then_some(true),
@@ -722,7 +732,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     None
                 },
                 min_memory_gb,
-                obtainable_in: obtainable_in.map(|_| Jurisdiction::Cn),
+                obtainable_in: obtainable_in.map(Jurisdiction::from),
             };
             let rows = catalog::list_accelerators(c, &filter)?;
             if let Format::Json = format {
@@ -781,7 +791,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     p.id,
                     name,
                     opt(&p.country),
-                    p.kind,
+                    p.kind.key().to_owned(),
                     opt(&p.billing_modes),
                     p.bare_metal.map_or(String::new(), |b| b.to_string()),
                     opt(&p.certifications),

@@ -3,12 +3,13 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use suanli_api::catalog::{Basis, BillingMode};
+use suanli_api::catalog::{Basis, BillingMode, Jurisdiction};
 use suanli_api::recommend::{self, CandidateJson, Constraints, FabricClass, Recommendation, SpotAssumptions};
-use suanli_api::{Error, Lang};
+use suanli_api::{Currency, Error, Lang};
 use suanli_api::{RankBy, format_amount, format_percent};
 
 use crate::Format;
+use crate::catalog_cmd::JurisdictionArg;
 use crate::table::Table;
 use crate::terminal::{erroutln, json, out, outln};
 
@@ -23,8 +24,8 @@ pub struct RecommendArgs {
     #[arg(long, allow_negative_numbers = true)]
     budget_per_month: Option<f64>,
     /// Currency of the budgets (default: the scenario's). 预算货币。
-    #[arg(long)]
-    budget_currency: Option<String>,
+    #[arg(long, value_parser = parse_currency)]
+    budget_currency: Option<Currency>,
     /// Result (a job) or capacity (steady demand) within this many months. 期限（月）。
     #[arg(long, allow_negative_numbers = true)]
     deadline_months: Option<f64>,
@@ -35,8 +36,8 @@ pub struct RecommendArgs {
     #[arg(long)]
     in_china: bool,
     /// The buyer's jurisdiction for export rules (the catalogue knows cn). 买方辖区。
-    #[arg(long)]
-    jurisdiction: Option<String>,
+    #[arg(long, value_enum)]
+    jurisdiction: Option<JurisdictionArg>,
     /// Every rental's provider in this country (ISO 3166, e.g. CN). 供应商所在国家。
     #[arg(long)]
     provider_country: Option<String>,
@@ -113,6 +114,13 @@ fn parse_basis(s: &str) -> Result<Basis, String> {
     })
 }
 
+fn parse_currency(s: &str) -> Result<Currency, String> {
+    s.trim().parse::<Currency>().map_err(|_| {
+        let codes: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
+        format!("expected one of {}", codes.join(", "))
+    })
+}
+
 fn parse_billing(s: &str) -> Result<BillingMode, String> {
     BillingMode::parse(s).ok_or_else(|| {
         let keys: Vec<&str> = BillingMode::ALL.iter().map(|m| m.key()).collect();
@@ -122,11 +130,11 @@ fn parse_billing(s: &str) -> Result<BillingMode, String> {
 
 impl RecommendArgs {
     fn constraints(&self) -> Constraints {
-        let jurisdiction = self.jurisdiction.clone().or(self.in_china.then(|| "cn".to_owned()));
+        let jurisdiction = self.jurisdiction.map(Jurisdiction::from).or(self.in_china.then_some(Jurisdiction::Cn));
         Constraints {
             budget_total: self.budget,
             budget_per_month: self.budget_per_month,
-            budget_currency: self.budget_currency.clone(),
+            budget_currency: self.budget_currency,
             deadline_months: self.deadline_months,
             domestic_only: self.domestic,
             buyer_jurisdiction: jurisdiction,

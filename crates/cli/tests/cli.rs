@@ -627,11 +627,21 @@ fn recommend_ranks_writes_a_scenario_that_evaluates_and_refuses_bad_constraints(
         }
     }
 
-    let o = suanli_on(&db, &["--lang", "zh", "recommend", &file, "--budget", "-1", "--jurisdiction", "us"]);
+    let o = suanli_on(&db, &["--lang", "zh", "recommend", &file, "--budget", "-1"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("constraints.budget_total = -1") && err.contains("constraints.buyer_jurisdiction"), "{err}");
-    assert!(err.contains("不能为负数"), "{err}");
+    assert!(err.contains("constraints.budget_total = -1") && err.contains("不能为负数"), "{err}");
+    // A jurisdiction or currency outside the closed sets: the flag and the value named.
+    let o = suanli_on(&db, &["recommend", &file, "--jurisdiction", "us"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("'us'") && stderr(&o).contains("--jurisdiction"), "{}", stderr(&o));
+    let o = suanli_on(&db, &["recommend", &file, "--budget-currency", "XYZ"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("'XYZ'") && stderr(&o).contains("--budget-currency") && stderr(&o).contains("CNY, USD"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -11,8 +11,11 @@ use crate::validate::{InputError, Rule};
 use crate::{Checked, Lang};
 
 /// A constraint by name (for "which constraint binds"). The optimiser
-/// uses the first six; a recommendation all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// uses the first six; a recommendation all of them. Serialised as
+/// [`ConstraintKey::key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ConstraintKey {
     /// Every pool available (lead time and porting delay) by a month.
     Deadline,

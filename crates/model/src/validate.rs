@@ -244,13 +244,6 @@ pub enum Rule {
         /// The factor compounded over them.
         compounded: f64,
     },
-    /// A jurisdiction whose rules the catalogue does not hold.
-    UnknownJurisdiction {
-        /// The jurisdictions the catalogue holds.
-        known: Vec<String>,
-    },
-    /// A currency outside Suanli's closed list.
-    UnknownCurrency,
     /// Not an ISO 3166 alpha-2 country code (`CN`, `US`).
     CountryCode,
     /// A computed figure that is not finite or beyond [`MAX_FIGURE`]; the
@@ -448,22 +441,6 @@ impl Rule {
                     format!(
                         "compounds to {compounded:e}× over the horizon's {refreshes} refreshes, outside 1/{max:e} to {max:e}×; lower the factor, lengthen refresh.interval_months or shorten the horizon"
                     )
-                }
-            }
-            Rule::UnknownJurisdiction { known } => {
-                let known = known.join(", ");
-                if zh {
-                    format!("目录只掌握以下司法辖区的出口规则：{known}")
-                } else {
-                    format!("the catalogue holds export rules for {known} only")
-                }
-            }
-            Rule::UnknownCurrency => {
-                let all: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
-                if zh {
-                    format!("不是已知货币；可用：{}", all.join("、"))
-                } else {
-                    format!("is not a currency Suanli knows; use one of {}", all.join(", "))
                 }
             }
             Rule::CountryCode => lang

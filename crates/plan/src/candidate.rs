@@ -13,7 +13,7 @@ use suanli_model::{
 use crate::cluster::{Cluster, NotFeasible, ScalingModel, consumer};
 use crate::constraints::{Limits, PoolFacts};
 use crate::market::{Offered, per_server, rate};
-use crate::output::NotFeasibleJson;
+use crate::output::{NotFeasibleJson, PoolKind};
 use crate::provenance::{provenance, ratio_source};
 
 /// The porting maturity assumed for an accelerator off CUDA (the catalogue
@@ -231,17 +231,17 @@ pub(crate) fn rental(q: &Search, x: &Offered) -> Result<Candidate, Box<NotFeasib
         }
     };
     let mut priced = priced;
-    priced.sources.insert(format!("{}.price_per_accel_hour", pool_name(offer.billing_mode)), provenance(&x.view));
+    priced.sources.insert(format!("{}.price_per_accel_hour", pool_of(offer.billing_mode).key()), provenance(&x.view));
     Ok(Candidate { priced, written, pools: vec![facts(x, false)], cluster, spot_overhead })
 }
 
 /// The pool an offer's billing mode fills.
-pub(crate) fn pool_name(mode: BillingMode) -> &'static str {
+pub(crate) fn pool_of(mode: BillingMode) -> PoolKind {
     match mode {
-        BillingMode::OnDemand => "on_demand",
-        BillingMode::Spot => "spot",
-        BillingMode::Purchase => "owned",
-        _ => "reserved",
+        BillingMode::OnDemand => PoolKind::OnDemand,
+        BillingMode::Spot => PoolKind::Spot,
+        BillingMode::Purchase => PoolKind::Owned,
+        _ => PoolKind::Reserved,
     }
 }
 

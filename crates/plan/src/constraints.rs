@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use suanli_catalog::BillingMode;
+use suanli_catalog::query::Jurisdiction;
 use suanli_catalog::ratios::Basis;
 use suanli_model::optimise::ConstraintKey;
 use suanli_model::recommend::Point;
@@ -22,17 +23,17 @@ pub struct Constraints {
     pub budget_total: Option<f64>,
     /// The dearest month.
     pub budget_per_month: Option<f64>,
-    /// Currency code of the budgets (`USD`); one other than the scenario's
-    /// needs a rate in the scenario's `fx` or the catalogue's reference rates.
-    pub budget_currency: Option<String>,
+    /// Currency of the budgets; one other than the scenario's needs a rate
+    /// in the scenario's `fx` or the catalogue's reference rates.
+    pub budget_currency: Option<Currency>,
     /// Months from today: a job's result, or the capacity serving (lead
     /// time, porting). Default: the job's own `deadline_months`.
     pub deadline_months: Option<f64>,
     /// Chinese domestic accelerators only, in every pool.
     pub domestic_only: bool,
-    /// The buyer's jurisdiction (`cn`): only accelerators it can obtain,
-    /// and its export status in the supply-risk score.
-    pub buyer_jurisdiction: Option<String>,
+    /// The buyer's jurisdiction: only accelerators it can obtain, and its
+    /// export status in the supply-risk score.
+    pub buyer_jurisdiction: Option<Jurisdiction>,
     /// Every rental's provider in this country (ISO 3166 alpha-2); owned
     /// servers are on the buyer's own site.
     pub provider_country: Option<String>,
@@ -128,36 +129,18 @@ pub(crate) fn limits(c: &Constraints, s: &Scenario) -> Result<Limits, PlanError>
     if let Some(v) = max_supply_score.filter(|v| *v > 100.0) {
         errors.push(InputError::new("constraints.max_supply_score", v, Rule::Between { min: 0.0, max: 100.0 }));
     }
-    let rate = match c.budget_currency.as_deref() {
+    let rate = match c.budget_currency {
         None => 1.0,
-        Some(text) => match text.parse::<Currency>() {
-            Err(_) => {
-                errors.push(InputError::new("constraints.budget_currency", format!("{text:?}"), Rule::UnknownCurrency));
+        Some(cur) if cur == s.currency => 1.0,
+        Some(cur) => match s.fx.get(&cur) {
+            Some(r) => *r,
+            None => {
+                errors.push(InputError::new("constraints.budget_currency", cur, Rule::MissingFx { currency: cur }));
                 1.0
             }
-            Ok(cur) if cur == s.currency => 1.0,
-            Ok(cur) => match s.fx.get(&cur) {
-                Some(r) => *r,
-                None => {
-                    errors.push(InputError::new("constraints.budget_currency", cur, Rule::MissingFx { currency: cur }));
-                    1.0
-                }
-            },
         },
     };
-    let buyer_cn = match c.buyer_jurisdiction.as_deref() {
-        None => false,
-        Some(j) if j.trim().eq_ignore_ascii_case("cn") => true,
-        Some(other) => {
-            let known = vec!["cn".to_owned()];
-            errors.push(InputError::new(
-                "constraints.buyer_jurisdiction",
-                format!("{other:?}"),
-                Rule::UnknownJurisdiction { known },
-            ));
-            false
-        }
-    };
+    let buyer_cn = c.buyer_jurisdiction == Some(Jurisdiction::Cn);
     if let Some(cc) = &c.provider_country
         && !(cc.len() == 2 && cc.chars().all(|ch| ch.is_ascii_alphabetic()))
     {

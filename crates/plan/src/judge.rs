@@ -11,10 +11,10 @@ use suanli_model::recommend::{Point, RankBy, Standing};
 use suanli_model::{Checked, Currency, Demand, Lang, OptionResult, Scenario};
 
 use crate::PlanError;
-use crate::candidate::{Candidate, pool_name};
+use crate::candidate::{Candidate, pool_of};
 use crate::constraints::{Limits, fails};
 use crate::market::SearchStats;
-use crate::output::{ApartJson, CandidateJson, ExclusionJson, PoolJson};
+use crate::output::{ApartJson, CandidateJson, ExclusionJson, PoolJson, PoolKind};
 
 /// A candidate with its evaluation.
 pub(crate) struct Priced {
@@ -146,14 +146,14 @@ pub(crate) fn judge(s: &Scenario, p: Priced, l: &Limits, peak_ref_gpus: f64, lan
         .pools
         .iter()
         .map(|x| {
-            let pool = pool_name(x.mode);
+            let pool = pool_of(x.mode);
             let size = match pool {
-                "owned" => o.owned.as_ref().map(|w| w.servers),
-                "reserved" => o.reserved.as_ref().and_then(|w| w.accelerators),
-                _ => None,
+                PoolKind::Owned => o.owned.as_ref().map(|w| w.servers),
+                PoolKind::Reserved => o.reserved.as_ref().and_then(|w| w.accelerators),
+                PoolKind::OnDemand | PoolKind::Spot => None,
             };
             PoolJson {
-                pool: pool.to_owned(),
+                pool,
                 billing_mode: x.mode,
                 offer_id: x.offer_id.clone(),
                 accelerator_id: x.accelerator.clone(),
@@ -168,7 +168,7 @@ pub(crate) fn judge(s: &Scenario, p: Priced, l: &Limits, peak_ref_gpus: f64, lan
     let json = CandidateJson {
         id: o.id.clone(),
         label: suanli_model::lang::for_lang(&o.label, lang),
-        kind: format!("{:?}", o.kind).to_lowercase(),
+        kind: o.kind,
         pools,
         cluster_why: c.cluster.why(lang),
         cluster: c.cluster,
@@ -185,7 +185,7 @@ pub(crate) fn judge(s: &Scenario, p: Priced, l: &Limits, peak_ref_gpus: f64, lan
         ratio_basis: c.pools.iter().map(|x| x.basis).max().unwrap_or(Basis::Estimated),
         price_confidence: c.pools.iter().map(|x| x.confidence).fold(Confidence::User, Confidence::weaker),
         on_frontier: false,
-        fails: fails.iter().map(|k| k.key().to_owned()).collect(),
+        fails: fails.clone(),
         apart,
         why: String::new(),
         option: c.written,
@@ -265,7 +265,7 @@ fn exclusions(complete: &[Judged], l: &Limits, lang: Lang) -> Vec<ExclusionJson>
                 _ => false,
             };
             ExclusionJson {
-                constraint: k.key().to_owned(),
+                constraint: k,
                 label: k.label(lang).to_owned(),
                 count: candidates.len() as u32,
                 candidates,

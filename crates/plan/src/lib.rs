@@ -35,7 +35,7 @@ pub use constraints::Constraints;
 pub use error::PlanError;
 pub use fx::{RateUsed, fill_rates, take_rates};
 pub use market::{Market, OFFERS_PER_GROUP, SearchStats};
-pub use output::{ApartJson, CandidateJson, ExclusionJson, NotFeasibleJson, PoolJson, Recommendation};
+pub use output::{ApartJson, CandidateJson, ExclusionJson, NotFeasibleJson, PoolJson, PoolKind, Recommendation};
 pub use spot::SpotAssumptions;
 
 use candidate::{Candidate, Search};

@@ -3,19 +3,47 @@
 use serde::Serialize;
 use suanli_catalog::ratios::Basis;
 use suanli_catalog::{BillingMode, Confidence};
+use suanli_model::optimise::ConstraintKey;
 use suanli_model::recommend::RankBy;
-use suanli_model::{Currency, OptionSpec};
+use suanli_model::{Currency, OptionKind, OptionSpec};
 
 use crate::cluster::{Cluster, NotFeasible};
 use crate::fx::RateUsed;
 use crate::market::SearchStats;
 
+/// Which pool of an option an offer prices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum PoolKind {
+    /// Servers bought and run.
+    Owned,
+    /// A commitment (reserved, savings plan, monthly).
+    Reserved,
+    /// Pay as you go.
+    OnDemand,
+    /// Interruptible capacity.
+    Spot,
+}
+
+impl PoolKind {
+    /// The pool's name in a scenario file (`owned`, `on_demand` …).
+    pub fn key(self) -> &'static str {
+        match self {
+            PoolKind::Owned => "owned",
+            PoolKind::Reserved => "reserved",
+            PoolKind::OnDemand => "on_demand",
+            PoolKind::Spot => "spot",
+        }
+    }
+}
+
 /// A candidate's pool as the reader sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PoolJson {
-    /// `owned`, `reserved`, `on_demand` or `spot`.
-    pub pool: String,
+    /// Which pool of the option it prices.
+    pub pool: PoolKind,
     /// How the offer is billed.
     pub billing_mode: BillingMode,
     /// The catalogue offer it is priced from.
@@ -57,8 +85,8 @@ pub struct CandidateJson {
     pub id: String,
     /// Its label in the requested language.
     pub label: String,
-    /// `buy`, `rent` or `mix`.
-    pub kind: String,
+    /// Buy, rent or a mix.
+    pub kind: OptionKind,
     /// Its pools, one per offer it is priced from.
     pub pools: Vec<PoolJson>,
     /// The cluster one run is on: nodes, fabric, scaling and its basis, capacity.
@@ -93,7 +121,7 @@ pub struct CandidateJson {
     /// (only a ranked candidate is).
     pub on_frontier: bool,
     /// The constraints it fails (empty for a ranked candidate).
-    pub fails: Vec<String>,
+    pub fails: Vec<ConstraintKey>,
     /// Why it is ranked apart, when it leaves work undone or cannot hold the model.
     pub apart: Option<ApartJson>,
     /// Why it sits where it does.
@@ -126,8 +154,8 @@ pub struct NotFeasibleJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExclusionJson {
-    /// The constraint's machine name (`budget_total`).
-    pub constraint: String,
+    /// The constraint.
+    pub constraint: ConstraintKey,
     /// Its name in the requested language.
     pub label: String,
     /// How many candidates it removed.

@@ -26,7 +26,7 @@ describe("replay backend", () => {
     const e = await caught(b.evaluate(doc));
     expect(e).toBeInstanceOf(BackendError);
     const err = e as BackendError;
-    expect(err.code).toBe("not_recorded");
+    expect(err.code).toBe("internal");
     expect(err.message).toMatch(/^evaluate is not recorded/);
     expect(err.message).toMatch(/horizon_months: 13, recorded (12|36)/);
     expect(err.message).toContain("SUANLI_UPDATE_RECORDINGS=1");

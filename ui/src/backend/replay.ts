@@ -6,7 +6,7 @@
 // answered on a fresh database. A call is answered by the recording with the
 // same command and the same arguments (compared as JSON: key order and null
 // fields do not matter, as serde reads a missing optional field as null), in
-// the current language. A call nobody recorded throws `not_recorded`, naming
+// the current language. A call nobody recorded throws an `internal` error naming
 // the nearest recording and where it differs: the test that made it needs a
 // new line in the Rust script.
 //
@@ -140,7 +140,7 @@ export class ReplayBackend implements Backend {
     if (found.length !== 1) {
       const message = this.miss(name, args);
       this.unrecorded.push(message);
-      throw new BackendError({ code: "not_recorded", message, fields: [] });
+      throw new BackendError({ code: "internal", message, fields: [] });
     }
     const r = found[0];
     if (r.error) throw new BackendError(clone(r.error));

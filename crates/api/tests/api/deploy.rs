@@ -42,7 +42,7 @@ fn a_domestic_cluster_gets_its_device_resource_and_rdma() {
     let out = tempfile::tempdir().unwrap();
     let scenario = example("ascend-910b-cluster.toml");
     let err = deploy(&scenario, None, "ascend-910b-owned", &Settings::default(), out.path()).unwrap_err();
-    assert_eq!(err.code(), "deploy");
+    assert_eq!(err.code(), suanli_api::ErrorCode::Deploy);
     assert!(err.message(Lang::Zh).contains("--image"), "{}", err.message(Lang::Zh));
     let settings = Settings { image: Some("registry.internal/ascend/pytorch:2.1".into()), ..Default::default() };
     deploy(&scenario, None, "ascend-910b-owned", &settings, out.path()).unwrap();

@@ -35,7 +35,7 @@ fn a_device_file_is_never_replaced() {
     let db = dir.path().join("db.sqlite");
     let err = suanli_api::proposal::proposal(&example("a100-8x-buy-vs-rent.toml"), Some(&db), Lang::En, &meta, &device)
         .unwrap_err();
-    assert_eq!(err.code(), "write");
+    assert_eq!(err.code(), suanli_api::ErrorCode::Write);
     assert!(std::fs::symlink_metadata(&device).unwrap().file_type().is_char_device());
 }
 
@@ -114,7 +114,7 @@ fn an_export_is_all_or_nothing_when_a_directory_cannot_be_made() {
     let csv = plain.join("sub");
     let scenario = example("a100-8x-buy-vs-rent.toml");
     let err = suanli_api::proposal::export(&scenario, Some(&db), Lang::En, Some(&xlsx), Some(&csv)).unwrap_err();
-    assert_eq!(err.code(), "write");
+    assert_eq!(err.code(), suanli_api::ErrorCode::Write);
     assert!(!xlsx.exists(), "good.xlsx was written although the export failed");
 
     // And when an existing xlsx would be replaced, it is still the old one.
@@ -158,6 +158,6 @@ fn a_file_is_never_written_into_a_directory_that_is_not_there() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-dir/proposal.pdf");
     let err = write_atomic(&missing, b"x").unwrap_err();
-    assert_eq!(err.code(), "write");
+    assert_eq!(err.code(), suanli_api::ErrorCode::Write);
     assert!(!dir.path().join("no-such-dir").exists(), "a directory was made for a single file");
 }

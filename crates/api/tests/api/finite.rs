@@ -20,7 +20,7 @@ fn json_refuses_a_figure_that_is_not_finite() {
         let (_, e) = poisoned(x);
         match suanli_api::evaluation_json(&e, Lang::En) {
             Err(e @ Error::NonFinite { .. }) => {
-                assert_eq!(e.code(), "not_finite");
+                assert_eq!(e.code(), suanli_api::ErrorCode::NotFinite);
                 let en = e.message(Lang::En);
                 assert!(en.contains("options[1].total_nominal"), "{en}");
                 assert!(e.message(Lang::Zh).contains("不是有限数值"));

@@ -99,13 +99,13 @@ fn toml_nan_and_negative_values_are_refused_with_path_and_value() {
     let zh = e.message(Lang::Zh);
     assert!(zh.contains("场景有 2 处问题"), "{zh}");
     assert!(zh.contains("不能为负数"), "{zh}");
-    assert_eq!(e.code(), "invalid");
+    assert_eq!(e.code(), suanli_api::ErrorCode::Invalid);
 }
 
 #[test]
 fn a_missing_file_is_a_read_error() {
     let e = suanli_api::load_scenario(std::path::Path::new("/nonexistent/suanli/scenario.toml")).unwrap_err();
-    assert_eq!(e.code(), "read");
+    assert_eq!(e.code(), suanli_api::ErrorCode::Read);
     assert!(e.message(Lang::Zh).starts_with("无法读取 /nonexistent/suanli/scenario.toml"));
 }
 

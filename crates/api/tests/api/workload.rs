@@ -128,7 +128,7 @@ fn the_price_book_is_changed_through_the_api_and_refuses_what_is_not_there() {
     let bad = Discount { id: "too-much".into(), discount_share: 1.5, ..discount.clone() };
     assert!(catalog::pricebook_put_discount(&mut c, &bad).is_err());
     let err = catalog::pricebook_remove(&mut c, "no-such-entry").unwrap_err();
-    assert_eq!(err.code(), "not_found");
+    assert_eq!(err.code(), suanli_api::ErrorCode::NotFound);
     assert_eq!(catalog::pricebook(&c).unwrap().discounts.len(), 1, "the refusals lost nothing");
     assert!(catalog::pricebook_remove(&mut c, "my-deal").unwrap().discounts.is_empty());
 }

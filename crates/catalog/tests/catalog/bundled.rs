@@ -148,6 +148,6 @@ fn an_older_bundled_version_is_upgraded_and_the_price_book_kept() {
     assert_eq!(c.discounts().unwrap().len(), 1, "the price book survives");
     let history = c.price_history("aws-p5-48xlarge-us-east-1-on-demand").unwrap();
     let last = history.last().unwrap();
-    assert_eq!((last.what.as_str(), last.old_price, last.new_price), ("repriced", Some(1.0), Some(55.04)));
+    assert_eq!((last.what.key(), last.old_price, last.new_price), ("repriced", Some(1.0), Some(55.04)));
     assert_eq!(c.changes().unwrap()[0].repriced, 1);
 }

@@ -60,7 +60,7 @@ fn a_second_writer_waits_for_a_lock_that_frees_in_time() {
     let tables = c.tables().unwrap();
     let holder = hold_write_lock(&path, Duration::from_millis(600));
     // Reads first, then writes, in one transaction: the pattern that failed at once.
-    let change = c.replace(&tables, "pack", "while another writes", 2_027_000_000, NOW);
+    let change = c.replace(&tables, suanli_catalog::ChangeKind::Pack, "while another writes", 2_027_000_000, NOW);
     holder.join().unwrap();
     change.unwrap();
     assert_eq!(c.version().unwrap(), Some(2_027_000_000));
@@ -76,7 +76,7 @@ fn a_writer_that_waits_too_long_says_nothing_changed_and_a_retry_helps() {
     let installed = c.version().unwrap();
     let holder = hold_write_lock(&path, Duration::from_millis(1500));
     let started = Instant::now();
-    let err = c.replace(&tables, "pack", "blocked", 2_027_000_000, NOW).unwrap_err();
+    let err = c.replace(&tables, suanli_catalog::ChangeKind::Pack, "blocked", 2_027_000_000, NOW).unwrap_err();
     assert!(started.elapsed() >= Duration::from_millis(150), "it did not wait");
     holder.join().unwrap();
     let Error::Busy = err else { panic!("not a busy error: {err}") };

@@ -62,7 +62,7 @@ fn reimporting_a_changed_price_records_its_history() {
     c.import(&f, dearer.as_bytes(), &provenance("feed v3"), "2026-12-01T00:00:00Z").unwrap();
     let history = c.price_history("lambda-gpu-8x-a100-a100-x8-us-east-1-on-demand").unwrap();
     let moves: Vec<(&str, Option<f64>, Option<f64>)> =
-        history.iter().map(|h| (h.what.as_str(), h.old_price, h.new_price)).collect();
+        history.iter().map(|h| (h.what.key(), h.old_price, h.new_price)).collect();
     assert_eq!(
         moves,
         vec![("added", None, Some(10.32)), ("repriced", Some(10.32), Some(9.99)), ("repriced", Some(9.99), Some(11.5))]
@@ -94,7 +94,7 @@ fn an_import_writes_no_history_row_per_added_offer_and_reads_as_if_it_had() {
     let (history, details) = (c.price_history(id).unwrap(), c.change_details(first.id).unwrap());
     assert_eq!(details.len(), 4);
     assert_eq!(
-        details.iter().find(|d| d.offer_id == id).map(|d| (d.what.as_str(), d.new_price)),
+        details.iter().find(|d| d.offer_id == id).map(|d| (d.what.key(), d.new_price)),
         Some(("added", Some(10.32)))
     );
     c.connection()

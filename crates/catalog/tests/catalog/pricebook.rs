@@ -55,7 +55,7 @@ fn own_offers_and_discounts_appear_marked_and_survive_a_catalogue_replacement() 
 
     // A whole new catalogue arrives: the price book stays.
     let tables = c.tables().unwrap();
-    c.replace(&tables, "pack", "test", 9_999_999_999, NOW).unwrap();
+    c.replace(&tables, suanli_catalog::ChangeKind::Pack, "test", 9_999_999_999, NOW).unwrap();
     assert_eq!(c.pricebook_offers().unwrap().len(), 1);
     assert_eq!(c.discounts().unwrap().len(), 1);
 }

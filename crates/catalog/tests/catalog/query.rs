@@ -108,5 +108,5 @@ fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
     let c = suanli_catalog::Catalog::open(&path, crate::NOW).unwrap().0;
     assert!(c.search("old offer row").unwrap().is_empty());
     assert!(c.search("昇腾910").unwrap().iter().any(|h| h.id.starts_with("huawei-ascend")));
-    assert!(c.search("H100").unwrap().iter().any(|h| h.kind == "offer"), "offers found by their accelerator");
+    assert!(c.search("H100").unwrap().iter().any(|h| h.kind == suanli_catalog::query::HitKind::Offer), "offers found by their accelerator");
 }

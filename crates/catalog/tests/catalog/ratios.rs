@@ -167,7 +167,7 @@ fn a_pinned_ratio_beats_both_and_outlives_an_upgrade_and_a_pack() {
     // A bundled upgrade replaces the whole catalogue …
     let tables = c.tables().unwrap();
     let version = c.version().unwrap().unwrap();
-    c.replace(&tables, "bundled", "upgrade", version + 1, NOW).unwrap();
+    c.replace(&tables, suanli_catalog::ChangeKind::Bundled, "upgrade", version + 1, NOW).unwrap();
     assert_eq!((pinned(&c).basis, pinned(&c).ratio), (Basis::Pinned, 1.5));
     // … and so does a pack.
     let p = c.export_pack(version + 2, "team", NOW, &Subset::default()).unwrap();
@@ -229,7 +229,7 @@ fn bad_measurement_rows_are_refused_by_field_and_value_and_nothing_is_half_loade
             m.value = Some(39.3);
         }),
     ]);
-    let Err(Error::Rows(rows)) = c.replace(&tables, "pack", "bad", 9_999_999_999, NOW) else {
+    let Err(Error::Rows(rows)) = c.replace(&tables, suanli_catalog::ChangeKind::Pack, "bad", 9_999_999_999, NOW) else {
         panic!("bad rows applied")
     };
     let seen: Vec<(&str, &str, &str)> =

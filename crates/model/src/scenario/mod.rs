@@ -431,6 +431,7 @@ pub struct EdgeAssumptions {
 /// Which pools an option may have (see [`OptionSpec`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum OptionKind {
     /// Servers bought and run (`owned`), optionally with `on_demand` overflow (shared demand only).
     Buy,

@@ -21,7 +21,7 @@ fn accelerator(id: &str, name: &str, export: &str) -> Accelerator {
 }
 
 fn provider(id: &str) -> Provider {
-    serde_json::from_value(json!({"id": id, "name": id.to_uppercase(), "country": "US", "kind": "cloud", "source": "t", "confidence": "A"}))
+    serde_json::from_value(json!({"id": id, "name": id.to_uppercase(), "country": "US", "kind": "gpu_cloud", "source": "t", "confidence": "A"}))
         .unwrap()
 }
 
