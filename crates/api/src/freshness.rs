@@ -17,6 +17,8 @@ use suanli_catalog::Catalog;
 pub const STALE_AFTER_KEY: &str = "stale_after_months";
 /// The default stale threshold: six months.
 pub const DEFAULT_STALE_AFTER_MONTHS: u32 = 6;
+/// The stale thresholds a user may set: one month to ten years.
+pub const STALE_AFTER_RANGE: std::ops::RangeInclusive<u32> = 1..=120;
 
 /// An as-of date as precise as its source gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,14 +165,17 @@ pub fn stale_after_months(c: &Catalog) -> Result<u32, Error> {
         .unwrap_or(DEFAULT_STALE_AFTER_MONTHS))
 }
 
-/// Sets the stale threshold: at least one month (0 is refused, not quietly
-/// made 1).
+/// Sets the stale threshold, within [`STALE_AFTER_RANGE`] (0 is refused,
+/// not quietly made 1).
 pub fn set_stale_after_months(c: &mut Catalog, months: u32) -> Result<u32, Error> {
-    if months == 0 {
+    if !STALE_AFTER_RANGE.contains(&months) {
         return Err(Error::Argument {
             name: "stale-after".into(),
             value: months.to_string(),
-            allowed: crate::Allowed::AtLeast { min: 1 },
+            allowed: crate::Allowed::Between {
+                min: u64::from(*STALE_AFTER_RANGE.start()),
+                max: u64::from(*STALE_AFTER_RANGE.end()),
+            },
         });
     }
     c.put_setting(STALE_AFTER_KEY, &months.to_string())?;

@@ -324,9 +324,11 @@ impl Settings {
         if self.reference_gpu.trim().is_empty() {
             errors.push(InputError::missing("reference_gpu", Rule::Required));
         }
-        if !(1..=120).contains(&self.stale_after_months) {
+        let range = crate::freshness::STALE_AFTER_RANGE;
+        if !range.contains(&self.stale_after_months) {
             let months = f64::from(self.stale_after_months);
-            errors.push(InputError::new("stale_after_months", months, Rule::Between { min: 1.0, max: 120.0 }));
+            let (min, max) = (f64::from(*range.start()), f64::from(*range.end()));
+            errors.push(InputError::new("stale_after_months", months, Rule::Between { min, max }));
         }
         if errors.is_empty() { Ok(()) } else { Err(Error::Invalid(errors)) }
     }

@@ -645,11 +645,7 @@ impl Catalog {
                 && f.bare_metal.is_none_or(|b| provider.is_some_and(|p| p.bare_metal == Some(b)))
                 && f.dedicated_gpu.is_none_or(|b| provider.is_some_and(|p| p.dedicated_gpu == Some(b)))
                 && f.encryption_in_transit.is_none_or(|b| provider.is_some_and(|p| p.encryption_in_transit == Some(b)))
-                && f.certification.as_ref().is_none_or(|c| {
-                    provider
-                        .and_then(|p| p.certifications.as_ref())
-                        .is_some_and(|list| list.to_lowercase().contains(&c.to_lowercase()))
-                });
+                && f.certification.as_ref().is_none_or(|c| provider.is_some_and(|p| p.meets(c)));
             if !keep {
                 continue;
             }
@@ -851,7 +847,8 @@ impl Catalog {
         let (providers, accelerators) = (matched("provider")?, matched("accelerator")?);
         let (instances, regions) = (matched("instance")?, matched("region")?);
         let mut hits: Vec<SearchHit> = names.into_iter().filter_map(IndexedName::hit).take(LIMIT).collect();
-        let mut seen: BTreeSet<String> = hits.iter().filter(|h| h.kind == HitKind::Offer).map(|h| h.id.clone()).collect();
+        let mut seen: BTreeSet<String> =
+            hits.iter().filter(|h| h.kind == HitKind::Offer).map(|h| h.id.clone()).collect();
         // The user's own offer first, then an import's, then the catalogue's: the one an id shows.
         for table in ["pricebook_offers", "imported_offers", "offers"] {
             if hits.len() >= LIMIT {

@@ -225,6 +225,26 @@ pub struct Provider {
     pub notes: Option<String>,
 }
 
+/// The security features a provider's flags name, as a need names them.
+pub const SECURITY_FLAGS: [&str; 3] = ["bare_metal", "dedicated_gpu", "encryption_in_transit"];
+
+impl Provider {
+    /// The security features its flags say it has (`bare_metal` …).
+    pub fn security_flags(&self) -> Vec<String> {
+        let on = [self.bare_metal, self.dedicated_gpu, self.encryption_in_transit];
+        SECURITY_FLAGS.iter().zip(on).filter(|(_, on)| *on == Some(true)).map(|(name, _)| (*name).to_owned()).collect()
+    }
+
+    /// Whether it meets a security need: one of [`SECURITY_FLAGS`] it has,
+    /// or a certification it lists (both compared ignoring case; a
+    /// certification by substring, so `iso 27001` finds `ISO 27001:2022`).
+    pub fn meets(&self, need: &str) -> bool {
+        let need = need.trim().to_lowercase();
+        self.security_flags().contains(&need)
+            || self.certifications.as_deref().is_some_and(|c| c.to_lowercase().contains(&need))
+    }
+}
+
 /// A price for compute: rental per hour or month, or a server purchase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -169,7 +169,7 @@ fn describe(o: &mut OptionSpec, q: &Search, x: &Offered, cluster: &Cluster, lead
     o.security = if x.is_rental() {
         x.provider.security.clone()
     } else {
-        vec!["bare_metal".into(), "dedicated_gpu".into(), "encryption_in_transit".into()]
+        suanli_catalog::SECURITY_FLAGS.map(str::to_owned).to_vec()
     };
 }
 

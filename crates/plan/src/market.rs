@@ -44,32 +44,22 @@ pub(crate) struct ProviderFacts {
     pub country: Option<String>,
     /// `bare_metal`, `dedicated_gpu`, `encryption_in_transit` where the catalogue says so.
     pub security: Vec<String>,
-    pub certifications: String,
+    provider: Option<Provider>,
 }
 
 impl ProviderFacts {
     fn of(p: Option<&Provider>, id: &str) -> ProviderFacts {
-        let flag = |on: Option<bool>, name: &str| on.unwrap_or(false).then(|| name.to_owned());
         ProviderFacts {
             id: id.to_owned(),
             name_zh: p.and_then(|p| p.name_zh.clone()),
             country: p.and_then(|p| p.country.clone()),
-            security: p.map_or(Vec::new(), |p| {
-                [
-                    flag(p.bare_metal, "bare_metal"),
-                    flag(p.dedicated_gpu, "dedicated_gpu"),
-                    flag(p.encryption_in_transit, "encryption_in_transit"),
-                ]
-                .into_iter()
-                .flatten()
-                .collect()
-            }),
-            certifications: p.and_then(|p| p.certifications.clone()).unwrap_or_default().to_lowercase(),
+            security: p.map_or(Vec::new(), Provider::security_flags),
+            provider: p.cloned(),
         }
     }
 
     pub fn meets(&self, need: &str) -> bool {
-        self.security.iter().any(|s| s == need) || self.certifications.contains(need)
+        self.provider.as_ref().is_some_and(|p| p.meets(need))
     }
 }
 

@@ -129,3 +129,20 @@ fn market_quotes_carry_their_dates_and_go_stale_by_the_same_rule() {
     assert_eq!((undated.precision, undated.age_months), (None, None));
     assert!(undated.label(suanli_api::Lang::En).contains("unknown"), "{}", undated.label(suanli_api::Lang::En));
 }
+
+#[test]
+fn the_stale_threshold_has_one_range_for_the_cli_and_the_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = suanli_catalog::Catalog::open(&dir.path().join("catalog.sqlite"), "2026-12-04T10:00:00Z").unwrap();
+    let range = suanli_api::freshness::STALE_AFTER_RANGE;
+    for months in [0, *range.end() + 1] {
+        let err = suanli_api::freshness::set_stale_after_months(&mut c, months).unwrap_err();
+        assert!(err.to_string().contains(&months.to_string()) && err.to_string().contains("120"), "{err}");
+    }
+    assert_eq!(suanli_api::freshness::set_stale_after_months(&mut c, *range.end()).unwrap(), 120);
+    let mut settings = suanli_api::library::settings(&c, suanli_api::Lang::En).unwrap();
+    assert_eq!(settings.stale_after_months, 120);
+    settings.stale_after_months = 121;
+    let err = suanli_api::library::put_settings(&mut c, &settings).unwrap_err();
+    assert!(err.to_string().contains("stale_after_months"), "{err}");
+}

@@ -108,5 +108,29 @@ fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
     let c = suanli_catalog::Catalog::open(&path, crate::NOW).unwrap().0;
     assert!(c.search("old offer row").unwrap().is_empty());
     assert!(c.search("昇腾910").unwrap().iter().any(|h| h.id.starts_with("huawei-ascend")));
-    assert!(c.search("H100").unwrap().iter().any(|h| h.kind == suanli_catalog::query::HitKind::Offer), "offers found by their accelerator");
+    assert!(
+        c.search("H100").unwrap().iter().any(|h| h.kind == suanli_catalog::query::HitKind::Offer),
+        "offers found by their accelerator"
+    );
+}
+
+#[test]
+fn a_provider_meets_a_security_need_by_one_rule() {
+    let p: suanli_catalog::Provider = serde_json::from_value(serde_json::json!({
+        "id": "p", "name": "P", "kind": "gpu_cloud", "bare_metal": "true", "dedicated_gpu": "false",
+        "certifications": "ISO 27001:2022; SOC 2 Type II", "source": "t", "confidence": "A"
+    }))
+    .unwrap();
+    for (need, meets) in [
+        ("bare_metal", true),
+        ("Bare_Metal ", true),
+        ("dedicated_gpu", false),
+        ("encryption_in_transit", false),
+        ("iso 27001", true),
+        ("SOC 2", true),
+        ("MLPS level 3", false),
+    ] {
+        assert_eq!(p.meets(need), meets, "{need}");
+    }
+    assert_eq!(p.security_flags(), ["bare_metal"]);
 }
