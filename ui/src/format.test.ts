@@ -23,6 +23,12 @@ describe("the shared table of cases", () => {
   it("figures", () => {
     for (const c of cases.number) expect(formatNumber(c.value, c.max_decimals), `${c.value}`).toBe(c.text);
   });
+  it("bilingual labels, as the Rust side picks them", () => {
+    for (const c of cases.label) {
+      expect(pickLang(c.text, "en"), `${c.text} en`).toBe(c.en);
+      expect(pickLang(c.text, "zh"), `${c.text} zh`).toBe(c.zh);
+    }
+  });
   it("chart axes", () => {
     for (const c of cases.axis) {
       expect(formatAxis(c.value, "en"), `${c.value} en`).toBe(c.en);

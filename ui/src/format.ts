@@ -93,13 +93,16 @@ export function formatAxis(x: number, lang: Lang): string {
 }
 
 /** Bilingual names in the examples are written "English / 中文": show the
- * part for the UI language (text without the separator is shown as is). */
+ * part for the UI language when exactly one side is Chinese and neither is
+ * empty; any other text as it is (Rust's `for_lang`, the same table of cases). */
 export function pickLang(text: string, lang: Lang): string {
   const parts = text.split(" / ");
   if (parts.length !== 2) return text;
-  const zhFirst = /[\u4e00-\u9fff]/.test(parts[0]) && !/[\u4e00-\u9fff]/.test(parts[1]);
-  const [en, zh] = zhFirst ? [parts[1], parts[0]] : parts;
-  return lang === "zh" ? zh : en;
+  const [a, b] = parts.map((p) => p.trim());
+  const cjk = (s: string) => /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/.test(s); // Rust's has_cjk
+  if (!cjk(a) && cjk(b) && a) return lang === "zh" ? b : a;
+  if (cjk(a) && !cjk(b) && b) return lang === "zh" ? a : b;
+  return text;
 }
 
 /** A stored UTC timestamp ("2026-12-03T14:12:47Z") as local date and time, "2026-12-03 22:12"; anything else as it is. */

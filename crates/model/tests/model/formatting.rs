@@ -2,6 +2,7 @@
 //! which the UI's formatter is tested against too.
 
 use serde_json::Value;
+use suanli_model::lang::for_lang;
 use suanli_model::{Currency, Lang, format_amount, format_axis, format_number, format_percent, format_unit_price};
 
 fn cases(kind: &str) -> Vec<Value> {
@@ -43,6 +44,11 @@ fn every_shared_case_is_written_as_the_table_says() {
         let v = c["value"].as_f64().unwrap();
         check(&format!("axis {v} en"), format_axis(v, Lang::En), &c["en"]);
         check(&format!("axis {v} zh"), format_axis(v, Lang::Zh), &c["zh"]);
+    }
+    for c in cases("label") {
+        let text = c["text"].as_str().unwrap();
+        check(&format!("label {text:?} en"), for_lang(text, Lang::En), &c["en"]);
+        check(&format!("label {text:?} zh"), for_lang(text, Lang::Zh), &c["zh"]);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
