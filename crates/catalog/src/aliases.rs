@@ -151,14 +151,6 @@ pub fn gcp_host(instance: &str) -> Option<(&'static Alias, Option<f64>)> {
     Some((alias, count))
 }
 
-/// The Azure Retail Prices rule for a VM size (`armSkuName=` rows).
-pub fn azure_sku(arm_sku_name: &str) -> Option<&'static Alias> {
-    table().iter().find(|a| {
-        a.feed == "azure_retail"
-            && a.name.as_deref().and_then(|n| n.strip_prefix("armSkuName=")).is_some_and(|p| glob(p, arm_sku_name))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -99,8 +99,6 @@ pub enum Rule {
     NotPositive,
     /// A share: 0 ≤ x ≤ 1.
     Share,
-    /// A share that cannot be zero: 0 < x ≤ 1.
-    PositiveShare,
     /// At least `min`.
     AtLeast {
         /// The smallest value allowed.
@@ -269,7 +267,6 @@ impl Rule {
             Rule::Negative => lang.pick("must not be negative", "不能为负数").to_owned(),
             Rule::NotPositive => lang.pick("must be greater than 0", "必须大于 0").to_owned(),
             Rule::Share => lang.pick("must be between 0 and 1", "必须在 0 到 1 之间").to_owned(),
-            Rule::PositiveShare => lang.pick("must be greater than 0 and at most 1", "必须大于 0 且不超过 1").to_owned(),
             Rule::AtLeast { min } => {
                 if zh {
                     format!("必须不小于 {min}")
