@@ -51,7 +51,7 @@ pub async fn app_info(state: State<'_, AppState>) -> Reply<AppInfo> {
 #[specta::specta]
 pub async fn get_settings(state: State<'_, AppState>) -> Reply<Settings> {
     let system = state.system_lang;
-    state.with(|c, _| suanli_api::library::settings(c, system))
+    state.with_reader(|c, _| suanli_api::library::settings(c, system))
 }
 
 /// Saves the settings; messages from then on are in the chosen language.
@@ -66,25 +66,25 @@ pub async fn put_settings(state: State<'_, AppState>, settings: Settings) -> Rep
 #[tauri::command]
 #[specta::specta]
 pub async fn list_accelerators(state: State<'_, AppState>, filter: AcceleratorFilter) -> Reply<Vec<Accelerator>> {
-    state.with(|c, _| suanli_api::catalog::list_accelerators(c, &filter))
+    state.with_reader(|c, _| suanli_api::catalog::list_accelerators(c, &filter))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn list_providers(state: State<'_, AppState>) -> Reply<Vec<Provider>> {
-    state.with(|c, _| suanli_api::catalog::list_providers(c))
+    state.with_reader(|c, _| suanli_api::catalog::list_providers(c))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn list_offers(state: State<'_, AppState>, filter: OfferFilter) -> Reply<Vec<ListedOffer>> {
-    state.with(|c, _| suanli_api::catalog::list_offers(c, &filter, state.today()))
+    state.with_reader(|c, _| suanli_api::catalog::list_offers(c, &filter, state.today()))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn offer_history(state: State<'_, AppState>, id: String) -> Reply<Vec<PriceChange>> {
-    state.with(|c, _| suanli_api::catalog::offer_history(c, &id))
+    state.with_reader(|c, _| suanli_api::catalog::offer_history(c, &id))
 }
 
 #[tauri::command]
@@ -93,13 +93,13 @@ pub async fn accelerators_for_workload(
     state: State<'_, AppState>,
     filter: OfferFilter,
 ) -> Reply<Vec<suanli_api::catalog::AcceleratorForWorkload>> {
-    state.with(|c, _| suanli_api::catalog::accelerators_for_workload(c, &filter))
+    state.with_reader(|c, _| suanli_api::catalog::accelerators_for_workload(c, &filter))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn get_source(state: State<'_, AppState>, id: String) -> Reply<Option<Source>> {
-    state.with(|c, _| suanli_api::catalog::source(c, &id))
+    state.with_reader(|c, _| suanli_api::catalog::source(c, &id))
 }
 
 #[tauri::command]
@@ -111,7 +111,7 @@ pub fn workload_classes() -> Reply<Vec<WorkloadClass>> {
 #[tauri::command]
 #[specta::specta]
 pub async fn pricebook(state: State<'_, AppState>) -> Reply<PriceBook> {
-    state.with(|c, _| suanli_api::catalog::pricebook(c))
+    state.with_reader(|c, _| suanli_api::catalog::pricebook(c))
 }
 
 #[tauri::command]
@@ -165,7 +165,7 @@ pub async fn recommend(
     constraints: suanli_api::recommend::Constraints,
     rank_by: RankBy,
 ) -> Reply<suanli_api::recommend::Recommendation> {
-    state.with(|c, lang| suanli_api::recommend::recommend_doc(c, &scenario.0, &constraints, rank_by, lang))
+    state.with_reader(|c, lang| suanli_api::recommend::recommend_doc(c, &scenario.0, &constraints, rank_by, lang))
 }
 
 /// The document with the picked candidates as its options.
@@ -216,13 +216,13 @@ pub async fn sensitivity(state: State<'_, AppState>, scenario: ScenarioDoc) -> R
 #[tauri::command]
 #[specta::specta]
 pub async fn library_list(state: State<'_, AppState>) -> Reply<Vec<ScenarioMeta>> {
-    state.with(|c, _| suanli_api::library::list(c))
+    state.with_reader(|c, _| suanli_api::library::list(c))
 }
 
 #[tauri::command]
 #[specta::specta]
 pub async fn library_open(state: State<'_, AppState>, id: u32) -> Reply<SavedScenario> {
-    state.with(|c, _| suanli_api::library::open(c, id))
+    state.with_reader(|c, _| suanli_api::library::open(c, id))
 }
 
 /// Saves the scenario (new when `id` is null); refuses one that breaks a rule.
@@ -253,7 +253,7 @@ pub async fn library_delete(state: State<'_, AppState>, id: u32) -> Reply<()> {
 #[tauri::command]
 #[specta::specta]
 pub async fn library_compare(state: State<'_, AppState>, a: u32, b: u32) -> Reply<Comparison> {
-    state.with(|c, lang| suanli_api::library::compare(c, a, b, lang))
+    state.with_reader(|c, lang| suanli_api::library::compare(c, a, b, lang))
 }
 
 /// Keeps the editor's state, valid or not, so a crash loses nothing.
@@ -266,7 +266,7 @@ pub async fn autosave_put(state: State<'_, AppState>, scenario: ScenarioDoc, lib
 #[tauri::command]
 #[specta::specta]
 pub async fn autosave_get(state: State<'_, AppState>) -> Reply<Option<Draft>> {
-    state.with(|c, _| suanli_api::library::draft(c))
+    state.with_reader(|c, _| suanli_api::library::draft(c))
 }
 
 #[tauri::command]

@@ -104,6 +104,15 @@ impl Inner {
         }
     }
 
+    /// As [`with`](Self::with), for work that only reads the database: on
+    /// the read-only connection, so it does not wait for a write in progress.
+    pub fn with_reader<T>(&self, f: impl FnOnce(&Catalog, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
+        self.with_optional(|c, lang| match c {
+            Some(c) => f(c, lang),
+            None => Err(Error::Unavailable),
+        })
+    }
+
     /// As [`with`](Self::with), for work that only reads the database, or
     /// can run without it (a scenario that names no catalogue offer): on the
     /// read-only connection, so it does not wait for a write in progress.

@@ -317,10 +317,17 @@ fn reads_go_on_while_a_write_holds_the_catalogue() {
     std::thread::spawn(move || {
         let evaluated = caller.call("evaluate", json!({ "scenario": doc }));
         let info = caller.call("app_info", json!({}));
-        let _ = answer_tx.send((evaluated, info));
+        // Every other read-only command takes the read-only connection too.
+        let reads = ["get_settings", "library_list", "list_providers", "pricebook"].map(|c| caller.call(c, json!({})));
+        let filter = json!({ "fx": {}, "exclude_pricebook": false, "sort": "id" });
+        let offers = caller.call("list_offers", json!({ "filter": filter }));
+        let _ = answer_tx.send((evaluated, info, reads, offers));
     });
-    let (evaluated, info) = answer.recv_timeout(Duration::from_secs(30)).expect("the reads waited for the write");
+    let (evaluated, info, reads, offers) =
+        answer.recv_timeout(Duration::from_secs(30)).expect("the reads waited for the write");
     assert_eq!(total(&evaluated.unwrap(), "rent-8xa100-on-demand"), 1_799_654.4);
+    assert!(reads.iter().all(Result::is_ok), "{reads:?}");
+    assert_eq!(offers.unwrap().as_array().map(Vec::len), before.as_u64().map(|n| n as usize));
     // The reader sees the last commit, not the write in progress.
     assert_eq!(info.unwrap()["counts"]["offers"], before);
     release.send(()).unwrap();
