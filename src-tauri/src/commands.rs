@@ -28,16 +28,22 @@ type Reply<T> = Result<T, ErrorJson>;
 #[serde(transparent)]
 pub struct ScenarioDoc(#[specta(type = suanli_api::document::JsonObject)] pub Value);
 
-/// Runs `f` with the app's state on a blocking thread.
-async fn blocking<T: Send + 'static>(
+/// Runs `f` with the app's state on a blocking thread; its answer, like
+/// every other, leaves with finite numbers only.
+async fn blocking<T: Serialize + Send + 'static>(
     state: State<'_, AppState>,
     f: impl FnOnce(&AppState) -> Reply<T> + Send + 'static,
 ) -> Reply<T> {
     let state = state.inner().clone();
     let lang = state.lang();
-    tauri::async_runtime::spawn_blocking(move || f(&state))
-        .await
-        .unwrap_or_else(|e| Err(Error::Internal(e.to_string()).to_json(lang)))
+    tauri::async_runtime::spawn_blocking(move || {
+        f(&state).and_then(|answer| {
+            suanli_api::ensure_finite(&answer).map_err(|e| e.to_json(lang))?;
+            Ok(answer)
+        })
+    })
+    .await
+    .unwrap_or_else(|e| Err(Error::Internal(e.to_string()).to_json(lang)))
 }
 
 #[tauri::command]
@@ -192,7 +198,9 @@ pub async fn simulate(
     seed: u32,
 ) -> Reply<SimulationJson> {
     blocking(state, move |state| {
-        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let (s, _) = state
+            .step_optional(|c, _| suanli_api::document::checked(&scenario.0, c))
+            .map_err(|e| e.to_json(state.lang()))?;
         let lang = state.lang();
         let (e, sim) =
             suanli_api::analytics::simulate(&s, trials, u64::from(seed), 0, &|_| {}).map_err(|e| e.to_json(lang))?;
@@ -205,7 +213,9 @@ pub async fn simulate(
 #[specta::specta]
 pub async fn sensitivity(state: State<'_, AppState>, scenario: ScenarioDoc) -> Reply<SensitivityJson> {
     blocking(state, move |state| {
-        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let (s, _) = state
+            .step_optional(|c, _| suanli_api::document::checked(&scenario.0, c))
+            .map_err(|e| e.to_json(state.lang()))?;
         let lang = state.lang();
         let sens = suanli_api::analytics::sensitivity(&s).map_err(|e| e.to_json(lang))?;
         suanli_api::analytics::sensitivity_json(&sens, s.currency).map_err(|e| e.to_json(lang))
@@ -344,7 +354,8 @@ pub async fn catalog_refresh(
         state.cancel_refresh.store(false, std::sync::atomic::Ordering::SeqCst);
         let urls = suanli_api::catalog::FeedUrls { skypilot: skypilot_url, azure: azure_url, ..Default::default() };
         let result = state
-            .with(|_, _| suanli_api::catalog::parse_feeds(&feeds))
+            .step(|_, _| suanli_api::catalog::parse_feeds(&feeds))
+            .map_err(|e| e.to_json(lang))
             .and_then(|feeds| {
                 let mut progress = |feed: &str, n: u64| send(UpdateStage::Download, feed, n);
                 suanli_api::catalog::refresh_fetch(&feeds, &urls, &mut progress, &state.cancel_refresh)
@@ -352,7 +363,7 @@ pub async fn catalog_refresh(
             })
             .and_then(|fetched| {
                 send(UpdateStage::Apply, "", 0);
-                state.with(|c, _| suanli_api::catalog::refresh_apply(c, &fetched))
+                state.step(|c, _| suanli_api::catalog::refresh_apply(c, &fetched)).map_err(|e| e.to_json(lang))
             })
             .map(|reports| reports.into_iter().map(|(feed, r)| FeedReport::of(feed, &r)).collect());
         send(UpdateStage::Done, "", 0);
@@ -387,9 +398,11 @@ pub async fn export_proposal(
     fields: ProposalFields,
 ) -> Reply<Exported> {
     blocking(state, move |state| {
-        let ((s, _), stale_after) = state.with_optional(|c, _| {
-            Ok((suanli_api::document::checked(&scenario.0, c)?, suanli_api::freshness::stale_after_or_default(c)?))
-        })?;
+        let ((s, _), stale_after) = state
+            .step_optional(|c, _| {
+                Ok((suanli_api::document::checked(&scenario.0, c)?, suanli_api::freshness::stale_after_or_default(c)?))
+            })
+            .map_err(|e| e.to_json(state.lang()))?;
         let lang = state.lang();
         let today = state.today().format("%Y-%m-%d").to_string();
         suanli_api::proposal::export_proposal(&s, lang, fields, today, stale_after, std::path::Path::new(&path))
@@ -403,7 +416,9 @@ pub async fn export_proposal(
 #[specta::specta]
 pub async fn export_spreadsheet(state: State<'_, AppState>, scenario: ScenarioDoc, path: String) -> Reply<Exported> {
     blocking(state, move |state| {
-        let (s, _) = state.with_optional(|c, _| suanli_api::document::checked(&scenario.0, c))?;
+        let (s, _) = state
+            .step_optional(|c, _| suanli_api::document::checked(&scenario.0, c))
+            .map_err(|e| e.to_json(state.lang()))?;
         let lang = state.lang();
         suanli_api::proposal::export_spreadsheet(&s, lang, std::path::Path::new(&path)).map_err(|e| e.to_json(lang))
     })

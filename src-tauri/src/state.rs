@@ -2,6 +2,7 @@
 //! opened), a second connection that only reads it, and the language
 //! messages are written in.
 
+use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -95,18 +96,23 @@ impl Inner {
         self.catalog.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `f` on the open database; errors come back in the user's language.
-    pub fn with<T>(&self, f: impl FnOnce(&mut Catalog, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
+    /// Runs `f` on the open database; errors come back in the user's
+    /// language, and an answer holding a non-finite number is refused
+    /// ([`finite`]).
+    pub fn with<T: Serialize>(&self, f: impl FnOnce(&mut Catalog, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
         let lang = self.lang();
         match self.guard().as_mut() {
-            Some(c) => f(c, lang).map_err(|e| e.to_json(lang)),
+            Some(c) => f(c, lang).and_then(finite).map_err(|e| e.to_json(lang)),
             None => Err(Error::Unavailable.to_json(lang)),
         }
     }
 
     /// As [`with`](Self::with), for work that only reads the database: on
     /// the read-only connection, so it does not wait for a write in progress.
-    pub fn with_reader<T>(&self, f: impl FnOnce(&Catalog, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
+    pub fn with_reader<T: Serialize>(
+        &self,
+        f: impl FnOnce(&Catalog, Lang) -> Result<T, Error>,
+    ) -> Result<T, ErrorJson> {
         self.with_optional(|c, lang| match c {
             Some(c) => f(c, lang),
             None => Err(Error::Unavailable),
@@ -116,13 +122,38 @@ impl Inner {
     /// As [`with`](Self::with), for work that only reads the database, or
     /// can run without it (a scenario that names no catalogue offer): on the
     /// read-only connection, so it does not wait for a write in progress.
-    pub fn with_optional<T>(&self, f: impl FnOnce(Option<&Catalog>, Lang) -> Result<T, Error>) -> Result<T, ErrorJson> {
+    pub fn with_optional<T: Serialize>(
+        &self,
+        f: impl FnOnce(Option<&Catalog>, Lang) -> Result<T, Error>,
+    ) -> Result<T, ErrorJson> {
+        let lang = self.lang();
+        self.step_optional(|c, lang| f(c, lang).and_then(finite)).map_err(|e| e.to_json(lang))
+    }
+
+    /// A step inside a command (its answer is checked where it is made):
+    /// `f` on the read-only connection, or on none.
+    pub fn step_optional<T>(&self, f: impl FnOnce(Option<&Catalog>, Lang) -> Result<T, Error>) -> Result<T, Error> {
         let lang = self.lang();
         let reader = self.reader.lock().unwrap_or_else(|p| p.into_inner());
         match reader.as_ref() {
             Some(r) => f(Some(r), lang),
             None => f(self.guard().as_ref(), lang),
         }
-        .map_err(|e| e.to_json(lang))
     }
+
+    /// A step inside a command that writes (its answer is checked where it
+    /// is made): `f` on the open database.
+    pub fn step<T>(&self, f: impl FnOnce(&mut Catalog, Lang) -> Result<T, Error>) -> Result<T, Error> {
+        match self.guard().as_mut() {
+            Some(c) => f(c, self.lang()),
+            None => Err(Error::Unavailable),
+        }
+    }
+}
+
+/// Every answer leaves the shell with finite numbers only: JSON would write
+/// NaN as `null` and pass a broken figure off as a missing one.
+fn finite<T: Serialize>(answer: T) -> Result<T, Error> {
+    suanli_api::ensure_finite(&answer)?;
+    Ok(answer)
 }

@@ -1,7 +1,10 @@
 //! JSON never carries a non-finite number. serde_json writes NaN and ±inf
-//! as `null`, which would pass a broken figure off as a missing one; every
-//! JSON shape this crate hands out is walked first, and one holding such a
-//! number is refused with the field's path (`options[2].total_nominal`).
+//! as `null`, which would pass a broken figure off as a missing one; so
+//! JSON is walked at each edge before it leaves — the CLI's `--format json`
+//! (`terminal::json`), every desktop reply that holds a number (the shell's
+//! `with*` and `blocking`), the evaluation and simulation JSON here — and one
+//! holding such a number is refused with the field's path
+//! (`options[2].total_nominal`).
 
 use std::fmt;
 
