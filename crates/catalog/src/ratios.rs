@@ -530,7 +530,8 @@ fn scale_corrected(
                 }
                 let (pa, pb) = (accelerators[a], accelerators[b]);
                 for (ra, rb) in comparable(&key, &by_accelerator[a], &by_accelerator[b], pa, pb) {
-                    let found = moved(&ra, &rb).or_else(|| moved(&rb, &ra).map(|(r, mb, ma, sc)| (1.0 / r, ma, mb, sc)));
+                    let found =
+                        moved(&ra, &rb).or_else(|| moved(&rb, &ra).map(|(r, mb, ma, sc)| (1.0 / r, ma, mb, sc)));
                     if let Some((ratio, ma, mb, scale)) = found.filter(|f| f.0.is_finite() && f.0 > 0.0) {
                         out.push(DerivedRatio {
                             accelerator_id: (*a).to_owned(),
@@ -557,14 +558,14 @@ fn work(m: &Measurement) -> Option<f64> {
     m.metric.per_accelerator(m.value?, m.accelerators)
 }
 
+/// x ÷ y, the x run, the y run nearest in count, the correction.
+type Moved<'m> = (f64, &'m Measurement, &'m Measurement, ScaleCorrection);
+
 /// The best comparison of an `xs` run against the `ys` side moved to its
 /// count: (x ÷ y, the x run, the y run nearest in count, the correction).
 /// Interpolation wins over extrapolation, then the nearer measured count.
-fn moved<'m>(
-    xs: &[&'m Measurement],
-    ys: &[&'m Measurement],
-) -> Option<(f64, &'m Measurement, &'m Measurement, ScaleCorrection)> {
-    let mut best: Option<((bool, f64), (f64, &'m Measurement, &'m Measurement, ScaleCorrection))> = None;
+fn moved<'m>(xs: &[&'m Measurement], ys: &[&'m Measurement]) -> Option<Moved<'m>> {
+    let mut best: Option<((bool, f64), Moved<'m>)> = None;
     let submitters: BTreeSet<&str> = ys.iter().filter_map(|m| m.submitter.as_deref()).collect();
     for x in xs {
         let Some(wx) = work(x) else { continue };
@@ -1673,7 +1674,9 @@ fn step_text(s: &Step) -> (String, String) {
                 (String::new(), String::new())
             } else {
                 (
-                    format!("; {scaled} across accelerator counts, scale-corrected by the same submitter's measured scaling"),
+                    format!(
+                        "; {scaled} across accelerator counts, scale-corrected by the same submitter's measured scaling"
+                    ),
                     format!("；其中 {scaled} 组卡数不同，按同一提交方实测的扩展效率折算"),
                 )
             };
