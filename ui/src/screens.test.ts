@@ -84,7 +84,7 @@ describe("screens", () => {
     const ids = () => [...document.querySelectorAll('[data-testid="accel-row"]')].map((e) => (e as HTMLElement).dataset.id);
     const all = recordedAnswer("listAccelerators", "accelerators");
     await until(() => ids().length === all.length);
-    expect(all).toHaveLength(88);
+    expect(all).toHaveLength(90);
     q('[data-testid="domestic-only"]')!.click();
     const domestic = recordedAnswer("listAccelerators", "accelerators: domestic");
     await until(() => ids().length === domestic.length);
