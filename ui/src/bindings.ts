@@ -2730,7 +2730,7 @@ export type RatioComparison_Deserialize = {
 	ratio: number | null,
 	/**  The two measurement ids, the `to` side's first. */
 	measurements: [string, string],
-	/**  `none`, `per_accelerator` or `mfu_times_peak`. */
+	/**  `none`, `per_accelerator`, `mfu_times_peak` or `scale_corrected`. */
 	normalisation: string,
 };
 
@@ -2746,7 +2746,7 @@ export type RatioComparison_Serialize = {
 	ratio: number | null,
 	/**  The two measurement ids, the `to` side's first. */
 	measurements: [string, string],
-	/**  `none`, `per_accelerator` or `mfu_times_peak`. */
+	/**  `none`, `per_accelerator`, `mfu_times_peak` or `scale_corrected`. */
 	normalisation: string,
 };
 

@@ -11,7 +11,7 @@ use suanli_catalog::query::{OfferFilter, OfferSort};
 pub use suanli_model::optimise::ConstraintKey;
 use suanli_model::recommend::RankBy;
 use suanli_model::{Lang, Scenario};
-pub use suanli_plan::cluster::{FabricClass, ScalingModel};
+pub use suanli_plan::cluster::{FabricClass, ScalingBasis, ScalingModel};
 pub use suanli_plan::{
     ApartJson, CandidateJson, Constraints, DEFAULT_PICKS, ExclusionJson, MAX_PICKS, MIX_BASES, NotFeasibleJson,
     OFFERS_PER_GROUP, PoolJson, PoolKind, Recommendation, SearchStats, SpotAssumptions,

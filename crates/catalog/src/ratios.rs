@@ -116,6 +116,26 @@ pub struct DerivedRatio {
     pub round: Option<String>,
     /// How the two results were made comparable.
     pub normalisation: Normalisation,
+    /// For a time-to-train comparison across accelerator counts: how the
+    /// other side's run was moved to this side's count.
+    pub scale: Option<ScaleCorrection>,
+}
+
+/// A time-to-train comparison across accelerator counts: the other side's
+/// per-accelerator throughput at this side's count, read off the line
+/// (log throughput per accelerator against log count) through two of its
+/// own runs, by the same submitter, of the same case and round.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScaleCorrection {
+    /// The count the other side was moved to (this side's run).
+    pub at_accelerators: u64,
+    /// The other side's two runs that measure its scaling.
+    pub scaling_runs: [String; 2],
+    /// Per-accelerator throughput kept per doubling of accelerators, by those two runs.
+    pub per_doubling: f64,
+    /// Whether the count lies outside the two runs' counts (by at most a factor of 2).
+    pub extrapolated: bool,
 }
 
 /// How two results were made comparable.
@@ -131,6 +151,9 @@ pub enum Normalisation {
     /// MFU × the part's dense peak at the run's precision (the PaLM
     /// definition FlagPerf states): throughput when only MFU is published.
     MfuTimesPeak,
+    /// Time-to-train runs of different sizes: one side moved to the other's
+    /// count by its own measured scaling ([`ScaleCorrection`]).
+    ScaleCorrected,
 }
 
 /// One step of a ratio's chain: `to` relative to `from`.
@@ -218,7 +241,7 @@ pub struct RatioComparison {
     pub ratio: f64,
     /// The two measurement ids, the `to` side's first.
     pub measurements: [String; 2],
-    /// `none`, `per_accelerator` or `mfu_times_peak`.
+    /// `none`, `per_accelerator`, `mfu_times_peak` or `scale_corrected`.
     pub normalisation: String,
 }
 
@@ -444,6 +467,83 @@ pub fn derive(measurements: &[Measurement], accelerators: &BTreeMap<&str, &Accel
                             case: key.case.clone(),
                             round: key.round.clone(),
                             normalisation,
+                            scale: None,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let direct = out.len();
+    out.extend(scale_corrected(measurements, accelerators, &out[..direct]));
+    out
+}
+
+/// How far outside the other side's measured counts a run's count may lie:
+/// one doubling.
+const MAX_EXTRAPOLATION: f64 = 2.0;
+/// Per-doubling scaling outside this range is not used to correct (a change
+/// of batch or recipe between the runs, not scaling).
+const PER_DOUBLING_RANGE: std::ops::RangeInclusive<f64> = 0.4..=1.1;
+
+/// MLPerf Training time-to-train comparisons between parts that have no run
+/// at an equal count in a case and round: one side's run against the other
+/// side's throughput at that count, read off two runs of the other side by
+/// one submitter (interpolated, or extrapolated by at most one doubling).
+/// The vendor / same-submitter rule of [`comparable`] applies as for runs of
+/// equal size.
+fn scale_corrected(
+    measurements: &[Measurement],
+    accelerators: &BTreeMap<&str, &Accelerator>,
+    direct: &[DerivedRatio],
+) -> Vec<DerivedRatio> {
+    let pair = |case: &str, round: &Option<String>, a: &str, b: &str| {
+        let (x, y) = if a < b { (a, b) } else { (b, a) };
+        (case.to_owned(), round.clone(), x.to_owned(), y.to_owned())
+    };
+    let seen: BTreeSet<_> = direct
+        .iter()
+        .filter(|d| d.suite == Suite::MlperfTraining)
+        .map(|d| pair(&d.case, &d.round, &d.accelerator_id, &d.against_id))
+        .collect();
+    let mut groups: BTreeMap<GroupKey, Vec<&Measurement>> = BTreeMap::new();
+    for m in measurements.iter().filter(|m| {
+        m.suite == Suite::MlperfTraining
+            && m.metric == Metric::MinutesToTrain
+            && m.value.is_some_and(|v| v > 0.0 && v.is_finite())
+            && accelerators.contains_key(m.accelerator_id.as_str())
+    }) {
+        let key = GroupKey { accelerators: None, ..group_key(m) };
+        groups.entry(key).or_default().push(m);
+    }
+    let mut out = Vec::new();
+    for (key, rows) in groups {
+        let mut by_accelerator: BTreeMap<&str, Vec<&Measurement>> = BTreeMap::new();
+        for m in rows {
+            by_accelerator.entry(m.accelerator_id.as_str()).or_default().push(m);
+        }
+        let ids: Vec<&str> = by_accelerator.keys().copied().collect();
+        for (i, a) in ids.iter().enumerate() {
+            for b in &ids[i + 1..] {
+                if seen.contains(&pair(&key.case, &key.round, a, b)) {
+                    continue;
+                }
+                let (pa, pb) = (accelerators[a], accelerators[b]);
+                for (ra, rb) in comparable(&key, &by_accelerator[a], &by_accelerator[b], pa, pb) {
+                    let found =
+                        moved(&ra, &rb).or_else(|| moved(&rb, &ra).map(|(r, mb, ma, sc)| (1.0 / r, ma, mb, sc)));
+                    if let Some((ratio, ma, mb, scale)) = found.filter(|f| f.0.is_finite() && f.0 > 0.0) {
+                        out.push(DerivedRatio {
+                            accelerator_id: (*a).to_owned(),
+                            against_id: (*b).to_owned(),
+                            workload_class: key.class,
+                            ratio,
+                            measurements: [ma.id.clone(), mb.id.clone()],
+                            suite: key.suite,
+                            case: key.case.clone(),
+                            round: key.round.clone(),
+                            normalisation: Normalisation::ScaleCorrected,
+                            scale: Some(scale),
                         });
                     }
                 }
@@ -451,6 +551,78 @@ pub fn derive(measurements: &[Measurement], accelerators: &BTreeMap<&str, &Accel
         }
     }
     out
+}
+
+/// Per-accelerator work of a time-to-train run.
+fn work(m: &Measurement) -> Option<f64> {
+    m.metric.per_accelerator(m.value?, m.accelerators)
+}
+
+/// x ÷ y, the x run, the y run nearest in count, the correction.
+type Moved<'m> = (f64, &'m Measurement, &'m Measurement, ScaleCorrection);
+
+/// The best comparison of an `xs` run against the `ys` side moved to its
+/// count: (x ÷ y, the x run, the y run nearest in count, the correction).
+/// Interpolation wins over extrapolation, then the nearer measured count.
+fn moved<'m>(xs: &[&'m Measurement], ys: &[&'m Measurement]) -> Option<Moved<'m>> {
+    let mut best: Option<((bool, f64), Moved<'m>)> = None;
+    let submitters: BTreeSet<&str> = ys.iter().filter_map(|m| m.submitter.as_deref()).collect();
+    for x in xs {
+        let Some(wx) = work(x) else { continue };
+        let nx = x.accelerators;
+        for s in &submitters {
+            // The submitter's best run at each count.
+            let mut at: BTreeMap<u64, (f64, &'m Measurement)> = BTreeMap::new();
+            for y in ys.iter().copied().filter(|y| y.submitter.as_deref() == Some(*s)) {
+                let Some(w) = work(y) else { continue };
+                let e = at.entry(y.accelerators as u64).or_insert((w, y));
+                if w > e.0 {
+                    *e = (w, y);
+                }
+            }
+            let Some((lo, hi, extrapolated)) = bracket(&at, nx) else { continue };
+            let ((c1, (w1, m1)), (c2, (w2, m2))) = (lo, hi);
+            let per_doubling = (w2 / w1).powf(1.0 / (c2 as f64 / c1 as f64).log2());
+            if !PER_DOUBLING_RANGE.contains(&per_doubling) {
+                continue;
+            }
+            let wy = w1 * per_doubling.powf((nx / c1 as f64).log2());
+            let nearest = if (nx / c1 as f64).ln().abs() <= (nx / c2 as f64).ln().abs() { m1 } else { m2 };
+            let distance = (nx.ln() - (nearest.accelerators).ln()).abs();
+            let rank = (extrapolated, distance);
+            if best.as_ref().is_none_or(|(r, _)| rank < *r) {
+                let scale = ScaleCorrection {
+                    at_accelerators: nx as u64,
+                    scaling_runs: [m1.id.clone(), m2.id.clone()],
+                    per_doubling,
+                    extrapolated,
+                };
+                best = Some((rank, (wx / wy, *x, nearest, scale)));
+            }
+        }
+    }
+    best.map(|(_, b)| b)
+}
+
+type Point<'m> = (u64, (f64, &'m Measurement));
+
+/// The two counts to read a count off: the nearest below and above it, else
+/// the two nearest on one side when the count is at most a factor of 2
+/// beyond them (extrapolated).
+fn bracket<'m>(at: &BTreeMap<u64, (f64, &'m Measurement)>, n: f64) -> Option<(Point<'m>, Point<'m>, bool)> {
+    let points: Vec<Point<'m>> = at.iter().map(|(c, v)| (*c, *v)).collect();
+    // A run of the same count is a direct comparison, not a corrected one.
+    if points.len() < 2 || points.iter().any(|p| p.0 as f64 == n) {
+        return None;
+    }
+    let below = points.iter().rposition(|p| (p.0 as f64) < n);
+    let above = points.iter().position(|p| (p.0 as f64) > n);
+    match (below, above) {
+        (Some(i), Some(j)) => Some((points[i], points[j], false)),
+        (Some(i), None) if n <= points[i].0 as f64 * MAX_EXTRAPOLATION => Some((points[i - 1], points[i], true)),
+        (None, Some(j)) if n * MAX_EXTRAPOLATION >= points[j].0 as f64 => Some((points[j], points[j + 1], true)),
+        _ => None,
+    }
 }
 
 /// Whether a submitter is the part's vendor (`NVIDIA` for NVIDIA parts,
@@ -555,6 +727,7 @@ fn comparison(d: &DerivedRatio, flip: bool) -> RatioComparison {
             Normalisation::None => "none",
             Normalisation::PerAccelerator => "per_accelerator",
             Normalisation::MfuTimesPeak => "mfu_times_peak",
+            Normalisation::ScaleCorrected => "scale_corrected",
         }
         .to_owned(),
     }
@@ -1496,9 +1669,20 @@ fn step_text(s: &Step) -> (String, String) {
             let (low, high) =
                 comparisons.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), c| (lo.min(c.ratio), hi.max(c.ratio)));
             let spread = if n > 1 { format!(" {low:.3}–{high:.3}") } else { String::new() };
+            let scaled = comparisons.iter().filter(|c| c.normalisation == "scale_corrected").count();
+            let (scaled_en, scaled_zh) = if scaled == 0 {
+                (String::new(), String::new())
+            } else {
+                (
+                    format!(
+                        "; {scaled} across accelerator counts, scale-corrected by the same submitter's measured scaling"
+                    ),
+                    format!("；其中 {scaled} 组卡数不同，按同一提交方实测的扩展效率折算"),
+                )
+            };
             (
                 format!(
-                    "{} vs {} {:.3} ({} like-for-like comparison{}{spread}: {})",
+                    "{} vs {} {:.3} ({} like-for-like comparison{}{spread}: {}{scaled_en})",
                     s.to,
                     s.from,
                     s.ratio,
@@ -1507,7 +1691,7 @@ fn step_text(s: &Step) -> (String, String) {
                     cases.join(", ")
                 ),
                 format!(
-                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}{spread}：{}）",
+                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}{spread}：{}{scaled_zh}）",
                     s.to,
                     s.from,
                     s.ratio,

@@ -364,8 +364,12 @@ fn the_175b_example_ranks_only_clusters_a_cto_could_build() {
             assert!(x.cluster.per_node >= 2 && x.cluster.per_node_stated, "{}: {:?}", x.label, x.cluster);
             assert!(x.pools.iter().all(|p| !consumer(&p.accelerator_id)), "{}", x.label);
             assert!(x.cluster.nodes * x.cluster.per_node >= 256, "{:?}", x.cluster);
+            // A network no source states is ranked only as servers the buyer
+            // networks, or as a cluster a source states (scaled as an untuned fabric).
             assert!(
-                x.cluster.scale_out != suanli_api::catalog::ScaleOut::NotStated || x.kind == OptionKind::Buy,
+                x.cluster.scale_out != suanli_api::catalog::ScaleOut::NotStated
+                    || x.kind == OptionKind::Buy
+                    || x.cluster.scaling_basis == recommend::ScalingBasis::NetworkNotStated,
                 "{:?}",
                 x.cluster
             );

@@ -2,7 +2,7 @@
 //! both and outlives updates, like for like only, bad rows refused whole.
 
 use suanli_catalog::pack::{self, Subset, VerifyOptions};
-use suanli_catalog::query::{InferenceModel, OfferFilter, REFERENCE_ACCELERATOR};
+use suanli_catalog::query::{AcceleratorFilter, InferenceModel, OfferFilter, REFERENCE_ACCELERATOR};
 use suanli_catalog::ratios::{Basis, NoRatio, PinnedRatio, RatioBook, RatioInputs, derive};
 use suanli_catalog::{Accelerator, Confidence, Error, Measurement, Metric, Suite, WorkloadClass};
 use suanli_model::{LatencyClass, Precision};
@@ -451,4 +451,99 @@ fn the_bundled_llm_ratios_keep_the_measured_order() {
     let expected =
         if measured.is_empty() { 2.19 } else { (measured.iter().sum::<f64>() / measured.len() as f64).exp() };
     assert!((h100.ratio / a800.ratio / expected - 1.0).abs() < 0.01, "{} vs {expected}", h100.ratio / a800.ratio);
+}
+
+/// An MLPerf Training time-to-train run: (id, part, submitter, accelerators, minutes).
+fn ttt(id: &str, part: &str, submitter: &str, accelerators: f64, minutes: f64) -> Measurement {
+    Measurement {
+        suite: Suite::MlperfTraining,
+        suite_version: Some("v4.0".into()),
+        submitter: Some(submitter.into()),
+        workload_class: WorkloadClass::LlmFinetuning,
+        precision: None,
+        sequence_length: None,
+        accelerators,
+        metric: Metric::MinutesToTrain,
+        ..measurement(id, part, "llama2_70b_lora", minutes)
+    }
+}
+
+#[test]
+fn time_to_train_runs_of_different_sizes_pair_only_through_the_same_submitters_measured_scaling() {
+    let mut parts = parts();
+    parts.push(accelerator("fast-card", "NVIDIA", "CUDA", Some(989.0), Some(3350.0)));
+    let accelerators: std::collections::BTreeMap<&str, &Accelerator> =
+        parts.iter().map(|a| (a.id.as_str(), a)).collect();
+    // One submitter: the reference on 64 cards, the fast card on 8 and 32
+    // (MLPerf Training v4.0 llama2_70b_lora, Juniper's three runs).
+    let m = vec![
+        ttt("ref-64", REFERENCE_ACCELERATOR, "J", 64.0, 75.469),
+        ttt("fast-8", "fast-card", "J", 8.0, 116.087),
+        ttt("fast-32", "fast-card", "J", 32.0, 44.790),
+    ];
+    let d = derive(&m, &accelerators);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let scale = d[0].scale.as_ref().expect("labelled as scale-corrected");
+    assert_eq!(d[0].normalisation, suanli_catalog::ratios::Normalisation::ScaleCorrected);
+    // The fast card keeps (116.087 × 8 ÷ (44.790 × 32))^(1/2) = 0.805 of its
+    // throughput per card per doubling; one doubling beyond its 32 cards.
+    let per_doubling = (116.087_f64 * 8.0 / (44.790 * 32.0)).sqrt();
+    assert!((scale.per_doubling - per_doubling).abs() < 1e-9 && scale.extrapolated, "{scale:?}");
+    assert_eq!((scale.at_accelerators, scale.scaling_runs.clone()), (64, ["fast-8".into(), "fast-32".into()]));
+    let fast_over_ref = 75.469 * 64.0 / (44.790 * 32.0) * per_doubling;
+    let r = if d[0].accelerator_id == "fast-card" { d[0].ratio } else { 1.0 / d[0].ratio };
+    assert!((r / fast_over_ref - 1.0).abs() < 1e-9, "{r} vs {fast_over_ref}");
+    let b = book(&parts, &m);
+    let fast = b.get("fast-card", WorkloadClass::LlmFinetuning).unwrap();
+    assert_eq!(fast.basis, Basis::Derived);
+    assert!(
+        fast.method_en.contains("scale-corrected") && fast.method_zh.contains("扩展效率折算"),
+        "{}",
+        fast.method_en
+    );
+
+    // More than one doubling beyond the measured counts: no comparison.
+    let far = vec![ttt("ref-128", REFERENCE_ACCELERATOR, "J", 128.0, 40.0), m[1].clone(), m[2].clone()];
+    assert!(derive(&far, &accelerators).is_empty());
+    // Another submitter's scaling does not move this submitter's run.
+    let other = vec![
+        m[0].clone(),
+        ttt("fast-8", "fast-card", "K", 8.0, 116.087),
+        ttt("fast-32", "fast-card", "K", 32.0, 44.79),
+    ];
+    assert!(derive(&other, &accelerators).is_empty());
+    // Where runs of equal size exist, they alone are compared.
+    let mut equal = m.clone();
+    equal.push(ttt("fast-64", "fast-card", "J", 64.0, 30.0));
+    let d = derive(&equal, &accelerators);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].scale.is_none() && d[0].measurements.contains(&"fast-64".to_owned()), "{d:?}");
+}
+
+#[test]
+fn every_llm_class_is_measured_on_a_dozen_parts_and_calibrated_on_ten() {
+    let c = fresh();
+    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
+    let calibration = c.calibration(REFERENCE_ACCELERATOR).unwrap();
+    for class in [WorkloadClass::LlmPretraining, WorkloadClass::LlmFinetuning, WorkloadClass::LlmInference] {
+        let measured = c
+            .accelerators(&AcceleratorFilter::default())
+            .unwrap()
+            .iter()
+            .filter(|a| a.variants.is_none())
+            .filter(|a| {
+                book.get(&a.id, class)
+                    .is_ok_and(|r| matches!(r.basis, Basis::Measured | Basis::Derived | Basis::SpecEquivalent))
+            })
+            .count();
+        assert!(measured >= 12, "{class:?}: {measured} parts measured");
+        let points = calibration.rows.iter().filter(|r| r.workload_class == class).count();
+        assert!(points >= 10, "{class:?}: {points} calibration points");
+    }
+    // The LLM inference group reaches the reference through Dell's A100 and
+    // H100 SXM GPT-J runs (MLPerf Inference v3.1): H100 ÷ A100 = 101.832 ÷ 42.3161
+    // there, and the group's other loops keep it within 10 %.
+    let h100 = book.get("nvidia-h100-sxm-80gb", WorkloadClass::LlmInference).unwrap();
+    assert_eq!(h100.basis, Basis::Derived);
+    assert!((h100.ratio / (101.832 / 42.3161) - 1.0).abs() < 0.1, "{}", h100.ratio);
 }
