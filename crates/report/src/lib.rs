@@ -18,6 +18,7 @@ mod case;
 pub mod deploy;
 mod error;
 mod labels;
+mod linebreak;
 mod pdf;
 pub mod proposal;
 pub mod sheet;

@@ -173,33 +173,47 @@ impl Canvas {
             .sum()
     }
 
-    /// Lines of at most `max` points: breaks at spaces, or between any two
-    /// characters when a word (or Chinese text) is longer than the line.
+    /// Lines of at most `max` points, broken where the Unicode line-breaking
+    /// rules allow ([`crate::linebreak`]: at spaces, between Chinese
+    /// characters, never before closing or after opening punctuation, never
+    /// between a number and its unit); a piece longer than a line (a long
+    /// identifier or address) is broken between characters, closing
+    /// punctuation hanging at the end of the line.
     pub fn wrap(&self, s: &str, size: f32, bold: bool, max: f32) -> Vec<String> {
         let s = self.printable(s);
         let mut lines = Vec::new();
         let mut line = String::new();
-        for word in s.split_inclusive(' ') {
-            let candidate = format!("{line}{word}");
-            if self.width(candidate.trim_end(), size, bold) <= max {
-                line = candidate;
+        // The line's width, and its width without trailing spaces.
+        let mut width = 0.0;
+        for piece in crate::linebreak::pieces(&s) {
+            let body = piece.trim_end();
+            let body_w = self.width(body, size, bold);
+            let piece_w = body_w + self.width(&piece[body.len()..], size, bold);
+            if width + body_w <= max {
+                line.push_str(piece);
+                width += piece_w;
                 continue;
             }
-            // A word that fits on a line of its own starts the next line;
-            // a longer one (a run of Chinese, which has no spaces) goes on
-            // filling this line and breaks between characters.
-            if !line.trim().is_empty() && self.width(word.trim_end(), size, bold) <= max {
+            if !line.trim().is_empty() {
                 lines.push(line.trim_end().to_owned());
-                line = String::new();
+                line.clear();
+                width = 0.0;
             }
-            for ch in word.chars() {
-                let candidate = format!("{line}{ch}");
-                if self.width(candidate.trim_end(), size, bold) > max && !line.is_empty() {
+            if body_w <= max {
+                line.push_str(piece);
+                width = piece_w;
+                continue;
+            }
+            for ch in piece.chars() {
+                let w = self.width(ch.encode_utf8(&mut [0; 4]), size, bold);
+                let fits = width + w <= max || ch.is_whitespace() || !crate::linebreak::may_start_line(ch);
+                if !fits && !line.trim().is_empty() {
                     lines.push(line.trim_end().to_owned());
-                    line = ch.to_string();
-                } else {
-                    line = candidate;
+                    line.clear();
+                    width = 0.0;
                 }
+                line.push(ch);
+                width += w;
             }
         }
         if !line.trim().is_empty() {
@@ -503,6 +517,33 @@ mod tests {
         assert_eq!(cv.printable("P10–P90 — a… ‘b’ “c” ‐"), "P10–P90 — a… ‘b’ “c” ‐");
         assert_eq!(cv.printable("a\u{202E}b\u{200B}c\u{2066}d\u{FEFF}e\tf"), "abcde f");
         assert_eq!(cv.printable("CO\u{2082} \u{20000}"), "CO2 [U+20000]");
+    }
+
+    /// Hard Chinese strings wrapped at every width from 5 to 30 characters:
+    /// no line starts with closing punctuation or ends with an opening one,
+    /// and no number is parted from its unit.
+    #[test]
+    fn chinese_lines_break_by_the_unicode_rules() {
+        let cv = super::Canvas::new().unwrap();
+        let text = "建议在 24 个月内完成（2026年1月）：净现值 587.20万美元，较次优方案低 12%。风险：供应“不确定”，交付周期 6 个月；另见附录。";
+        let closing = "，。、：；！？）”》%";
+        let opening = "（“《";
+        for chars in 5..30 {
+            let lines = cv.wrap(text, 10.0, false, 10.0 * chars as f32);
+            assert_eq!(lines.concat().replace(' ', ""), text.replace(' ', ""), "{chars}: {lines:?}");
+            for (i, line) in lines.iter().enumerate() {
+                let first = line.chars().next().unwrap();
+                let last = line.chars().last().unwrap();
+                assert!(!closing.contains(first), "{chars}: line {i} starts with {first}: {lines:?}");
+                assert!(!opening.contains(last), "{chars}: line {i} ends with {last}: {lines:?}");
+                for unit in ["个月", "月）", "万美元", "年"] {
+                    assert!(!line.starts_with(unit), "{chars}: line {i} parts a number from {unit}: {lines:?}");
+                }
+                assert!(!line.ends_with("24") && !line.ends_with("2026") && !line.ends_with('6'), "{chars}: {lines:?}");
+            }
+        }
+        // English still breaks at spaces only.
+        assert_eq!(cv.wrap("one two three", 10.0, false, cv.width("one two", 10.0, false) + 1.0), ["one two", "three"]);
     }
 
     #[test]

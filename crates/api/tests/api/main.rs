@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod china;
+mod client_text;
 mod cost_lines;
 mod deploy;
 mod files;
