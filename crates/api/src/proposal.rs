@@ -148,6 +148,7 @@ fn with_input<T>(
         lang,
         price_dates: &price_dates(s, &meta.date, stale_after_months, lang),
         stale_after_months,
+        sources: catalogue_sources(),
     };
     f(&input)
 }
@@ -169,6 +170,19 @@ fn price_dates(s: &suanli_model::Scenario, date: &str, stale_after_months: u32, 
             stale: a.freshness.stale,
         })
         .collect()
+}
+
+/// The bundled catalogue's sources by id, read once: what a proposal's
+/// numbered references are made from.
+fn catalogue_sources() -> &'static suanli_report::Sources {
+    static SOURCES: std::sync::OnceLock<suanli_report::Sources> = std::sync::OnceLock::new();
+    SOURCES.get_or_init(|| {
+        suanli_catalog::bundled_sources()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| (s.id, suanli_report::Source { sheet: s.sheet, title: s.title, url: s.url, date: s.date }))
+            .collect()
+    })
 }
 
 /// The bundled catalogue's accelerator names by id, in `lang` (an

@@ -13,12 +13,7 @@ pub fn version() -> i64 {
 /// Parses the bundled CSV files.
 pub fn tables() -> Result<Tables, Error> {
     Ok(Tables {
-        // The feed files the importers read are sources too: a provider row can cite its feed.
-        sources: [
-            csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
-            csv_rows("feeds/sources.csv", crate::aliases::FEED_SOURCES)?,
-        ]
-        .concat(),
+        sources: sources()?,
         accelerators: csv_rows("accelerators.csv", include_str!("../../../data/catalog/accelerators.csv"))?,
         providers: csv_rows("providers.csv", include_str!("../../../data/catalog/providers.csv"))?,
         offers: csv_rows("offers.csv", include_str!("../../../data/catalog/offers.csv"))?,
@@ -29,6 +24,16 @@ pub fn tables() -> Result<Tables, Error> {
         nodes: csv_rows("nodes.csv", include_str!("../../../data/catalog/nodes.csv"))?,
         reference_rates: csv_rows("fx.csv", include_str!("../../../data/catalog/fx.csv"))?,
     })
+}
+
+/// The bundled sources rows cite: the registers' (`sources.csv`) and the
+/// feed files the importers read (a provider row can cite its feed).
+pub fn sources() -> Result<Vec<crate::rows::Source>, Error> {
+    Ok([
+        csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
+        csv_rows("feeds/sources.csv", crate::aliases::FEED_SOURCES)?,
+    ]
+    .concat())
 }
 
 /// Each bundled accelerator's name as a reader writes it, by id: `(id,

@@ -40,9 +40,11 @@ pub fn without_file_names(text: &str, lang: Lang) -> String {
 /// A source or note as a client reads it: one language of a bilingual
 /// text, no file names, and any field name or closed value written in
 /// snake_case (`llm_pretraining`, `export_controls`) said in words.
+/// While a proposal is laid out its ids become numbered references
+/// ([`crate::references`]).
 pub fn source(text: &str, lang: Lang) -> String {
     let text = without_file_names(&for_lang(text, lang), lang);
-    map_words(
+    let said = map_words(
         &text,
         |c| c.is_ascii_alphanumeric() || c == '_',
         |word, out| {
@@ -57,7 +59,8 @@ pub fn source(text: &str, lang: Lang) -> String {
                 out.push_str(word);
             }
         },
-    )
+    );
+    crate::references::cite(&said)
 }
 
 /// `text` with each run of `in_word` characters written by `say`, every

@@ -21,6 +21,7 @@ mod labels;
 mod linebreak;
 mod pdf;
 pub mod proposal;
+mod references;
 pub mod sheet;
 mod yaml;
 
@@ -29,6 +30,7 @@ pub use error::ReportError;
 /// A scenario input's words (`on_demand.price_per_accel_hour` → "on demand: price per accelerator-hour").
 pub use labels::input as input_label;
 pub use pdf::{fallback, font_covers};
+pub use references::{Source, Sources};
 
 /// Display names by catalogue id (accelerators), in one language.
 pub type Names = std::collections::BTreeMap<String, String>;

@@ -57,6 +57,8 @@ pub struct ProposalInput<'a> {
     pub price_dates: &'a [PriceDate],
     /// Prices this many months old or older are stale (a setting).
     pub stale_after_months: u32,
+    /// The catalogue's sources by id: what the numbered references are made from.
+    pub sources: &'a crate::Sources,
 }
 
 /// One price's date as the proposal prints it, aged on the proposal's date.
@@ -112,6 +114,8 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     let e = input.evaluation;
     let s = input.scenario;
     let mut cv = Canvas::new()?;
+    // Sources said from here on cite numbered references.
+    let book = crate::references::Open::new(input.sources, lang);
     if let Some(bytes) = &input.meta.logo {
         cv.set_logo(bytes)?;
     }
@@ -164,6 +168,11 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     crate::case::approval(&mut cv, input.meta, lang);
     sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
     appendix(&mut cv, &x);
+    let references = book.list();
+    if !references.is_empty() {
+        sections.unnumbered(&mut cv, lang.pick("References", "参考文献"));
+        crate::references::section(&mut cv, &references, lang);
+    }
     sections.unnumbered(&mut cv, lang.pick("Notices", "声明"));
     crate::case::notices(&mut cv, input.meta, lang);
     contents(&mut cv, contents_page, &sections, lang);
@@ -334,7 +343,7 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     // language (or split from a bilingual one): a report is in one language.
     let description = for_lang(s.description.trim(), lang);
     if !description.is_empty() && crate::labels::is_in(&description, lang) {
-        let description = crate::labels::without_file_names(&description, lang);
+        let description = crate::references::cite(&crate::labels::without_file_names(&description, lang));
         cv.space(8.0);
         cv.paragraph(&description, 9.0, false, MUTED);
     }

@@ -36,3 +36,95 @@ fn no_chinese_line_starts_with_closing_punctuation() {
     }
     assert!(problems.is_empty(), "{} lines:\n{}", problems.len(), problems.join("\n"));
 }
+
+/// The first column of a catalogue CSV file (its ids).
+fn ids_of(file: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/catalog").join(file);
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next().map(str::to_owned))
+        .filter(|id| !id.is_empty())
+        .collect()
+}
+
+/// The numbers a citation's text names: "[2, 5–7]" → 2, 5, 6, 7.
+fn cited(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for part in text.split('[').skip(1) {
+        let Some((inside, _)) = part.split_once(']') else { continue };
+        if !inside.chars().all(|c| c.is_ascii_digit() || c == ',' || c == ' ' || c == '–') {
+            continue;
+        }
+        for item in inside.split(',').map(str::trim) {
+            match item.split_once('–') {
+                Some((a, b)) => {
+                    if let (Ok(a), Ok(b)) = (a.parse::<usize>(), b.parse::<usize>()) {
+                        out.extend(a..=b);
+                    }
+                }
+                None => out.extend(item.parse::<usize>()),
+            }
+        }
+    }
+    out
+}
+
+/// No offer id or catalogue source id ("prices:S54", "gpu-facts 3G") is in
+/// a proposal's text outside its reference list, and every "[n]" the text
+/// cites is a listed reference, each of which is cited.
+#[test]
+fn sources_are_cited_by_number_and_every_citation_resolves() {
+    let offers = ids_of("offers.csv");
+    let sources: Vec<String> = ids_of("sources.csv").into_iter().chain(ids_of("feeds/sources.csv")).collect();
+    let mut problems = Vec::new();
+    for lang in [Lang::En, Lang::Zh] {
+        let heading = lang.pick("References", "参考文献");
+        for (name, pages) in proposals(lang) {
+            // The reference list runs from its heading's page (the last
+            // heading so named: the contents page names it too) to the end.
+            let start = pages.iter().rposition(|p| p.iter().any(|t| t == heading)).unwrap_or(pages.len());
+            let listed = pages[start.min(pages.len())..]
+                .iter()
+                .flatten()
+                .filter(|t| t.starts_with('[') && t.ends_with(']') && cited(t).len() == 1)
+                .count();
+            let mut numbers = Vec::new();
+            for (n, page) in pages[..start.min(pages.len())].iter().enumerate() {
+                for text in page {
+                    let at = format!("{name} {lang:?} page {}: {text}", n + 1);
+                    numbers.extend(cited(text));
+                    for word in text.split(|c: char| c.is_whitespace() || "()（）[];；,，".contains(c)) {
+                        let w = word.trim_end_matches(['.', ':', '：', '。']);
+                        if offers.iter().any(|id| id == w) {
+                            problems.push(format!("offer id {w}: {at}"));
+                        }
+                        if sources.iter().any(|id| id == w && id != "article")
+                            || w.starts_with("gpu:S")
+                            || w.starts_with("prices:S")
+                        {
+                            problems.push(format!("source id {w}: {at}"));
+                        }
+                    }
+                    for internal in
+                        ["gpu-facts", "provider-prices", "china-prices", "catalogue offer", "catalogue ratio"]
+                    {
+                        if text.contains(internal) {
+                            problems.push(format!("internal name {internal}: {at}"));
+                        }
+                    }
+                }
+            }
+            numbers.sort_unstable();
+            numbers.dedup();
+            if let Some(n) = numbers.iter().find(|n| **n == 0 || **n > listed) {
+                problems.push(format!("{name} {lang:?}: [{n}] cited, {listed} listed"));
+            }
+            if numbers.len() != listed {
+                problems.push(format!("{name} {lang:?}: {} of {listed} references cited", numbers.len()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
