@@ -112,8 +112,11 @@ pub const MAX_TEXT_CHARS: usize = 32_767;
 
 /// Each text of a scenario past [`MAX_TEXT_CHARS`], by path.
 fn overlong_texts(s: &Scenario) -> Vec<suanli_model::InputError> {
-    let mut texts: Vec<(String, &str)> =
-        vec![("name".into(), s.name.as_str()), ("description".into(), s.description.as_str())];
+    let mut texts: Vec<(String, &str)> = vec![
+        ("name".into(), s.name.as_str()),
+        ("description".into(), s.description.as_str()),
+        ("description_zh".into(), s.description_zh.as_str()),
+    ];
     for (i, o) in s.options.iter().enumerate() {
         texts.push((format!("options[{i}].label"), o.label.as_str()));
         for (field, source) in &o.sources {

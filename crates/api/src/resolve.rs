@@ -62,7 +62,7 @@ pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Optio
     };
     let Some(t) = decode_throughput(d, &device) else { return Ok(None) };
     d.tokens_per_second_per_ref_gpu = Some(t.tokens_per_second_per_accelerator);
-    d.throughput_source = format!(
+    let en = format!(
         "estimated: decode roofline on {} ({} TFLOPS, {} GB/s, {} GB; bandwidth used {:.0} %, compute {:.0} %): \
          {} per replica, batch {}, {:.1} ms per token",
         r.id,
@@ -75,9 +75,24 @@ pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Optio
         t.batch,
         t.ms_per_token
     );
+    // Both languages, "English / 中文": a report prints its own side.
+    let zh = format!(
+        "估算：按 {} 的解码屋顶线模型（{} TFLOPS，{} GB/s，{} GB；带宽利用 {:.0} %，算力利用 {:.0} %）：\
+         每副本 {} 张卡，批大小 {}，每 token {:.1} 毫秒",
+        r.id,
+        device.dense_tflops,
+        device.bandwidth_gbps,
+        device.memory_gb,
+        BANDWIDTH_UTILISATION * 100.0,
+        COMPUTE_UTILISATION * 100.0,
+        t.accelerators_per_replica,
+        t.batch,
+        t.ms_per_token
+    );
+    d.throughput_source = format!("{en} / {zh}");
     Ok(Some(format!(
-        "demand: {:.0} output tokens per second per reference GPU ({})",
-        t.tokens_per_second_per_accelerator, d.throughput_source
+        "demand: {:.0} output tokens per second per reference GPU ({en})",
+        t.tokens_per_second_per_accelerator
     )))
 }
 

@@ -111,7 +111,7 @@ fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
     let mut options = Value::Null;
     if let Value::Object(map) = &mut scenario {
         options = map.remove("options").unwrap_or(Value::Null);
-        for key in ["name", "description", "fx_source", "uncertainty", "optimise"] {
+        for key in ["name", "description", "description_zh", "fx_source", "uncertainty", "optimise"] {
             map.remove(key);
         }
         if let Some(Value::Object(energy)) = map.get_mut("energy") {
@@ -126,7 +126,12 @@ fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         } else if path.starts_with("energy.") {
             s.energy.as_ref().map(|en| en.source.clone()).unwrap_or_default()
         } else if path.starts_with("scaling_curves") {
-            s.scaling_curves.iter().map(|c| c.source.clone()).filter(|x| !x.is_empty()).collect::<Vec<_>>().join("; ")
+            s.scaling_curves
+                .iter()
+                .map(|c| labels::for_lang(&c.source, lang))
+                .filter(|x| !x.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ")
         } else {
             assumed.to_owned()
         };

@@ -43,7 +43,7 @@ pub fn without_file_names(text: &str, lang: Lang) -> String {
 /// While a proposal is laid out its ids become numbered references
 /// ([`crate::references`]).
 pub fn source(text: &str, lang: Lang) -> String {
-    let text = without_file_names(&for_lang(text, lang), lang);
+    let text = assumption_words(&without_file_names(&for_lang(text, lang), lang), lang);
     let said = map_words(
         &text,
         |c| c.is_ascii_alphanumeric() || c == '_',
@@ -312,9 +312,30 @@ pub fn has_field(key: &str) -> bool {
 }
 
 /// A closed value (`on_demand`, `licence_required`) in words; any other
-/// text as written.
+/// text in its `lang` side when it is bilingual ("English / 中文").
 pub fn value(v: &str, lang: Lang) -> String {
-    lookup(VALUES, v, lang).map_or_else(|| v.to_owned(), str::to_owned)
+    lookup(VALUES, v, lang).map_or_else(|| for_lang(v, lang), str::to_owned)
+}
+
+/// "user assumption", the words users write for a figure of their own, said
+/// in Chinese ("user assumption around X" → "用户假设，参照 X").
+fn assumption_words(text: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return text.to_owned();
+    }
+    let lower = text.to_lowercase();
+    for (en, zh) in [
+        ("user assumption around ", "用户假设，参照 "),
+        ("user assumption: ", "用户假设："),
+        ("user assumption", "用户假设"),
+        ("assumption: ", "假设："),
+        ("assumption", "假设"),
+    ] {
+        if lower.starts_with(en) && (en.ends_with(' ') || lower.len() == en.len()) {
+            return format!("{zh}{}", &text[en.len()..]);
+        }
+    }
+    text.to_owned()
 }
 
 /// The label of an input path, in a scenario's terms: `options.<id>.x.y`
@@ -399,6 +420,7 @@ mod tests {
                     "label",
                     "name",
                     "description",
+                    "description_zh",
                     "dist",
                     "mode",
                     "low",
@@ -426,6 +448,15 @@ mod tests {
             "catalogue ratio for LLM pre-training; catalogue export controls"
         );
         assert_eq!(source("adapter torch_npu", Lang::En), "adapter torch_npu");
+    }
+
+    #[test]
+    fn a_users_assumption_is_said_in_chinese() {
+        assert_eq!(source("user assumption", Lang::Zh), "用户假设");
+        assert_eq!(source("User assumption around a figure", Lang::Zh), "用户假设，参照 a figure");
+        assert_eq!(source("user assumption: demand", Lang::Zh), "用户假设：demand");
+        assert_eq!(source("user assumption", Lang::En), "user assumption");
+        assert_eq!(source("assumptions differ", Lang::Zh), "assumptions differ");
     }
 
     #[test]

@@ -341,7 +341,10 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     }
     // The scenario's own description is printed when it is in the report's
     // language (or split from a bilingual one): a report is in one language.
-    let description = for_lang(s.description.trim(), lang);
+    let description = match lang {
+        Lang::Zh if !s.description_zh.trim().is_empty() => s.description_zh.trim().to_owned(),
+        _ => for_lang(s.description.trim(), lang),
+    };
     if !description.is_empty() && crate::labels::is_in(&description, lang) {
         let description = crate::references::cite(&crate::labels::without_file_names(&description, lang));
         cv.space(8.0);

@@ -202,6 +202,11 @@ impl Book {
         let rest = text.strip_prefix("catalogue ratio (")?;
         let (basis, rest) = rest.split_once(") for ")?;
         let (class, method) = rest.split_once(": ").unwrap_or((rest, ""));
+        if basis == "reference" {
+            return Some(
+                lang.pick("1 by definition: the reference GPU itself", "按定义为 1：即参考 GPU 本身").to_owned(),
+            );
+        }
         let ids = trailing_ids(method);
         let mut cites = ids.map(|ids| self.cites(ids, None)).unwrap_or_default();
         if cites.is_empty() {
@@ -305,12 +310,29 @@ impl Book {
                 return Some((sheet.len() + section_end, format!("{sheet} {}", section.trim_start_matches('§'))));
             }
         }
+        // "Article §1.1", "article §1.1 and §5.1", "文章 §1.1、§5.1".
         let lower = s.get(..8).map(str::to_ascii_lowercase);
-        if lower.as_deref() == Some("article ") && s[8..].starts_with('§') {
-            let end = 8 + s[8..].find([':', ',', ';', ')', ' ']).unwrap_or(s.len() - 8);
-            return Some((end, "article".to_owned()));
+        let head = if lower.as_deref() == Some("article ") {
+            8
+        } else if s.starts_with("文章 ") {
+            "文章 ".len()
+        } else {
+            return None;
+        };
+        let mut end = head;
+        while let Some(after) = s[end..].strip_prefix('§') {
+            let len = after.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(after.len());
+            end += '§'.len_utf8() + len;
+            // A section number ends before a full stop: "§1." is "§1".
+            while s[..end].ends_with('.') {
+                end -= 1;
+            }
+            match ["、", ", ", " and ", "，"].iter().find(|sep| s[end..].starts_with(&format!("{sep}§"))) {
+                Some(sep) => end += sep.len(),
+                None => break,
+            }
         }
-        None
+        (end > head).then(|| (end, "article".to_owned()))
     }
 }
 
@@ -626,7 +648,6 @@ fn basis_words(basis: &str, lang: Lang) -> &'static str {
         }
         "vendor claim" => lang.pick("as the vendor claims it (not measured)", "为厂商宣称值（未经实测）"),
         "pinned by you" => lang.pick("as you set it", "由您设定"),
-        "reference" => lang.pick("the reference itself", "即参考卡本身"),
         _ => lang.pick(
             "estimated from specifications by a model calibrated on measured benchmarks (not measured on this part)",
             "由按实测基准校准的规格模型估算（该卡未经实测）",
@@ -708,6 +729,10 @@ mod tests {
             say("Work: 3.15e23 FLOPs (gpu-facts 3H, GPT-3); lead time (article §1). The article counts", Lang::En);
         assert_eq!(said, "Work: 3.15e23 FLOPs ([1], GPT-3); lead time [2]. The article counts");
         assert_eq!(refs.len(), 2);
+        let (said, _) = say("as in the other scenario (article §1.1 and §5.1). Rest", Lang::En);
+        assert_eq!(said, "as in the other scenario [1]. Rest");
+        let (said, _) = say("价格同其他场景（文章 §1.1、§5.1）。其余", Lang::Zh);
+        assert_eq!(said, "价格同其他场景 [1]。其余");
         let (said, _) = say("user assumption around the article's 40 %", Lang::En);
         assert_eq!(said, "user assumption around the article's 40 % [1]");
         let (said, refs) = say("catalogue accelerator H200 [gpu:S1;prices:S6]", Lang::En);

@@ -128,3 +128,105 @@ fn sources_are_cited_by_number_and_every_citation_resolves() {
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
 }
+
+/// Proper names and units a Chinese report writes in Latin letters (a word
+/// in capitals, or with a digit, is a unit, acronym or model: "USD", "A100").
+const PROPER: &[&str] = &[
+    "token",
+    "Suanli",
+    "Lambda",
+    "Azure",
+    "Llama",
+    "Megatron",
+    "ResNet",
+    "NVLink",
+    "PCIe",
+    "Instinct",
+    "Gaudi",
+    "Ascend",
+    "MindSpore",
+    "ZeRO",
+    "Example",
+    "AI",
+    "p4de",
+    "p5",
+    "Blackwell",
+    "Hopper",
+    "CoreWeave",
+    "RunPod",
+    "Vast",
+    "Nebius",
+    "Crusoe",
+    "Paperspace",
+    "Hyperstack",
+    "Fluidstack",
+    "Scaleway",
+    "Seeweb",
+    "Cudo",
+    "Datacrunch",
+    "Verda",
+    "Kunlunxin",
+    "Biren",
+    "Enflame",
+    "Iluvatar",
+    "Metax",
+    "Hygon",
+    "Cambricon",
+    "Moore",
+    "Threads",
+    "FLOPs",
+    "ms",
+    "kWh",
+    "Uptime",
+    "FlagPerf",
+    "torch_npu",
+    "Vast",
+    "ai",
+    // The catalogue's names of providers and instance types (proper names).
+    "China",
+    "Telecom",
+    "eSurfing",
+    "Cloud",
+    "Alibaba",
+    "Compute",
+    "ecs",
+    "cn",
+    "shanghai",
+    "median",
+    "average",
+    "marketplace",
+    "cloud",
+    "host",
+];
+
+/// Latin words in Chinese text that are neither a proper name nor a unit.
+fn english_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
+        .flat_map(|w| w.split('-'))
+        .filter(|w| w.chars().filter(char::is_ascii_alphabetic).count() >= 2)
+        .filter(|w| w.chars().any(|c| c.is_ascii_lowercase()) && !w.chars().any(|c| c.is_ascii_digit()))
+        .filter(|w| !PROPER.contains(w))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A Chinese proposal is Chinese throughout: no English word outside the
+/// proper names and units above, and outside its reference list (whose
+/// titles are the cited works' own).
+#[test]
+fn chinese_proposals_have_no_english_words() {
+    let mut problems = Vec::new();
+    for (name, pages) in proposals(Lang::Zh) {
+        let end = pages.iter().rposition(|p| p.iter().any(|t| t == "参考文献")).unwrap_or(pages.len());
+        let notices = pages.iter().rposition(|p| p.iter().any(|t| t == "声明")).unwrap_or(pages.len());
+        for (n, page) in pages.iter().enumerate().filter(|(n, _)| *n < end || *n >= notices) {
+            for text in page {
+                let words = english_words(text);
+                if !words.is_empty() {
+                    problems.push(format!("{name} page {}: {words:?} in {text}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} lines:\n{}", problems.len(), problems.join("\n"));
+}

@@ -41,6 +41,10 @@ pub struct Scenario {
     /// What the scenario is and where its figures come from.
     #[serde(default)]
     pub description: String,
+    /// The same in Chinese, for Chinese reports (a description may also be
+    /// written bilingual, "English / 中文").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description_zh: String,
     /// Length of the comparison, in months (1..=240).
     pub horizon_months: u32,
     /// Currency every result is reported in.
