@@ -1,7 +1,8 @@
 """The workbook recalculates in a real spreadsheet program.
 
 For every example scenario (both languages), LibreOffice opens the exported
-workbook, recalculates every formula and writes the Comparison sheet: its
+workbook, recalculates every formula and writes the Comparison sheet (the
+second, after the Summary): its
 totals equal `suanli evaluate`'s to the cent. Then, for a few scenarios, one
 money input and the discount rate are changed on the Inputs sheet (as a user
 would, in the cell) and in a copy of the scenario file: after LibreOffice
@@ -58,8 +59,8 @@ def set_input(xlsx, old, nth, new, rate):
     """Writes `new` over the Inputs sheet's value `old` and the discount rate, as a user would."""
     with zipfile.ZipFile(xlsx) as z:
         parts = {n: z.read(n) for n in z.namelist()}
-    # The Inputs sheet is the second.
-    name = "xl/worksheets/sheet2.xml"
+    # The Inputs sheet is the third (after Summary and Comparison).
+    name = "xl/worksheets/sheet3.xml"
     xml = parts[name].decode()
     hits = []
 
@@ -81,13 +82,17 @@ def set_input(xlsx, old, nth, new, rate):
 
 
 def recalculated(files, outdir):
-    """Each workbook's first sheet (the comparison) after LibreOffice recalculates it."""
+    """Each workbook's second sheet (the comparison) after LibreOffice recalculates it."""
     outdir.mkdir(exist_ok=True)
-    run("soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "csv",
+    # CSV filter options: comma, quote, UTF-8, from line 1, …, sheet 2.
+    csv_sheet_2 = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2"
+    run("soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", csv_sheet_2,
         "--outdir", str(outdir), *map(str, files))
     tables = {}
     for f in files:
-        with open(outdir / (f.stem + ".csv"), encoding="utf-8", errors="replace") as fh:
+        # One sheet exported is written `<file>-<sheet name>.csv`.
+        (path,) = [p for p in outdir.glob(f.stem + "-*.csv") if p.stem[len(f.stem) + 1:] in ("Comparison", "方案比较")]
+        with open(path, encoding="utf-8", errors="replace") as fh:
             rows = list(csv.reader(fh))[1:]
         number = lambda t: float(t.replace(",", "")) if t.strip() else None
         tables[f] = [(number(r[2]), number(r[3])) for r in rows if r and len(r) > 3]

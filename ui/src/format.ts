@@ -64,7 +64,9 @@ export function formatPrice(x: number | null | undefined, currency: string, lang
   if (missing(x)) return "—";
   const p = roundHalfAway(x, 4);
   const sign = p < 0 ? "-" : "";
-  const digits = trimDecimals(grouped(Math.abs(p), 4), 2);
+  // Two decimals, up to four below 1 (Rust: unit_price_digits).
+  const d = Math.abs(p) >= 1 ? 2 : 4;
+  const digits = trimDecimals(grouped(roundHalfAway(Math.abs(p), d), d), 2);
   return lang === "zh" ? `${sign}${digits}${ZH_UNIT[currency] ?? currency}` : `${currency} ${sign}${digits}`;
 }
 

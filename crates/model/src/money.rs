@@ -154,19 +154,30 @@ fn zh_digits(abs: f64, currency: Currency) -> String {
     }
 }
 
-/// A price per accelerator- or reference-GPU-hour: two to four decimals
-/// (`CNY 0.80`, `USD 2.0475`; Chinese `0.80元`).
+/// A price per accelerator- or reference-GPU-hour: two decimals, up to
+/// four below 1 (`CNY 0.80`, `USD 2.05`, `CNY 0.4706`; Chinese `0.80元`).
 pub fn format_unit_price(price: f64, currency: Currency, lang: Lang) -> String {
     if !price.is_finite() {
         return "—".to_owned();
     }
     let p = round_unit_price(price);
     let sign = if p < 0.0 { "-" } else { "" };
-    let digits = trim_decimals(&group_thousands(p.abs(), 4), 2);
+    let digits = unit_price_digits(p.abs());
     match lang {
         Lang::En => format!("{} {sign}{digits}", currency.code()),
         Lang::Zh => format!("{sign}{digits}{}", zh_currency_unit(currency)),
     }
+}
+
+/// The digits of a unit price: thousands grouped, two decimals, up to four
+/// below 1 (trailing zeros past the second dropped): 2.0475 → `2.05`,
+/// 0.47063 → `0.4706`, 0.8 → `0.80`.
+pub fn unit_price_digits(price: f64) -> String {
+    if !price.is_finite() {
+        return "—".to_owned();
+    }
+    let decimals = if price.abs() >= 1.0 { 2 } else { 4 };
+    trim_decimals(&group_thousands(round_half_away(price, decimals as i32), decimals), 2)
 }
 
 /// A share as a percentage, the same in both languages: 0.43 → `43%`,

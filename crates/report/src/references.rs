@@ -264,6 +264,9 @@ impl Book {
         }
         let mut said = unwrap_citations(&said);
         said = said.trim().trim_matches([':', '：', ',', '，', ' ']).to_owned();
+        // A leading citation the text repeats in place is said once.
+        let inline = cited(&said);
+        leading.retain(|n| !inline.contains(n));
         // "the article's 40 %" names the article without a section.
         let lower = said.to_lowercase();
         if lower.contains("the article") || said.contains("文章") {
@@ -293,8 +296,12 @@ impl Book {
         for (sheet, prefix) in [("provider-prices", "prices:"), ("gpu-facts", "gpu:"), ("china-prices", "cn:")] {
             let Some(after) = s.strip_prefix(sheet) else { continue };
             // "provider-prices §6.4, S37": the entry when one is named, else the section.
-            let section_end = after.find([',', ')', ';', ':']).unwrap_or(after.len());
-            let section = after[..section_end].trim();
+            // The section is one token after a space: "3G", "§6.4".
+            let Some(token) = after.strip_prefix(' ') else { continue };
+            let len = token.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '§')).unwrap_or(token.len());
+            let len = token[..len].trim_end_matches('.').len();
+            let section_end = 1 + len;
+            let section = token[..len].trim();
             let tail = &after[section_end..];
             if let Some(id) = tail.strip_prefix(", S").map(|t| {
                 let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
@@ -564,20 +571,10 @@ fn publisher(s: &Source, lang: Lang) -> String {
     }
 }
 
-/// A price figure as the reports print one: two decimals, up to four below
-/// 1 (trailing zeros past the second dropped); thousands grouped.
+/// A price figure as the reports print one (the engine's rule: two
+/// decimals, up to four below 1).
 pub fn unit_price(x: f64) -> String {
-    if x.abs() >= 1.0 || x == 0.0 {
-        let grouped = suanli_model::format_number(x, 2);
-        return match grouped.split_once('.') {
-            Some((int, dec)) => format!("{int}.{dec:0<2}"),
-            None => format!("{grouped}.00"),
-        };
-    }
-    let s = format!("{x:.4}");
-    let trimmed = s.trim_end_matches('0');
-    let decimals = trimmed.split_once('.').map_or(0, |(_, d)| d.len());
-    if decimals < 2 { format!("{x:.2}") } else { trimmed.to_owned() }
+    suanli_model::unit_price_digits(x)
 }
 
 /// A price's kind from its confidence tag (the catalogue's `QuoteKind`
@@ -720,6 +717,8 @@ mod tests {
         let (said, refs) = say("CFETS central parity 2025-09-22 (provider-prices §6.4, S37)", Lang::En);
         assert_eq!(said, "CFETS central parity 2025-09-22 [1]");
         assert_eq!(refs[0].key, "prices:S37");
+        let (said, _) = say("gpu-facts 3G：AWS p4de 每卡时 5.12 USD（2025年3月，C）", Lang::Zh);
+        assert_eq!(said, "AWS p4de 每卡时 5.12 USD（2025年3月，C） [1]");
         let (said, refs) = say("gpu-facts 3G: AWS p4de 5.12 USD/GPU-h (Mar 2025, C)", Lang::En);
         assert_eq!(said, "AWS p4de 5.12 USD/GPU-h (Mar 2025, C) [1]");
         assert_eq!(refs[0].title, "GPU facts register, section 3G");
@@ -729,6 +728,8 @@ mod tests {
             say("Work: 3.15e23 FLOPs (gpu-facts 3H, GPT-3); lead time (article §1). The article counts", Lang::En);
         assert_eq!(said, "Work: 3.15e23 FLOPs ([1], GPT-3); lead time [2]. The article counts");
         assert_eq!(refs.len(), 2);
+        let (said, _) = say("Article §5.1: a card. Price (§1.1, article §1.1). Rest", Lang::En);
+        assert_eq!(said, "a card. Price (§1.1, [1]). Rest");
         let (said, _) = say("as in the other scenario (article §1.1 and §5.1). Rest", Lang::En);
         assert_eq!(said, "as in the other scenario [1]. Rest");
         let (said, _) = say("价格同其他场景（文章 §1.1、§5.1）。其余", Lang::Zh);
@@ -772,6 +773,7 @@ mod tests {
         assert_eq!(unit_price(3.1109), "3.11");
         assert_eq!(unit_price(12_345.6), "12,345.60");
         assert_eq!(unit_price(0.8), "0.80");
-        assert_eq!(unit_price(0.12345), "0.1235");
+        assert_eq!(unit_price(0.12346), "0.1235");
+        assert_eq!(unit_price(0.5), "0.50");
     }
 }

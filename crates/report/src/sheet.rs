@@ -1,8 +1,11 @@
-//! The spreadsheet a purchasing team works in, seven sheets: Comparison,
-//! Inputs, Breakdown, Monthly, By year, Cost lines and Assumptions. The
-//! costs are formulas that recompute from the Inputs sheet, each cached
-//! with the engine's figure. As XLSX (formatted, header row and first
-//! column frozen) and as CSV files (the cached figures).
+//! The spreadsheet a purchasing team works in, eight sheets: Summary,
+//! Comparison, Inputs, Breakdown, Monthly, By year, Cost lines and
+//! Assumptions. The costs are formulas that recompute from the Inputs
+//! sheet, whose cells are named (`discount_rate`,
+//! `rent_on_demand_price_per_accel_hour`), each cached with the engine's
+//! figure. As XLSX (formatted, header row and first column frozen, set up
+//! to print on A4 landscape, one page wide) and as CSV files (the cached
+//! figures).
 
 use rust_xlsxwriter::utility::{quote_sheet_name, row_col_to_cell, row_col_to_cell_absolute};
 use rust_xlsxwriter::{Format, Formula, Workbook, XlsxError};
@@ -32,6 +35,13 @@ pub enum Cell {
         /// The engine's figure.
         value: f64,
     },
+    /// A formula whose result is text (the option with the lowest cost).
+    TextFormula {
+        /// The formula, with its leading `=`.
+        formula: String,
+        /// Its result as exported.
+        text: String,
+    },
     /// A price per unit (four decimals, as the reports give it).
     Price(Box<Cell>),
     /// No value.
@@ -45,14 +55,17 @@ impl Cell {
             Cell::Number(x) | Cell::Input(x) | Cell::Formula { value: x, .. } => Some(*x),
             Cell::Whole(n) => Some(f64::from(*n)),
             Cell::Price(inner) => inner.value(),
-            Cell::Text(_) | Cell::Empty => None,
+            Cell::Text(_) | Cell::TextFormula { .. } | Cell::Empty => None,
         }
     }
 }
 
-/// The workbook's seven tables, one per sheet, each as rows of cells with
-/// a header row first.
+/// The workbook's eight tables, one per sheet, each as rows of cells with
+/// a header row first, and the names of the Inputs sheet's cells.
 pub struct Tables {
+    /// The scenario, what the comparison finds, and each option's totals
+    /// beside the lowest (formulas over the Comparison sheet).
+    pub summary: Vec<Vec<Cell>>,
     /// Each option's kind, totals (nominal and NPV), price per reference-GPU-hour,
     /// reference-GPU-hours served and break-even month.
     pub comparison: Vec<Vec<Cell>>,
@@ -71,11 +84,15 @@ pub struct Tables {
     pub lines: Vec<Vec<Cell>>,
     /// Every input of the scenario as text, with its value and source.
     pub assumptions: Vec<Vec<Cell>>,
+    /// The name of each Inputs cell the formulas read, from the discount
+    /// rate's row down.
+    pub input_names: Vec<String>,
 }
 
 /// A sheet's name in a language (formulas name the sheets they read).
 fn sheet_name(sheet: Sheet, lang: Lang) -> &'static str {
     match sheet {
+        Sheet::Summary => lang.pick("Summary", "摘要"),
         Sheet::Comparison => lang.pick("Comparison", "方案比较"),
         Sheet::Inputs => lang.pick("Inputs", "可修改输入"),
         Sheet::Breakdown => lang.pick("Breakdown", "成本构成"),
@@ -88,6 +105,7 @@ fn sheet_name(sheet: Sheet, lang: Lang) -> &'static str {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sheet {
+    Summary,
     Comparison,
     Inputs,
     Breakdown,
@@ -99,9 +117,10 @@ enum Sheet {
 
 impl Tables {
     /// Every table in workbook order, with its sheet name and CSV file name.
-    fn sheets(&self, lang: Lang) -> [(&'static str, &'static str, &Vec<Vec<Cell>>); 7] {
+    fn sheets(&self, lang: Lang) -> [(&'static str, &'static str, &Vec<Vec<Cell>>); 8] {
         let at = |sheet| sheet_name(sheet, lang);
         [
+            (at(Sheet::Summary), "summary.csv", &self.summary),
             (at(Sheet::Comparison), "comparison.csv", &self.comparison),
             (at(Sheet::Inputs), "inputs.csv", &self.inputs),
             (at(Sheet::Breakdown), "breakdown.csv", &self.breakdown),
@@ -134,9 +153,39 @@ fn range_ref(sheet: Sheet, lang: Lang, (r0, c0): (usize, usize), (r1, c1): (usiz
     )
 }
 
-/// A constant in a formula, exact (Rust's shortest round-trip digits).
+/// A constant in a formula, to 12 significant digits: what the engine's
+/// arithmetic leaves past them is rounding noise (`0.30000000000000004`
+/// is written `0.3`, `5839.999999999999` is `5840`).
 fn constant(x: f64) -> String {
-    format!("{x}")
+    let rounded: f64 = format!("{x:.11e}").parse().unwrap_or(x);
+    format!("{rounded}")
+}
+
+/// The name of an input's cell in formulas: its path in letters, digits and
+/// underscores (`options.rent-a100.on_demand.price_per_accel_hour` →
+/// `rent_a100_on_demand_price_per_accel_hour`), unique among `taken`.
+fn input_name(path: &str, taken: &[String]) -> String {
+    let path = path.strip_prefix("options.").unwrap_or(path);
+    let mut name = String::with_capacity(path.len());
+    for c in path.chars() {
+        let c = if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' };
+        if !(c == '_' && (name.is_empty() || name.ends_with('_'))) {
+            name.push(c);
+        }
+    }
+    let mut name = name.trim_end_matches('_').to_owned();
+    // A name may not start with a digit nor read as a cell (`a1`, `r1c1`).
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) || name.len() < 4 {
+        name = format!("in_{name}");
+    }
+    name.truncate(200);
+    let mut unique = name.clone();
+    let mut n = 2;
+    while taken.contains(&unique) {
+        unique = format!("{name}_{n}");
+        n += 1;
+    }
+    unique
 }
 
 /// `SUM(a,b,…)` of references, or `0` when there are none.
@@ -185,8 +234,8 @@ impl Layout<'_> {
 
 /// One month of a cost line as a formula of the Inputs sheet, or its
 /// figure when no input moves it that month.
-fn line_cell(line: &Line, drivers: &[Driver], m: usize, lang: Lang, value: f64) -> Cell {
-    let input = |d: usize| cell_ref(Sheet::Inputs, lang, DISCOUNT_ROW + 1 + d, 1);
+fn line_cell(line: &Line, drivers: &[Driver], m: usize, names: &[String], value: f64) -> Cell {
+    let input = |d: usize| names[1 + d].clone();
     let mut sum: Vec<String> = line
         .terms
         .iter()
@@ -299,8 +348,14 @@ pub fn tables(
         layout.rows[l.option].push((1 + i, *l));
     }
 
-    let b = Book { s, e, drivers, layout: &layout, all: &all, lang };
+    let mut input_names = vec!["discount_rate".to_owned()];
+    for d in drivers {
+        let name = input_name(&d.param.path(s), &input_names);
+        input_names.push(name);
+    }
+    let b = Book { s, e, drivers, layout: &layout, all: &all, lang, names: &input_names };
     let tables = Tables {
+        summary: summary_sheet(&b),
         comparison: comparison_sheet(&b),
         inputs: inputs_sheet(&b),
         breakdown: breakdown_sheet(&b),
@@ -308,6 +363,7 @@ pub fn tables(
         yearly: yearly_sheet(&b),
         lines: lines_sheet(&b),
         assumptions: assumptions_sheet(s, names, lang),
+        input_names: input_names.clone(),
     };
     for (sheet, _, rows) in tables.sheets(lang) {
         for (r, row) in rows.iter().enumerate() {
@@ -332,6 +388,8 @@ struct Book<'a> {
     /// Every line, in the order of the Cost lines sheet.
     all: &'a [&'a Line],
     lang: Lang,
+    /// The Inputs cells' names, the discount rate's first.
+    names: &'a [String],
 }
 
 /// The Monthly sheet's discount-factor column (after the options').
@@ -354,19 +412,22 @@ fn inputs_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
         lang.pick("Value (change me)", "取值（可修改）").to_owned(),
         lang.pick("Unit", "单位").to_owned(),
         lang.pick("Source", "来源").to_owned(),
+        lang.pick("Name in formulas", "公式中的名称").to_owned(),
     ])];
     inputs.push(vec![
         text(&crate::labels::input("discount_rate_annual", s, lang)),
         Cell::Input(s.discount_rate_annual),
         text(lang.pick("per year, as a fraction (0.08 = 8 %)", "每年，以小数表示（0.08 = 8%）")),
         text(lang.pick("user assumption", "用户假设")),
+        text(&b.names[0]),
     ]);
-    for d in drivers {
+    for (i, d) in drivers.iter().enumerate() {
         inputs.push(vec![
             Cell::Text(crate::labels::input(&d.param.path(s), s, lang)),
             Cell::Input(d.value),
             Cell::Text(unit(d.param, s, lang)),
             Cell::Text(input_source(d.param, s, lang)),
+            Cell::Text(b.names[1 + i].clone()),
         ]);
     }
     inputs.push(vec![Cell::Empty]);
@@ -418,7 +479,7 @@ fn lines_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
             Cell::Text(moved),
             Cell::Formula { formula: format!("=SUM({total})"), value: money(o.breakdown(l.category)) },
         ];
-        cells.extend((0..h).map(|m| line_cell(l, drivers, m, lang, money(l.figures[m]))));
+        cells.extend((0..h).map(|m| line_cell(l, drivers, m, b.names, money(l.figures[m]))));
         lines.push(cells);
     }
     lines
@@ -430,7 +491,7 @@ fn monthly_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
     let c = e.currency;
     let h = e.horizon_months as usize;
     let money = |x: f64| round_money(x, c);
-    let discount = cell_ref(Sheet::Inputs, lang, DISCOUNT_ROW, 1);
+    let discount = &b.names[0];
     let mut monthly = vec![header(
         &std::iter::once(lang.pick("Month", "月份").to_owned())
             .chain(e.options.iter().map(|o| format!("{} ({c})", for_lang(&o.label, lang))))
@@ -452,6 +513,63 @@ fn monthly_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
         monthly.push(row);
     }
     monthly
+}
+
+/// The Summary sheet: the scenario, the option with the lowest net present
+/// cost and each option's totals beside it, all formulas over the
+/// Comparison sheet (so they follow an edited input).
+fn summary_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
+    let Book { s, e, lang, .. } = *b;
+    let c = e.currency;
+    let money = |x: f64| round_money(x, c);
+    let text = |x: &str| Cell::Text(x.to_owned());
+    let n = e.options.len().max(1);
+    let column = |col: usize| range_ref(Sheet::Comparison, lang, (1, col), (n, col));
+    let comparison = |row: usize, col: usize| cell_ref(Sheet::Comparison, lang, row, col);
+    let lowest = e.options.iter().min_by(|a, b| a.total_npv.total_cmp(&b.total_npv));
+    let min_npv = lowest.map_or(0.0, |o| money(o.total_npv));
+    let mut rows = vec![
+        vec![text(&for_lang(&s.name, lang)), Cell::Empty],
+        vec![text(lang.pick("Currency", "币种")), text(c.code())],
+        vec![text(lang.pick("Horizon (months)", "评估期（月）")), Cell::Whole(e.horizon_months)],
+        vec![
+            text(lang.pick("Discount rate (annual)", "年折现率")),
+            Cell::Formula { formula: format!("={}", b.names[0]), value: s.discount_rate_annual },
+        ],
+        vec![
+            text(lang.pick("Lowest net present cost (of all options)", "净现值最低的方案（全部方案中）")),
+            Cell::TextFormula {
+                formula: format!("=INDEX({},MATCH(MIN({}),{},0))", column(0), column(3), column(3)),
+                text: lowest.map_or_else(String::new, |o| for_lang(&o.label, lang)),
+            },
+        ],
+        vec![
+            text(&format!("{} ({c})", lang.pick("Its net present cost", "其净现值"))),
+            Cell::Formula { formula: format!("=MIN({})", column(3)), value: min_npv },
+        ],
+        vec![Cell::Empty],
+        vec![
+            text(lang.pick("Option", "方案")),
+            text(&format!("{} ({c})", lang.pick("Total NPV", "净现值总成本"))),
+            text(&format!("{} ({c})", lang.pick("Total nominal", "名义总成本"))),
+            text(&format!("{} ({c})", lang.pick("Above the lowest NPV", "高出最低净现值"))),
+        ],
+    ];
+    for (i, o) in e.options.iter().enumerate() {
+        let npv = comparison(i + 1, 3);
+        rows.push(vec![
+            Cell::Text(for_lang(&o.label, lang)),
+            Cell::Formula { formula: format!("={npv}"), value: money(o.total_npv) },
+            Cell::Formula { formula: format!("={}", comparison(i + 1, 2)), value: money(o.total_nominal) },
+            Cell::Formula { formula: format!("={npv}-MIN({})", column(3)), value: money(o.total_npv) - min_npv },
+        ]);
+    }
+    rows.push(vec![Cell::Empty]);
+    rows.push(vec![text(lang.pick(
+        "Every figure here recomputes when a value on the Inputs sheet changes. The proposal's recommendation also weighs supply risk and time to result (see the proposal).",
+        "修改“可修改输入”表中的取值后，本表各数字随之重算。建议书中的推荐还考虑了供应风险与出结果的时间（见建议书）。",
+    ))]);
+    rows
 }
 
 /// The Comparison sheet: totals (nominal and NPV) over the Monthly sheet, and the price per reference-GPU-hour.
@@ -618,7 +736,8 @@ pub fn xlsx(tables: &Tables, lang: Lang, date: &str) -> Result<Vec<u8>, ReportEr
     let formats = Formats {
         header: Format::new().set_bold().set_background_color("#DCE6F0").set_text_wrap(),
         number: Format::new().set_num_format("#,##0.00"),
-        price: Format::new().set_num_format("#,##0.0000"),
+        // Two decimals, four below 1 (as the reports print a unit price).
+        price: Format::new().set_num_format("[<1]#,##0.0000;#,##0.00"),
         whole: Format::new().set_num_format("0"),
         input: Format::new().set_num_format("#,##0.00######").set_background_color("#FFF2CC").set_bold(),
     };
@@ -636,6 +755,13 @@ pub fn xlsx(tables: &Tables, lang: Lang, date: &str) -> Result<Vec<u8>, ReportEr
             ws.set_column_width(col, 18)?;
         }
         ws.set_freeze_panes(1, 1)?;
+        // Printed: A4 landscape, one page wide, the header row on every page.
+        ws.set_paper_size(9).set_landscape().set_print_fit_to_pages(1, 0);
+        ws.set_repeat_rows(0, 0)?;
+        ws.set_header("&L&A").set_footer("&R&P / &N");
+    }
+    for (i, name) in tables.input_names.iter().enumerate() {
+        wb.define_name(name, &format!("={}", cell_ref(Sheet::Inputs, lang, DISCOUNT_ROW + i, 1)))?;
     }
     Ok(wb.save_to_buffer()?)
 }
@@ -675,6 +801,9 @@ fn write_cell(
         (_, Cell::Formula { formula, value }) => {
             ws.write_formula_with_format(r, col, Formula::new(formula).set_result(value.to_string()), figure)?;
         }
+        (_, Cell::TextFormula { formula, text }) => {
+            ws.write_formula(r, col, Formula::new(formula).set_result(text))?;
+        }
         (_, Cell::Price(inner)) => write_cell(ws, (r, col), inner, formats, &formats.price)?,
         (_, Cell::Empty) => {}
     }
@@ -683,8 +812,10 @@ fn write_cell(
 
 fn csv_field(c: &Cell) -> String {
     match c {
-        Cell::Text(s) if s.contains([',', '"', '\n', '\r']) => format!("\"{}\"", s.replace('"', "\"\"")),
-        Cell::Text(s) => s.clone(),
+        Cell::Text(s) | Cell::TextFormula { text: s, .. } if s.contains([',', '"', '\n', '\r']) => {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        }
+        Cell::Text(s) | Cell::TextFormula { text: s, .. } => s.clone(),
         Cell::Whole(n) => n.to_string(),
         Cell::Number(x) | Cell::Input(x) | Cell::Formula { value: x, .. } => x.to_string(),
         Cell::Price(inner) => csv_field(inner),

@@ -84,7 +84,7 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
     assert_eq!(
         book.sheet_names(),
-        vec!["Comparison", "Inputs", "Breakdown", "Monthly", "By year", "Cost lines", "Assumptions"]
+        vec!["Summary", "Comparison", "Inputs", "Breakdown", "Monthly", "By year", "Cost lines", "Assumptions"]
     );
     let comparison = book.worksheet_range("Comparison").unwrap();
     // Row 1: buy, 3,000,000 nominal; row 2: rent, 1,799,654.40 (the cached results).
@@ -102,8 +102,19 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     assert_eq!(inputs.get_value((price_row, 1)), Some(&Data::Float(8.56)));
     assert_eq!(inputs.get_value((1, 1)), Some(&Data::Float(0.08)), "the discount rate");
     let cost_lines = book.worksheet_formula("Cost lines").unwrap();
-    let cell = format!("Inputs!$B${}", price_row + 1);
-    assert!(cost_lines.rows().flatten().any(|f| f == &format!("5840*{cell}")), "8 cards × 730 h × the price cell");
+    // The price's cell is named, and the formulas read it by its name.
+    let name = match inputs.get_value((price_row, 4)) {
+        Some(Data::String(n)) => n.clone(),
+        other => panic!("the price's name {other:?}"),
+    };
+    assert!(name.ends_with("on_demand_price_per_accel_hour"), "{name}");
+    assert!(cost_lines.rows().flatten().any(|f| f == &format!("5840*{name}")), "8 cards × 730 h × the price");
+    assert_eq!(book.defined_names().iter().find(|(n, _)| *n == name).map(|(_, f)| f.as_str()), Some(format!("Inputs!$B${}", price_row + 1).as_str()));
+    // The summary names the option with the lowest net present cost, by formula.
+    let summary = book.worksheet_formula("Summary").unwrap();
+    assert!(summary.rows().flatten().any(|f| f.starts_with("INDEX(Comparison!$A$2:$A$3,MATCH(MIN(")), "{summary:?}");
+    let summary = book.worksheet_range("Summary").unwrap();
+    assert_eq!(summary.get_value((4, 1)), Some(&Data::String(e.options[1].label.split(" / ").next().unwrap().to_owned())));
     let monthly = book.worksheet_range("Monthly").unwrap();
     assert_eq!(monthly.height(), 37, "header and 36 months");
     assert_eq!(monthly.get_value((1, 0)), Some(&Data::Float(1.0)));
@@ -127,9 +138,10 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     assert!((rent_total - 1_799_654.4).abs() < 0.01, "{rent_total}");
     let zh = sheet::tables(&s, &e, &lines, &Default::default(), Lang::Zh).unwrap();
     let csv = sheet::csv(&zh);
-    assert!(csv[0].1.starts_with("\u{FEFF}方案,类型"));
-    assert!(csv[0].1.contains("1799654.4"));
-    assert!(csv[0].1.contains("租用"), "the option's kind in Chinese");
+    assert_eq!(csv[1].0, "comparison.csv");
+    assert!(csv[1].1.starts_with("\u{FEFF}方案,类型"));
+    assert!(csv[1].1.contains("1799654.4"));
+    assert!(csv[1].1.contains("租用"), "the option's kind in Chinese");
 }
 
 /// A 2×1 PNG (one red, one blue pixel), written out byte by byte.

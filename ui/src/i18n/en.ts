@@ -105,7 +105,7 @@ export default {
   },
   editor: {
     editor: "Editor", toml: "Advanced: TOML", applyToml: "Apply TOML", tomlApplied: "TOML applied", reloadToml: "Reload from form",
-    name: "Name", description: "Description", workload: "Workload", options: "Options", finance: "Finance",
+    name: "Name", description: "Description", descriptionZh: "Description in Chinese", workload: "Workload", options: "Options", finance: "Finance",
     onPrem: "On-premises assumptions", constraints: "Constraints", demandKind: "Demand", job: "One job", profile: "Steady operations (profile)",
     portfolio: "Portfolio of jobs", portfolioNote: "Portfolio jobs are edited in the TOML tab.",
     refGpuHours: "Work (reference-GPU-hours)", byParams: "Derive from model size", parameters: "Parameters", tokens: "Tokens",

@@ -105,7 +105,7 @@ export default {
   },
   editor: {
     editor: "编辑", toml: "高级：TOML", applyToml: "应用 TOML", tomlApplied: "已应用 TOML", reloadToml: "从表单重新生成",
-    name: "名称", description: "说明", workload: "工作负载", options: "方案选项", finance: "财务",
+    name: "名称", description: "说明", descriptionZh: "中文说明", workload: "工作负载", options: "方案选项", finance: "财务",
     onPrem: "自建机房假设", constraints: "约束", demandKind: "需求类型", job: "单个任务", profile: "持续运营（负载曲线）",
     portfolio: "任务组合", portfolioNote: "任务组合中的任务请在 TOML 页编辑。",
     refGpuHours: "工作量（参考 GPU 小时）", byParams: "按模型规模推算", parameters: "参数量", tokens: "训练 token 数",
