@@ -4,9 +4,10 @@
 //! unit tests, a Grafana dashboard).
 //!
 //! The PDF is drawn with printpdf in a bundled subset of Noto Sans CJK SC,
-//! charts included. The workbook has seven sheets (Comparison, Inputs,
+//! charts included, with a numbered reference list of the sources behind
+//! its figures. The workbook has eight sheets (Summary, Comparison, Inputs,
 //! Breakdown, Monthly, By year, Cost lines, Assumptions), with formulas
-//! that recompute the costs from its Inputs sheet.
+//! that recompute the costs from the named cells of its Inputs sheet.
 //!
 //! Pure: the entry points take the scenario, its computed results and
 //! settings, and return file contents; the API crate writes them.
