@@ -109,12 +109,18 @@ fn the_spreadsheet_holds_the_engines_figures_as_formulas_of_its_inputs() {
     };
     assert!(name.ends_with("on_demand_price_per_accel_hour"), "{name}");
     assert!(cost_lines.rows().flatten().any(|f| f == &format!("5840*{name}")), "8 cards × 730 h × the price");
-    assert_eq!(book.defined_names().iter().find(|(n, _)| *n == name).map(|(_, f)| f.as_str()), Some(format!("Inputs!$B${}", price_row + 1).as_str()));
+    assert_eq!(
+        book.defined_names().iter().find(|(n, _)| *n == name).map(|(_, f)| f.as_str()),
+        Some(format!("Inputs!$B${}", price_row + 1).as_str())
+    );
     // The summary names the option with the lowest net present cost, by formula.
     let summary = book.worksheet_formula("Summary").unwrap();
     assert!(summary.rows().flatten().any(|f| f.starts_with("INDEX(Comparison!$A$2:$A$3,MATCH(MIN(")), "{summary:?}");
     let summary = book.worksheet_range("Summary").unwrap();
-    assert_eq!(summary.get_value((4, 1)), Some(&Data::String(e.options[1].label.split(" / ").next().unwrap().to_owned())));
+    assert_eq!(
+        summary.get_value((4, 1)),
+        Some(&Data::String(e.options[1].label.split(" / ").next().unwrap().to_owned()))
+    );
     let monthly = book.worksheet_range("Monthly").unwrap();
     assert_eq!(monthly.height(), 37, "header and 36 months");
     assert_eq!(monthly.get_value((1, 0)), Some(&Data::Float(1.0)));

@@ -125,7 +125,7 @@ fn an_export_is_all_or_nothing_when_a_directory_cannot_be_made() {
     // Without the broken target, both are written.
     let csv = dir.path().join("out/csv");
     let written = suanli_api::proposal::export(&scenario, Some(&db), Lang::En, Some(&xlsx), Some(&csv)).unwrap();
-    assert_eq!(written.len(), 1 + 7, "the workbook and seven CSV files");
+    assert_eq!(written.len(), 1 + 8, "the workbook and eight CSV files");
     assert!(std::fs::read(&xlsx).unwrap().starts_with(b"PK"));
 }
 
