@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use suanli_api::freshness::PriceAge;
 use suanli_api::{
     Evaluation, Lang, OptionKind, Scenario, for_lang, format_amount, format_percent, format_unit_price,
-    group_thousands, input_label,
+    group_thousands, input_label, label_mismatch,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -102,6 +102,21 @@ pub fn stale_prices(s: &Scenario, e: &Evaluation, stale: &[PriceAge], lang: Lang
     out
 }
 
+/// Each option's fleet as the engine costs it, and labels that name another count.
+fn fleets(e: &Evaluation, lang: Lang) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", lang.pick("Fleet each option is costed on:", "各方案计算所用的算力规模："));
+    let colon = lang.pick(": ", "：");
+    for o in &e.options {
+        let _ = writeln!(out, "  {}{colon}{}", escape(&o.label), o.fleet.describe(lang));
+        if let Some(m) = label_mismatch(o) {
+            let _ = writeln!(out, "    {} {}", lang.pick("! label:", "！名称："), m.describe(lang));
+        }
+    }
+    out.push('\n');
+    out
+}
+
 /// Renders the comparison of every option.
 pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     let l = if lang == Lang::Zh { &ZH } else { &EN };
@@ -159,6 +174,7 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     }
     out.push_str(&table.render());
     out.push('\n');
+    out.push_str(&fleets(e, lang));
     let per_token: Vec<String> = e
         .options
         .iter()

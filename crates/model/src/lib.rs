@@ -25,6 +25,7 @@ pub mod demand;
 pub mod evaluate;
 pub mod finance;
 pub mod fit;
+pub mod fleet;
 pub mod inference;
 pub mod lang;
 pub mod money;
@@ -46,6 +47,6 @@ pub use money::{
     Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, round_money,
     round_quantity, round_score, round_share, round_unit_price,
 };
-pub use result::{BreakEven, Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
+pub use result::{BreakEven, Category, Evaluation, Fleet, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};
