@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod assumptions;
+mod board;
 mod case;
 pub mod deploy;
 mod error;

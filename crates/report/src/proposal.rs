@@ -260,7 +260,9 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     let money = |x: f64| format_amount(x, c, lang);
     let label = |o: &OptionResult| for_lang(&o.label, lang);
     let runner_up = ranked.iter().copied().find(|o| o.id != best.id && !o.ranked_apart());
-    let worst = ranked.last().copied().unwrap_or(best);
+    // The saving is measured against the dearest option that meets the
+    // requirement (all the work, by the deadline), never one that does not.
+    let worst = crate::board::dearest_qualifying(ranked).unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
     let why = why_recommended(&decision.reason, e, lang);
     cv.paragraph(
@@ -288,7 +290,7 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
         match input.simulation.and_then(|sim| sim.options.iter().find(|r| r.id == best.id)) {
             Some(r) => (lang.pick("Median (P50) across trials", "模拟中位数（P50）").to_owned(), money(r.npv.p50)),
             // With one option there is no dearer one to save against.
-            None if e.options.len() == 1 => {
+            None if e.options.len() == 1 || worst.id == best.id => {
                 (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), "—".into())
             }
             None => (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format_percent(saving, 0)),
@@ -309,7 +311,8 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
         }
     }
     cv.y += 76.0;
-    let points = summary_points(x, runner_up);
+    let mut points = summary_points(x, runner_up);
+    points.extend(crate::board::summary_points(s, e, best, lang));
     for p in points {
         cv.paragraph(&format!("· {p}"), 10.0, false, INK);
     }
@@ -483,7 +486,6 @@ fn summary_points(x: &Summary<'_>, runner_up: Option<&OptionResult>) -> Vec<Stri
 fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
     let Summary { e, c, lang, ranked, .. } = *x;
     let money = |x: f64| format_amount(x, c, lang);
-    let label = |o: &OptionResult| for_lang(&o.label, lang);
     let header = vec![
         lang.pick("Option", "方案").to_owned(),
         lang.pick("Total (nominal)", "总成本（名义）").to_owned(),
@@ -496,7 +498,7 @@ fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
         .iter()
         .map(|o| {
             vec![
-                label(o),
+                crate::board::marked_label(x.s, o, lang),
                 money(o.total_nominal),
                 money(o.total_npv),
                 o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
@@ -516,6 +518,10 @@ fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
     for line in fit_and_tokens(e, ranked, lang) {
         cv.paragraph(&format!("· {line}"), 9.0, false, INK);
     }
+    cv.space(10.0);
+    cv.paragraph(lang.pick("Fleet and time to result", "算力规模与出结果时间"), 10.0, true, ACCENT);
+    cv.space(4.0);
+    crate::board::fleet_table(cv, x.s, ranked, lang);
     cv.space(10.0);
     cv.note(
         lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU; the all-in price divides every cost (porting, bridging, storage and edge included) by all the useful work served.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）；全口径价格为全部成本（含迁移、过渡租用、存储与边缘）除以全部有效工作量。"),

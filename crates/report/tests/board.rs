@@ -1,0 +1,67 @@
+//! What a board signs off on in the proposal: the fleet, the deadline, the
+//! risks, the defaults, the budget. Read from the text the proposal draws.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use suanli_model::{Checked, Evaluation, Lang, Scenario};
+use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_text};
+
+fn example(file: &str) -> (Scenario, Evaluation) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios").join(file);
+    let s: Scenario = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let e = Checked::new(s.clone()).unwrap().into_evaluation();
+    (s, e)
+}
+
+fn pages(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<Vec<String>> {
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..Default::default() };
+    proposal_text(&ProposalInput {
+        scenario: s,
+        evaluation: e,
+        simulation: None,
+        sensitivity: None,
+        meta: &meta,
+        names: &Default::default(),
+        lang,
+        price_dates: &[],
+        stale_after_months: 6,
+    })
+    .unwrap()
+}
+
+/// The pages as one string each, lines joined by a space.
+fn joined(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<String> {
+    pages(s, e, lang).into_iter().map(|p| p.join(" ")).collect()
+}
+
+#[test]
+fn the_buy_options_deadline_miss_is_in_the_summary_and_the_options_table() {
+    let (s, e) = example("gpt3-175b-training.toml");
+    let en = joined(&s, &e, Lang::En);
+    let summary = en.iter().position(|p| p.contains("Executive summary") && p.contains("Recommendation")).unwrap();
+    // Four months' lead time + 3.46 months of training = 7.5 > 6.
+    assert!(en[summary].contains("misses the 6-month deadline: its result comes in 7.5 months"), "{}", en[summary]);
+    assert!(en[summary].contains("within the 6-month deadline"), "{}", en[summary]);
+    let table = en.iter().position(|p| p.contains("Fleet and time to result")).unwrap();
+    assert!(en[table].contains("7.5 months: late (deadline 6)"), "{}", en[table]);
+    assert!(en[table].contains("(misses the 6-month deadline)"));
+    // The saving is not measured against the late option: it is the only rival, so none is shown.
+    assert!(!en[summary].contains("99 %"), "{}", en[summary]);
+    let zh = joined(&s, &e, Lang::Zh);
+    assert!(zh.iter().any(|p| p.contains("7.5 个月：超期（期限 6 个月）")));
+    assert!(zh.iter().any(|p| p.contains("超出 6 个月的期限")));
+}
+
+#[test]
+fn the_fleet_is_in_the_summary_and_a_label_naming_another_count_is_flagged() {
+    let (s, e) = example("ascend-910b-cluster.toml");
+    let en = joined(&s, &e, Lang::En).join(" ");
+    // "Rent 16 A100" rents on demand what the demand asks: 12 reference GPUs a month of A100 (the
+    // reference, ratio 1), so 12 cards.
+    assert!(en.contains("the label names 16 accelerators; the cost is of 12 at the peak"), "{en}");
+    assert!(en.contains("Its fleet:"));
+    assert!(en.contains("2 servers"));
+    let zh = joined(&s, &e, Lang::Zh).join("");
+    assert!(zh.contains("名称写的是 16 张卡，成本按峰值 12 张"), "{zh}");
+    assert!(zh.contains("其算力规模"));
+}
