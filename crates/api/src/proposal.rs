@@ -148,6 +148,7 @@ fn with_input<T>(
         lang,
         price_dates: &price_dates(s, &meta.date, stale_after_months, lang),
         stale_after_months,
+        board: &board_facts(s),
     };
     f(&input)
 }
@@ -169,6 +170,54 @@ fn price_dates(s: &suanli_model::Scenario, date: &str, stale_after_months: u32, 
             stale: a.freshness.stale,
         })
         .collect()
+}
+
+/// What the bundled catalogue says of the scenario's accelerators: export
+/// status for a buyer in China with the rule and its source, and whether
+/// each is a consumer card.
+fn board_facts(s: &suanli_model::Scenario) -> suanli_report::BoardFacts {
+    let Ok(facts) = suanli_catalog::export_facts() else { return Default::default() };
+    let source_text = |ids: &str| -> Vec<String> {
+        ids.split(';')
+            .filter_map(|id| facts.sources.iter().find(|x| x.id == id.trim()))
+            .map(|x| match &x.date {
+                Some(date) => format!("{}, {date}", x.title),
+                None => x.title.clone(),
+            })
+            .collect()
+    };
+    let accelerators = s
+        .options
+        .iter()
+        .filter_map(|o| o.accelerator.as_deref())
+        .filter_map(|id| facts.accelerators.iter().find(|a| a.id == id))
+        .map(|a| {
+            // The rule that began its status (else the first that names it).
+            let naming: Vec<_> = facts
+                .controls
+                .iter()
+                .filter(|c| c.affected.as_deref().is_some_and(|list| list.split(';').any(|x| x.trim() == a.id)))
+                .collect();
+            let rule = naming
+                .iter()
+                .find(|c| c.date.is_some() && c.date == a.export_status_since)
+                .or_else(|| naming.iter().min_by(|x, y| x.date.cmp(&y.date)))
+                .copied();
+            let export_source = rule.map(|r| {
+                let date = r.date.as_deref().map_or_else(String::new, |d| format!(" ({d})"));
+                let first = source_text(&r.source).into_iter().next().map_or_else(String::new, |t| format!("; {t}"));
+                format!("{} {}{date}{first}", r.jurisdiction, r.rule)
+            });
+            suanli_report::AcceleratorFacts {
+                id: a.id.clone(),
+                export_status_cn: a.export_status_cn,
+                export_since: a.export_status_since.clone().or_else(|| rule.and_then(|r| r.date.clone())),
+                export_source,
+                consumer: suanli_plan::cluster::consumer(a),
+            }
+        })
+        .collect();
+    suanli_report::BoardFacts { accelerators }
 }
 
 /// The bundled catalogue's accelerator names by id, in `lang` (an

@@ -46,3 +46,24 @@ pub fn accelerator_names() -> Result<Vec<(String, String, String)>, Error> {
         })
         .collect())
 }
+
+/// The bundled accelerators, export-control rules and sources: what a
+/// report says of an accelerator's export status and where it comes from.
+pub fn export_facts() -> Result<ExportFacts, Error> {
+    Ok(ExportFacts {
+        accelerators: csv_rows("accelerators.csv", include_str!("../../../data/catalog/accelerators.csv"))?,
+        controls: csv_rows("export_controls.csv", include_str!("../../../data/catalog/export_controls.csv"))?,
+        sources: csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
+    })
+}
+
+/// See [`export_facts`].
+#[derive(Debug, Clone)]
+pub struct ExportFacts {
+    /// Every accelerator row.
+    pub accelerators: Vec<crate::rows::Accelerator>,
+    /// Every export-control rule.
+    pub controls: Vec<crate::rows::ExportControl>,
+    /// The sources rows cite.
+    pub sources: Vec<crate::rows::Source>,
+}

@@ -14,7 +14,7 @@
 pub mod aliases;
 mod bundled;
 pub mod change_label;
-pub use bundled::accelerator_names;
+pub use bundled::{ExportFacts, accelerator_names, export_facts};
 mod cache;
 pub mod check;
 pub mod import;

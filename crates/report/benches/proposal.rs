@@ -32,6 +32,7 @@ fn bench(c: &mut Criterion) {
         lang: Lang::Zh,
         price_dates: &[],
         stale_after_months: 6,
+        board: &Default::default(),
     };
     let bytes = proposal_pdf(&input).unwrap();
     eprintln!("proposal: {} bytes", bytes.len());

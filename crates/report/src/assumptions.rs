@@ -157,31 +157,36 @@ fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         }
     }
     for u in &s.uncertainty {
-        use suanli_model::Distribution as D;
-        let n = number;
-        let range = match (u.range, lang) {
-            (D::Uniform { low, high }, Lang::En) => format!("uniform, {} – {}", n(low), n(high)),
-            (D::Uniform { low, high }, Lang::Zh) => format!("均匀分布，{} – {}", n(low), n(high)),
-            (D::Triangular { low, mode, high }, Lang::En) => {
-                format!("triangular, low {}, most likely {}, high {}", n(low), n(mode), n(high))
-            }
-            (D::Triangular { low, mode, high }, Lang::Zh) => {
-                format!("三角分布，低 {}，最可能 {}，高 {}", n(low), n(mode), n(high))
-            }
-            (D::Pert { low, mode, high }, Lang::En) => {
-                format!("PERT, low {}, most likely {}, high {}", n(low), n(mode), n(high))
-            }
-            (D::Pert { low, mode, high }, Lang::Zh) => {
-                format!("PERT 分布，低 {}，最可能 {}，高 {}", n(low), n(mode), n(high))
-            }
-            (D::Lognormal { median, p90 }, Lang::En) => format!("lognormal, median {}, P90 {}", n(median), n(p90)),
-            (D::Lognormal { median, p90 }, Lang::Zh) => format!("对数正态分布，中位数 {}，P90 {}", n(median), n(p90)),
-            (D::Bernoulli { probability }, Lang::En) => format!("event with probability {}", n(probability)),
-            (D::Bernoulli { probability }, Lang::Zh) => format!("发生概率为 {} 的事件", n(probability)),
-        };
+        let range = range_text(&u.range, lang);
         let source = if u.source.is_empty() { assumed.to_owned() } else { labels::source(&u.source, lang) };
         let label = format!("{}{}", lang.pick("Range: ", "区间："), labels::input(&u.path, s, lang));
         out.push(vec![label, range, source]);
     }
     out
+}
+
+/// A range as a reader writes it ("triangular, low 1, most likely 2, high 4").
+pub(crate) fn range_text(range: &suanli_model::Distribution, lang: Lang) -> String {
+    use suanli_model::Distribution as D;
+    let n = number;
+    match (*range, lang) {
+        (D::Uniform { low, high }, Lang::En) => format!("uniform, {} – {}", n(low), n(high)),
+        (D::Uniform { low, high }, Lang::Zh) => format!("均匀分布，{} – {}", n(low), n(high)),
+        (D::Triangular { low, mode, high }, Lang::En) => {
+            format!("triangular, low {}, most likely {}, high {}", n(low), n(mode), n(high))
+        }
+        (D::Triangular { low, mode, high }, Lang::Zh) => {
+            format!("三角分布，低 {}，最可能 {}，高 {}", n(low), n(mode), n(high))
+        }
+        (D::Pert { low, mode, high }, Lang::En) => {
+            format!("PERT, low {}, most likely {}, high {}", n(low), n(mode), n(high))
+        }
+        (D::Pert { low, mode, high }, Lang::Zh) => {
+            format!("PERT 分布，低 {}，最可能 {}，高 {}", n(low), n(mode), n(high))
+        }
+        (D::Lognormal { median, p90 }, Lang::En) => format!("lognormal, median {}, P90 {}", n(median), n(p90)),
+        (D::Lognormal { median, p90 }, Lang::Zh) => format!("对数正态分布，中位数 {}，P90 {}", n(median), n(p90)),
+        (D::Bernoulli { probability }, Lang::En) => format!("event with probability {}", n(probability)),
+        (D::Bernoulli { probability }, Lang::Zh) => format!("发生概率为 {} 的事件", n(probability)),
+    }
 }

@@ -7,6 +7,16 @@ use suanli_model::{Demand, Evaluation, Lang, OptionResult, Scenario, format_numb
 
 use crate::labels::for_lang;
 use crate::pdf::{CONTENT_W, Canvas, INK};
+pub use crate::register::AcceleratorFacts;
+
+/// What the catalogue knows beyond the scenario, for the sections a board
+/// reads (risks, price checks). Empty by default: a proposal without it
+/// says only what the scenario and the engine know.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BoardFacts {
+    /// The accelerators the options run on.
+    pub accelerators: Vec<AcceleratorFacts>,
+}
 
 /// The job's deadline in months, when the scenario sets one.
 pub(crate) fn deadline(s: &Scenario) -> Option<f64> {

@@ -21,9 +21,11 @@ mod error;
 mod labels;
 mod pdf;
 pub mod proposal;
+mod register;
 pub mod sheet;
 mod yaml;
 
+pub use board::{AcceleratorFacts, BoardFacts};
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
 pub use error::ReportError;
 /// A scenario input's words (`on_demand.price_per_accel_hour` → "on demand: price per accelerator-hour").

@@ -57,6 +57,8 @@ pub struct ProposalInput<'a> {
     pub price_dates: &'a [PriceDate],
     /// Prices this many months old or older are stale (a setting).
     pub stale_after_months: u32,
+    /// What the catalogue knows beyond the scenario (risks, price checks).
+    pub board: &'a crate::BoardFacts,
 }
 
 /// One price's date as the proposal prints it, aged on the proposal's date.
@@ -158,7 +160,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         crate::case::energy(&mut cv, s, e, &ranked, lang);
     }
     sections.numbered(&mut cv, lang.pick("Risks", "风险"));
-    crate::case::risk_register(&mut cv, s, best, input.simulation, lang);
+    crate::case::risk_register(&mut cv, input, &ranked, best);
     sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
     crate::case::next_steps(&mut cv, s, best, lang);
     crate::case::approval(&mut cv, input.meta, lang);

@@ -25,6 +25,7 @@ fn pages(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<Vec<String>> {
         lang,
         price_dates: &[],
         stale_after_months: 6,
+        board: &Default::default(),
     })
     .unwrap()
 }

@@ -24,6 +24,7 @@ fn pdf(s: &Scenario, e: &Evaluation, meta: &ProposalMeta, lang: Lang) -> Vec<u8>
         lang,
         price_dates: &[],
         stale_after_months: 6,
+        board: &Default::default(),
     })
     .unwrap()
 }
@@ -154,6 +155,7 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
             lang: Lang::En,
             price_dates: &[],
             stale_after_months: 6,
+            board: &Default::default(),
         })
     };
     match input(&with_logo) {

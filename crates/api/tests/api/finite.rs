@@ -45,6 +45,7 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
             lang,
             price_dates: &[],
             stale_after_months: 6,
+            board: &Default::default(),
         };
         let err = proposal_pdf(&input).expect_err("a PDF with NaN in its drawing was made");
         assert!(matches!(err, suanli_report::ReportError::NonFiniteDrawing), "{err}");
@@ -67,6 +68,7 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
         lang: Lang::En,
         price_dates: &[],
         stale_after_months: 6,
+        board: &Default::default(),
     };
     assert!(proposal_pdf(&input).is_ok());
     assert!(suanli_report::sheet::tables(&s, &e, &Default::default(), &Default::default(), Lang::En).is_ok());

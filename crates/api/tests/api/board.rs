@@ -1,0 +1,50 @@
+//! The board's sections of a proposal as the API builds them, with what the
+//! catalogue knows: the risk register, from the text the proposal draws.
+
+use std::path::Path;
+
+use suanli_api::Lang;
+use suanli_api::proposal::{ProposalMeta, proposal_text_for_file};
+
+fn text(file: &str, lang: Lang) -> Vec<String> {
+    let db = tempfile::tempdir().unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios").join(file);
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    proposal_text_for_file(&path, Some(&db.path().join("db.sqlite")), lang, &meta)
+        .unwrap()
+        .into_iter()
+        .map(|page| page.join(if lang == Lang::Zh { "" } else { " " }))
+        .collect()
+}
+
+/// Renting A100s with amounts in CNY: the register names the US licence
+/// requirement, since when, and the rule behind it.
+#[test]
+fn a_buyer_in_china_renting_a100s_reads_the_export_licence_risk_with_its_source() {
+    let en = text("ascend-910b-cluster.toml", Lang::En);
+    let risks = en.iter().find(|p| p.contains("Risks") && p.contains("Likelihood or figure")).expect("a register");
+    assert!(risks.contains("US export licence required for a buyer in China"), "{risks}");
+    assert!(risks.contains("in force since 2022-10-07"), "{risks}");
+    assert!(risks.contains("ECCN 3A090"), "the rule as its source: {risks}");
+    assert!(!risks.contains("no risk is quantified"), "{risks}");
+    let zh = text("ascend-910b-cluster.toml", Lang::Zh).concat();
+    assert!(zh.contains("中国买方须取得美国出口许可"), "{zh}");
+    // Lines joined without a space: a wrap may fall inside the phrase.
+    assert!(zh.contains("自 2022-10-07") && zh.contains("起生效"), "{zh}");
+}
+
+/// Every example's register has a sourced risk for every option.
+#[test]
+fn every_option_of_every_example_has_a_sourced_risk() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !name.ends_with(".toml") {
+            continue;
+        }
+        let pages = text(&name, Lang::En);
+        let register = pages.iter().find(|p| p.contains("Likelihood or figure")).unwrap_or_else(|| panic!("{name}"));
+        assert!(register.contains("Dependence on one provider"), "{name}");
+        assert!(register.contains("the option as the scenario states it"), "{name}");
+    }
+}
