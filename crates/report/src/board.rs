@@ -166,3 +166,68 @@ pub(crate) fn fleet_table(cv: &mut Canvas, s: &Scenario, ranked: &[&OptionResult
         "加速卡：同时持有或运行的最大数量（自有或预留的规模，加上最繁忙时段的租用量）与平均运行数量；副本指运行一个任务或一份推理服务所用的一组加速卡。使用量：该方案运行工作负载的月数与加速卡时数。出结果时间含交付周期与迁移时间。",
     ));
 }
+
+/// Owned-server costs a scenario can leave out, read as "not counted"
+/// when left at the default of zero (field, English, Chinese).
+const ZERO_DEFAULTS: [(&str, &str, &str); 5] = [
+    ("electricity_per_kwh", "electricity", "电费"),
+    ("staff_per_year", "staff", "运维人员"),
+    ("colocation_per_kw_month", "hosting", "机房托管"),
+    ("maintenance_share_per_year", "maintenance", "维保"),
+    ("other_opex_per_year", "other running costs", "其他运营费用"),
+];
+
+/// The defaults that move the figures, said in the summary: a residual
+/// value credited by default, owned-server costs not counted, and why a
+/// net present cost can be above the nominal total.
+pub(crate) fn default_points(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<String> {
+    use suanli_model::{Category, format_amount, format_percent};
+    let defaults = crate::assumptions::defaults(s);
+    let mut out = Vec::new();
+    for o in &e.options {
+        let Some(spec) = s.options.iter().find(|x| x.id == o.id) else { continue };
+        let Some(owned) = &spec.owned else { continue };
+        let label = for_lang(&o.label, lang);
+        let is_default = |field: &str| {
+            !spec.sources.contains_key(field)
+                && !spec.sources.contains_key(&format!("owned.{field}"))
+                && defaults.contains(&format!("options.{}.owned.{field}", o.id))
+        };
+        let credit = -o.breakdown(Category::ResidualValue);
+        let hardware = o.breakdown(Category::Hardware);
+        if credit > 0.0 && is_default("residual") {
+            let share = if hardware > 0.0 { format_percent(credit / hardware, 0) } else { "—".into() };
+            let amount = format_amount(credit, s.currency, lang);
+            let years = format_number(owned.depreciation_years, 1);
+            out.push(match lang {
+                Lang::En => format!(
+                    "Residual value at Suanli's default (book value over {years} years): {label} is credited {amount} ({share} of its hardware) at the horizon; state a resale value if one is known."
+                ),
+                Lang::Zh => format!(
+                    "残值取 Suanli 默认值（按 {years} 年折旧的账面价值）：{label}在评估期末收回 {amount}（占硬件的 {share}）；如已知转售价值，请在场景中设定。"
+                ),
+            });
+        }
+        let zero: Vec<&str> = ZERO_DEFAULTS
+            .iter()
+            .filter(|(field, ..)| is_default(field))
+            .map(|(_, en, zh)| lang.pick(*en, *zh))
+            .collect();
+        if !zero.is_empty() {
+            out.push(match lang {
+                Lang::En => format!("Not counted for {label} (left at Suanli's default of zero): {}.", zero.join(", ")),
+                Lang::Zh => format!("{label}未计入以下成本（保持 Suanli 默认值 0）：{}。", zero.join("、")),
+            });
+        }
+    }
+    for o in e.options.iter().filter(|o| o.total_npv > o.total_nominal + 0.5) {
+        let label = for_lang(&o.label, lang);
+        out.push(match lang {
+            Lang::En => format!(
+                "{label}'s net present cost is above its nominal total: the money back at the horizon (residual value) is discounted more than the costs paid before it."
+            ),
+            Lang::Zh => format!("{label}的净现值高于名义总成本：评估期末收回的残值折现幅度大于此前支付的成本。"),
+        });
+    }
+    out
+}

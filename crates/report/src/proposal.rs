@@ -315,6 +315,7 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     cv.y += 76.0;
     let mut points = summary_points(x, runner_up);
     points.extend(crate::board::summary_points(s, e, best, lang));
+    points.extend(crate::board::default_points(s, e, lang));
     for p in points {
         cv.paragraph(&format!("· {p}"), 10.0, false, INK);
     }

@@ -66,3 +66,20 @@ fn the_fleet_is_in_the_summary_and_a_label_naming_another_count_is_flagged() {
     assert!(zh.contains("名称写的是 16 张卡，成本按峰值 12 张"), "{zh}");
     assert!(zh.contains("其算力规模"));
 }
+
+#[test]
+fn a_residual_value_left_at_the_default_is_called_a_default_in_the_summary_and_the_appendix() {
+    let (s, e) = example("ascend-910b-cluster.toml");
+    let en = joined(&s, &e, Lang::En);
+    let summary = en.iter().find(|p| p.contains("Executive summary") && p.contains("Recommendation")).unwrap();
+    // 2 × 1.2 M = 2.4 M of hardware delivered in month 3: 33 of its 60 months used by month 36,
+    // 27/60 = 45 % left, CNY 1,080,000 credited at the horizon.
+    assert!(summary.contains("Residual value at Suanli's default (book value over 5 years)"), "{summary}");
+    assert!(summary.contains("CNY 1,080,000 (45% of its hardware)"), "{summary}");
+    assert!(summary.contains("net present cost is above its nominal total"), "{summary}");
+    let appendix = en.iter().skip_while(|p| !p.contains("every input and its source")).cloned().collect::<String>();
+    assert!(appendix.contains("Suanli default: book value"), "{appendix}");
+    assert!(!appendix.contains("book value user assumption"), "{appendix}");
+    let zh = joined(&s, &e, Lang::Zh).concat();
+    assert!(zh.contains("残值取 Suanli 默认值"), "{zh}");
+}
