@@ -39,6 +39,7 @@ pub mod sensitivity;
 pub mod supply;
 pub mod uncertainty;
 pub mod validate;
+pub mod vat;
 
 pub use checked::Checked;
 pub use evaluate::{evaluate, scaling_at};

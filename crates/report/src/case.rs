@@ -60,7 +60,13 @@ pub(crate) fn risk_register(cv: &mut Canvas, input: &ProposalInput<'_>, ranked: 
 }
 
 /// What to do next, from the recommendation's own figures.
-pub(crate) fn next_steps(cv: &mut Canvas, s: &Scenario, best: &OptionResult, lang: Lang) {
+pub(crate) fn next_steps(
+    cv: &mut Canvas,
+    s: &Scenario,
+    best: &OptionResult,
+    sim: Option<&suanli_model::uncertainty::Simulation>,
+    lang: Lang,
+) {
     let label = for_lang(&best.label, lang);
     let money = |x: f64| format_amount(x, s.currency, lang);
     let zh = lang == Lang::Zh;
@@ -78,20 +84,40 @@ pub(crate) fn next_steps(cv: &mut Canvas, s: &Scenario, best: &OptionResult, lan
             "Pilot the port: run one representative model on the target accelerator to check the porting effort and the efficiency ratio.".to_owned()
         });
     }
-    steps.push(if zh {
-        format!(
-            "批准预算：净现值 {}（名义 {}），评估期 {} 个月。",
-            money(best.total_npv),
-            money(best.total_nominal),
-            s.horizon_months
-        )
-    } else {
-        format!(
-            "Approve the budget: {} net present cost ({} nominal) over {} months.",
-            money(best.total_npv),
-            money(best.total_nominal),
-            s.horizon_months
-        )
+    let ask = crate::budget::ask(s, best, sim);
+    let total = ask.nominal + ask.contingency.unwrap_or(0.0);
+    let with_vat = ask.vat.filter(|_| ask.nominal.abs() > 0.0).map(|v| total * v.gross() / ask.nominal);
+    steps.push(match (ask.contingency, with_vat, zh) {
+        (Some(extra), _, true) => format!(
+            "批准预算：评估期 {} 个月名义现金 {}（含至 P80 的不可预见费 {}）{}；净现值 {}。",
+            s.horizon_months,
+            money(total),
+            money(extra),
+            with_vat.map_or_else(String::new, |g| format!("，含税 {}", money(g))),
+            money(best.total_npv)
+        ),
+        (Some(extra), _, false) => format!(
+            "Approve the budget: {} of nominal cash over {} months, a contingency of {} to the P80 included{}; {} net present cost.",
+            money(total),
+            s.horizon_months,
+            money(extra),
+            with_vat.map_or_else(String::new, |g| format!(" ({} with VAT)", money(g))),
+            money(best.total_npv)
+        ),
+        (None, _, true) => format!(
+            "批准预算：评估期 {} 个月名义现金 {}{}；净现值 {}（无输入区间，未计不可预见费）。",
+            s.horizon_months,
+            money(total),
+            with_vat.map_or_else(String::new, |g| format!("，含税 {}", money(g))),
+            money(best.total_npv)
+        ),
+        (None, _, false) => format!(
+            "Approve the budget: {} of nominal cash over {} months{}; {} net present cost (no ranges, so no contingency).",
+            money(total),
+            s.horizon_months,
+            with_vat.map_or_else(String::new, |g| format!(" ({} with VAT)", money(g))),
+            money(best.total_npv)
+        ),
     });
     steps.push(if zh {
         "复核：价格或需求变化时，用同一场景重新计算本建议书。".to_owned()

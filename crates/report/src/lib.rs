@@ -15,6 +15,7 @@
 
 mod assumptions;
 mod board;
+mod budget;
 mod case;
 pub mod deploy;
 mod error;

@@ -139,6 +139,8 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     options_compared(&mut cv, &x);
     sections.numbered(&mut cv, lang.pick("Cash flow by year", "逐年现金流"));
     cash_flow_by_year(&mut cv, s, e, &ranked, best, lang);
+    sections.numbered(&mut cv, lang.pick("Budget and VAT basis", "预算与增值税口径"));
+    crate::budget::budget(&mut cv, s, e, best, input.simulation, lang);
     sections.numbered(&mut cv, lang.pick("Cost over time and where it goes", "成本随时间的变化与构成"));
     cumulative_chart(&mut cv, e, lang);
     breakdown_chart(&mut cv, e, lang);
@@ -162,7 +164,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     sections.numbered(&mut cv, lang.pick("Risks", "风险"));
     crate::case::risk_register(&mut cv, input, &ranked, best);
     sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
-    crate::case::next_steps(&mut cv, s, best, lang);
+    crate::case::next_steps(&mut cv, s, best, input.simulation, lang);
     crate::case::approval(&mut cv, input.meta, lang);
     sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
     appendix(&mut cv, &x);

@@ -83,3 +83,26 @@ fn a_residual_value_left_at_the_default_is_called_a_default_in_the_summary_and_t
     let zh = joined(&s, &e, Lang::Zh).concat();
     assert!(zh.contains("残值取 Suanli 默认值"), "{zh}");
 }
+
+#[test]
+fn vat_is_applied_to_buying_and_renting_alike_and_the_budget_is_by_year() {
+    let (s, e) = example("a100-8x-buy-vs-rent.toml");
+    let en = joined(&s, &e, Lang::En);
+    let page = en.iter().find(|p| p.contains("Budget and VAT basis") && p.contains("Borne by the buyer")).unwrap();
+    // Buy: 1.5 M of server × 13 % = 195,000 on goods; 3 × 0.5 M of hosting and operations × 6 %
+    // = 90,000 on services. Rent: 8.56 × 8 × 730 × 36 = 1,799,654.40 × 6 % = 107,979.26 on services.
+    assert!(page.contains("CNY 195,000 CNY 90,000 CNY 3,285,000"), "{page}");
+    assert!(page.contains("CNY 0 CNY 107,979 CNY 1,907,634"), "{page}");
+    assert!(page.contains("VAT Law of the People's Republic of China"), "{page}");
+    assert!(page.contains("Year 3"), "{page}");
+    // The same inputs stated with VAT and not recovered: the buyer bears the gross, and the net is backed out.
+    let mut gross = s.clone();
+    gross.vat = Some(suanli_model::vat::Vat { prices_include_vat: true, recoverable: false, ..Default::default() });
+    let en = joined(&gross, &e, Lang::En);
+    let page = en.iter().find(|p| p.contains("Borne by the buyer")).unwrap();
+    // 1.5 M ÷ 1.13 = 1,327,433.63: 172,566 of VAT within it.
+    assert!(page.contains("CNY 172,566"), "{page}");
+    assert!(page.contains("input VAT is not recovered"), "{page}");
+    let zh = joined(&s, &e, Lang::Zh).concat();
+    assert!(zh.contains("增值税法") && zh.contains("买方实际承担"), "{zh}");
+}
