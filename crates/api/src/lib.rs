@@ -17,6 +17,7 @@ mod finite;
 pub mod freshness;
 pub mod json;
 pub mod library;
+pub mod price_check;
 pub mod proposal;
 pub mod recommend;
 mod resolve;

@@ -217,7 +217,7 @@ fn board_facts(s: &suanli_model::Scenario) -> suanli_report::BoardFacts {
             }
         })
         .collect();
-    suanli_report::BoardFacts { accelerators }
+    suanli_report::BoardFacts { accelerators, price_flags: crate::price_check::price_flags(s) }
 }
 
 /// The bundled catalogue's accelerator names by id, in `lang` (an

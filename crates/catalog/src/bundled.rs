@@ -67,3 +67,12 @@ pub struct ExportFacts {
     /// The sources rows cite.
     pub sources: Vec<crate::rows::Source>,
 }
+
+/// The bundled offers and reference exchange rates: the market a stated
+/// price is checked against.
+pub fn offers_and_rates() -> Result<(Vec<crate::rows::Offer>, Vec<crate::rows::ReferenceRate>), Error> {
+    Ok((
+        csv_rows("offers.csv", include_str!("../../../data/catalog/offers.csv"))?,
+        csv_rows("fx.csv", include_str!("../../../data/catalog/fx.csv"))?,
+    ))
+}

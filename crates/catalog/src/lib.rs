@@ -14,7 +14,7 @@
 pub mod aliases;
 mod bundled;
 pub mod change_label;
-pub use bundled::{ExportFacts, accelerator_names, export_facts};
+pub use bundled::{ExportFacts, accelerator_names, export_facts, offers_and_rates};
 mod cache;
 pub mod check;
 pub mod import;

@@ -117,6 +117,31 @@ fn fleets(e: &Evaluation, lang: Lang) -> String {
     out
 }
 
+/// Stated prices far from the catalogue's for the same accelerator and
+/// billing, option by option (empty when none is).
+pub fn far_prices(s: &Scenario, e: &Evaluation, lang: Lang) -> String {
+    let flags = suanli_api::price_check::price_flags(s);
+    if flags.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{}",
+        lang.pick(
+            "Prices far from the catalogue's for the same accelerator and billing: check them, or say in the scenario why.",
+            "以下价格与目录中同型号、同计费方式的价格相差甚远：请核实，或在场景中说明原因：",
+        )
+    );
+    let colon = lang.pick(": ", "：");
+    for f in flags {
+        let label = e.option(&f.option_id).map_or_else(|| f.option_id.clone(), |o| for_lang(&o.label, lang));
+        let field = input_label(&f.field, s, lang);
+        let _ = writeln!(out, "  ! {} · {}{colon}{}", escape(&label), escape(&field), f.describe(lang));
+    }
+    out
+}
+
 /// Renders the comparison of every option.
 pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     let l = if lang == Lang::Zh { &ZH } else { &EN };

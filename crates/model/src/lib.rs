@@ -31,6 +31,7 @@ pub mod lang;
 pub mod money;
 pub mod optimise;
 pub mod porting;
+pub mod price_check;
 pub mod random;
 pub mod recommend;
 pub mod result;

@@ -16,6 +16,8 @@ pub use crate::register::AcceleratorFacts;
 pub struct BoardFacts {
     /// The accelerators the options run on.
     pub accelerators: Vec<AcceleratorFacts>,
+    /// Stated prices far from the catalogue's for the same accelerator and billing.
+    pub price_flags: Vec<suanli_model::price_check::PriceFlag>,
 }
 
 /// The job's deadline in months, when the scenario sets one.
@@ -230,4 +232,20 @@ pub(crate) fn default_points(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<St
         });
     }
     out
+}
+
+/// One line per stated price far from the catalogue's, for the summary.
+pub(crate) fn price_points(s: &Scenario, e: &Evaluation, facts: &BoardFacts, lang: Lang) -> Vec<String> {
+    facts
+        .price_flags
+        .iter()
+        .map(|f| {
+            let label = e.option(&f.option_id).map_or_else(|| f.option_id.clone(), |o| for_lang(&o.label, lang));
+            let field = crate::labels::input(&f.field, s, lang);
+            match lang {
+                Lang::En => format!("Check the price: {label}, {}: {}.", field.to_lowercase(), f.describe(lang)),
+                Lang::Zh => format!("请核实价格：{label}，{field}：{}。", f.describe(lang)),
+            }
+        })
+        .collect()
 }

@@ -318,6 +318,7 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     let mut points = summary_points(x, runner_up);
     points.extend(crate::board::summary_points(s, e, best, lang));
     points.extend(crate::board::default_points(s, e, lang));
+    points.extend(crate::board::price_points(s, e, input.board, lang));
     for p in points {
         cv.paragraph(&format!("· {p}"), 10.0, false, INK);
     }

@@ -213,6 +213,25 @@ fn option_risks(input: &ProposalInput<'_>, spec: &OptionSpec, o: &OptionResult) 
             },
         );
     }
+    // Prices far from the catalogue's.
+    for f in input.board.price_flags.iter().filter(|f| f.option_id == o.id) {
+        let factor = f.factor();
+        let times = suanli_model::format_number(if factor < 1.0 { 1.0 / factor } else { factor }, 1);
+        push(
+            pick(lang, "Price far from the market", "价格与市场相差甚远"),
+            match (factor < 1.0, lang) {
+                (true, Lang::En) => format!("{times}× below the catalogue's range"),
+                (false, Lang::En) => format!("{times}× above the catalogue's range"),
+                (true, Lang::Zh) => format!("比目录区间低 {times} 倍"),
+                (false, Lang::Zh) => format!("比目录区间高 {times} 倍"),
+            },
+            match lang {
+                Lang::En => format!("{}; get a written quote at this price before relying on it.", f.describe(lang)),
+                Lang::Zh => format!("{}；依赖该价格前应取得书面报价。", f.describe(lang)),
+            },
+            crate::assumptions::option_source(spec, &f.field, lang),
+        );
+    }
     // Consumer cards.
     if facts.is_some_and(|f| f.consumer) {
         push(

@@ -48,3 +48,22 @@ fn every_option_of_every_example_has_a_sourced_risk() {
         assert!(register.contains("the option as the scenario states it"), "{name}");
     }
 }
+
+/// The 175 B example rents A100s at the article's 0.8 CNY a card-hour, over
+/// ten times below the catalogue's A100 on-demand offers: flagged in the
+/// summary and the register, and by `price_flags` (what `evaluate` prints).
+#[test]
+fn a_price_ten_times_below_the_catalogues_range_is_flagged() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/gpt3-175b-training.toml");
+    let s = suanli_api::load_scenario(&path).unwrap();
+    let flags = suanli_api::price_check::price_flags(&s);
+    assert_eq!(flags.len(), 1, "{flags:?}");
+    let f = &flags[0];
+    assert_eq!((f.option_id.as_str(), f.field.as_str()), ("rent-256", "on_demand.price_per_accel_hour"));
+    assert!(f.factor() < 0.1, "0.8 against at least 8 CNY: {}", f.factor());
+    let en = text("gpt3-175b-training.toml", Lang::En).join(" ");
+    assert!(en.contains("Check the price: Rent 256 cards"), "{en}");
+    assert!(en.contains("Price far from the market"), "{en}");
+    let zh = text("gpt3-175b-training.toml", Lang::Zh).concat();
+    assert!(zh.contains("请核实价格") && zh.contains("价格与市场相差甚远"), "{zh}");
+}
