@@ -175,7 +175,7 @@ fn price_dates(s: &suanli_model::Scenario, date: &str, stale_after_months: u32, 
 /// What the bundled catalogue says of the scenario's accelerators: export
 /// status for a buyer in China with the rule and its source, and whether
 /// each is a consumer card.
-fn board_facts(s: &suanli_model::Scenario) -> suanli_report::BoardFacts {
+fn board_facts(s: &suanli_model::Checked<suanli_model::Scenario>) -> suanli_report::BoardFacts {
     let Ok(facts) = suanli_catalog::export_facts() else { return Default::default() };
     let source_text = |ids: &str| -> Vec<String> {
         ids.split(';')
@@ -214,10 +214,19 @@ fn board_facts(s: &suanli_model::Scenario) -> suanli_report::BoardFacts {
                 export_since: a.export_status_since.clone().or_else(|| rule.and_then(|r| r.date.clone())),
                 export_source,
                 consumer: suanli_plan::cluster::consumer(a),
+                software_stack: a
+                    .software_stack
+                    .as_ref()
+                    .map(|x| x.split(';').map(str::trim).collect::<Vec<_>>().join(", ")),
             }
         })
         .collect();
-    suanli_report::BoardFacts { accelerators, price_flags: crate::price_check::price_flags(s) }
+    suanli_report::BoardFacts {
+        accelerators,
+        price_flags: crate::price_check::price_flags(s),
+        // With ranges the sensitivity analysis carries the break-even.
+        break_even: if s.uncertainty.is_empty() { suanli_model::sensitivity::break_even(s) } else { Vec::new() },
+    }
 }
 
 /// The bundled catalogue's accelerator names by id, in `lang` (an

@@ -18,6 +18,9 @@ pub struct BoardFacts {
     pub accelerators: Vec<AcceleratorFacts>,
     /// Stated prices far from the catalogue's for the same accelerator and billing.
     pub price_flags: Vec<suanli_model::price_check::PriceFlag>,
+    /// Where each buy option breaks even with renting (used when the
+    /// proposal has no sensitivity analysis, which carries its own).
+    pub break_even: Vec<suanli_model::sensitivity::BreakEvenPoint>,
 }
 
 /// The job's deadline in months, when the scenario sets one.

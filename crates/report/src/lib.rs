@@ -22,6 +22,7 @@ mod error;
 mod labels;
 mod pdf;
 pub mod proposal;
+mod reasons;
 mod register;
 pub mod sheet;
 mod yaml;

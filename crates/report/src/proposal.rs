@@ -318,6 +318,7 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     let mut points = summary_points(x, runner_up);
     points.extend(crate::board::summary_points(s, e, best, lang));
     points.extend(crate::board::default_points(s, e, lang));
+    points.extend(crate::reasons::points(s, e, best, runner_up, input.sensitivity, &input.board.break_even, lang));
     points.extend(crate::board::price_points(s, e, input.board, lang));
     for p in points {
         cv.paragraph(&format!("· {p}"), 10.0, false, INK);
@@ -528,6 +529,10 @@ fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
     cv.paragraph(lang.pick("Fleet and time to result", "算力规模与出结果时间"), 10.0, true, ACCENT);
     cv.space(4.0);
     crate::board::fleet_table(cv, x.s, ranked, lang);
+    cv.space(10.0);
+    cv.paragraph(lang.pick("What the cost does not show", "成本之外的考量"), 10.0, true, ACCENT);
+    cv.space(4.0);
+    crate::reasons::criteria_table(cv, x.s, ranked, x.input.board, lang);
     cv.space(10.0);
     cv.note(
         lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU; the all-in price divides every cost (porting, bridging, storage and edge included) by all the useful work served.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）；全口径价格为全部成本（含迁移、过渡租用、存储与边缘）除以全部有效工作量。"),

@@ -27,6 +27,8 @@ pub struct AcceleratorFacts {
     pub export_source: Option<String>,
     /// A consumer part (NVIDIA GeForce), whose driver licence restricts data-centre use.
     pub consumer: bool,
+    /// Its software stack as the catalogue lists it (`CANN, MindSpore`).
+    pub software_stack: Option<String>,
 }
 
 /// One row of the register.

@@ -67,3 +67,27 @@ fn a_price_ten_times_below_the_catalogues_range_is_flagged() {
     let zh = text("gpt3-175b-training.toml", Lang::Zh).concat();
     assert!(zh.contains("请核实价格") && zh.contains("价格与市场相差甚远"), "{zh}");
 }
+
+/// The summary gives reasons beyond the lowest cost: the break-even of
+/// buying against renting, the input the decision is most sensitive to
+/// (with ranges), the margin to the runner-up, and a non-cost table.
+#[test]
+fn the_summary_reasons_with_break_even_sensitivity_and_margin() {
+    let en = text("a100-8x-buy-vs-rent.toml", Lang::En);
+    let summary = en.iter().find(|p| p.contains("Executive summary") && p.contains("Recommendation")).unwrap();
+    assert!(summary.contains("does Buy one 8×A100 server cost the same as renting"), "{summary}");
+    assert!(
+        summary.contains("The recommendation changes only if Buy one 8×A100 server's net present cost falls by"),
+        "{summary}"
+    );
+    let all = en.join(" ");
+    assert!(
+        all.contains("What the cost does not show")
+            && all.contains("your own site")
+            && all.contains("none: stop any hour")
+    );
+    let ranged = text("domestic-card-full.toml", Lang::En).join(" ");
+    assert!(ranged.contains("The decision is most sensitive to"), "{ranged}");
+    let zh = text("domestic-card-full.toml", Lang::Zh).concat();
+    assert!(zh.contains("决策对") && zh.contains("最敏感") && zh.contains("成本之外的考量"), "{zh}");
+}
