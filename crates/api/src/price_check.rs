@@ -28,7 +28,7 @@ pub fn price_flags(s: &Scenario) -> Vec<PriceFlag> {
             .collect();
         let low = prices.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
         let high = prices.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-        (!prices.is_empty()).then(|| CatalogueRange { low, high, offers: prices.len() as u32 })
+        (!prices.is_empty()).then_some(CatalogueRange { low, high, offers: prices.len() as u32 })
     };
     let mut out = Vec::new();
     for o in &s.options {

@@ -104,7 +104,7 @@ fn defaulted<T: Serialize + DeserializeOwned>(value: &Value) -> BTreeSet<String>
     let mut out = BTreeSet::new();
     for path in paths {
         let mut without = value.clone();
-        let (last, parents) = path.split_last().expect("a leaf has a name");
+        let Some((last, parents)) = path.split_last() else { continue };
         let Some(Value::Object(map)) = parents.iter().try_fold(&mut without, |v, k| v.get_mut(k.as_str())) else {
             continue;
         };
