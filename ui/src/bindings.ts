@@ -1416,6 +1416,59 @@ export type FieldError = {
 	message: string,
 };
 
+/**  The accelerators an option is costed on (what the engine ran, not its label). */
+export type FleetJson = FleetJson_Serialize | FleetJson_Deserialize;
+
+/**  The accelerators an option is costed on (what the engine ran, not its label). */
+export type FleetJson_Deserialize = {
+	/**  Most accelerators held or running at once. */
+	peak_accelerators: number | null,
+	/**  The same as a whole count (rounded up): what every reader prints. */
+	peak_count: number,
+	/**  Accelerator-hours ÷ the hours of the months it runs. */
+	average_accelerators: number | null,
+	/**  Months it runs the workload. */
+	months: number | null,
+	/**  Accelerator-hours run, interruption waste included. */
+	accelerator_hours: number | null,
+	/**  Servers bought (an option that owns servers). */
+	servers?: number | null,
+	/**  Accelerators one job or serving replica runs on. */
+	per_replica: number,
+	/**  Replicas (job clusters) at the peak. */
+	replicas: number,
+	/**
+	 *  When the label names another count of accelerators: the mismatch as
+	 *  a sentence in the requested language.
+	 */
+	label_mismatch?: string | null,
+};
+
+/**  The accelerators an option is costed on (what the engine ran, not its label). */
+export type FleetJson_Serialize = {
+	/**  Most accelerators held or running at once. */
+	peak_accelerators: number | null,
+	/**  The same as a whole count (rounded up): what every reader prints. */
+	peak_count: number,
+	/**  Accelerator-hours ÷ the hours of the months it runs. */
+	average_accelerators: number | null,
+	/**  Months it runs the workload. */
+	months: number | null,
+	/**  Accelerator-hours run, interruption waste included. */
+	accelerator_hours: number | null,
+	/**  Servers bought (an option that owns servers). */
+	servers: number | null,
+	/**  Accelerators one job or serving replica runs on. */
+	per_replica: number,
+	/**  Replicas (job clusters) at the peak. */
+	replicas: number,
+	/**
+	 *  When the label names another count of accelerators: the mismatch as
+	 *  a sentence in the requested language.
+	 */
+	label_mismatch: string | null,
+};
+
 /**  How fresh one price is. */
 export type Freshness = Freshness_Serialize | Freshness_Deserialize;
 
@@ -2104,6 +2157,8 @@ export type OptionJson_Deserialize = {
 	memory_fit?: MemoryFitJson_Deserialize | null,
 	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
+	/**  The accelerators the option is costed on. */
+	fleet: FleetJson_Deserialize,
 };
 
 /**  One option's results as JSON, amounts in the scenario's currency. */
@@ -2162,6 +2217,8 @@ export type OptionJson_Serialize = {
 	memory_fit: MemoryFitJson_Serialize | null,
 	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
+	/**  The accelerators the option is costed on. */
+	fleet: FleetJson_Serialize,
 };
 
 /**  Which pools an option may have (see [`OptionSpec`]). */

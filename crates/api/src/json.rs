@@ -93,6 +93,8 @@ pub struct OptionJson {
 pub struct FleetJson {
     /// Most accelerators held or running at once.
     pub peak_accelerators: f64,
+    /// The same as a whole count (rounded up): what every reader prints.
+    pub peak_count: u32,
     /// Accelerator-hours ÷ the hours of the months it runs.
     pub average_accelerators: f64,
     /// Months it runs the workload.
@@ -188,6 +190,7 @@ impl OptionJson {
             notes: o.notes.iter().map(|n| n.describe(lang)).collect(),
             fleet: FleetJson {
                 peak_accelerators: round_quantity(o.fleet.peak_accelerators),
+                peak_count: o.fleet.peak_count(),
                 average_accelerators: round_quantity(o.fleet.average_accelerators),
                 months: round_quantity(o.fleet.months),
                 accelerator_hours: round_quantity(o.fleet.accelerator_hours),

@@ -24,7 +24,7 @@ impl LabelMismatch {
         let average = crate::format_number(self.average, if self.average < 10.0 { 1 } else { 0 });
         match lang {
             Lang::En => format!(
-                "the label names {} accelerators; the cost is of {peak} at the peak ({average} on average)",
+                "the label names {} accelerators; it is costed on {peak} at the peak ({average} on average)",
                 self.named
             ),
             Lang::Zh => format!("名称写的是 {} 张卡，成本按峰值 {peak} 张（平均 {average} 张）计算", self.named),

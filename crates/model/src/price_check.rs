@@ -41,31 +41,42 @@ impl PriceFlag {
         if self.price < self.range.low { self.price / self.range.low } else { self.price / self.range.high }
     }
 
+    /// The catalogue's range as a reader writes it ("CNY 11.31–CNY 36.41", one figure when it is one).
+    pub fn range_text(&self, lang: Lang) -> String {
+        let p = |x: f64| format_unit_price(x, self.currency, lang);
+        if self.range.high > self.range.low {
+            format!("{}–{}", p(self.range.low), p(self.range.high))
+        } else {
+            p(self.range.low)
+        }
+    }
+
     /// The flag as a sentence in `lang` (without the option's name).
     pub fn describe(&self, lang: Lang) -> String {
         let p = |x: f64| format_unit_price(x, self.currency, lang);
-        let (low, high, n) = (p(self.range.low), p(self.range.high), self.range.offers);
+        let n = self.range.offers;
+        let range = self.range_text(lang);
         let f = self.factor();
         let times = crate::format_number(if f < 1.0 { 1.0 / f } else { f }, 1);
         match (f < 1.0, lang) {
             (true, Lang::En) => format!(
-                "{} per accelerator-hour is {times}× below the catalogue's {low}–{high} for the same accelerator and billing ({n} {})",
+                "{} per accelerator-hour is {times}× below the catalogue's {range} for the same accelerator and billing ({n} {})",
                 p(self.price),
                 if n == 1 { "offer" } else { "offers" }
             ),
             (false, Lang::En) => format!(
-                "{} per accelerator-hour is {times}× above the catalogue's {low}–{high} for the same accelerator and billing ({n} {})",
+                "{} per accelerator-hour is {times}× above the catalogue's {range} for the same accelerator and billing ({n} {})",
                 p(self.price),
                 if n == 1 { "offer" } else { "offers" }
             ),
             (true, Lang::Zh) => format!(
-                "每卡时 {}，比目录中同型号、同计费方式的 {low}–{high}（{n} 个报价）低 {times} 倍",
-                p(self.price)
+                "{}，仅为目录中同型号、同计费方式价格下限的 {}（{range}，{n} 个报价）",
+                p(self.price),
+                crate::format_percent(f, 0)
             ),
-            (false, Lang::Zh) => format!(
-                "每卡时 {}，比目录中同型号、同计费方式的 {low}–{high}（{n} 个报价）高 {times} 倍",
-                p(self.price)
-            ),
+            (false, Lang::Zh) => {
+                format!("{}，为目录中同型号、同计费方式价格上限的 {times} 倍（{range}，{n} 个报价）", p(self.price))
+            }
         }
     }
 }
@@ -92,7 +103,7 @@ mod tests {
         let flag = check("rent", "on_demand.price_per_accel_hour", 0.85, range, Currency::CNY).expect("flagged");
         assert!((flag.factor() - 0.1).abs() < 1e-12);
         assert!(flag.describe(Lang::En).contains("10× below the catalogue's"), "{}", flag.describe(Lang::En));
-        assert!(flag.describe(Lang::Zh).contains("低 10 倍"), "{}", flag.describe(Lang::Zh));
+        assert!(flag.describe(Lang::Zh).contains("价格下限的 10%"), "{}", flag.describe(Lang::Zh));
         assert!(check("rent", "x", 350.0, range, Currency::CNY).unwrap().describe(Lang::En).contains("10× above"));
         assert_eq!(check("rent", "x", 8.0, range, Currency::CNY), None, "a negotiated 6 % below list");
         assert_eq!(check("rent", "x", 20.0, range, Currency::CNY), None);

@@ -224,12 +224,20 @@ fn option_risks(input: &ProposalInput<'_>, spec: &OptionSpec, o: &OptionResult) 
             match (factor < 1.0, lang) {
                 (true, Lang::En) => format!("{times}× below the catalogue's range"),
                 (false, Lang::En) => format!("{times}× above the catalogue's range"),
-                (true, Lang::Zh) => format!("比目录区间低 {times} 倍"),
-                (false, Lang::Zh) => format!("比目录区间高 {times} 倍"),
+                (true, Lang::Zh) => format!("仅为目录区间下限的 {}", suanli_model::format_percent(factor, 0)),
+                (false, Lang::Zh) => format!("为目录区间上限的 {times} 倍"),
             },
             match lang {
-                Lang::En => format!("{}; get a written quote at this price before relying on it.", f.describe(lang)),
-                Lang::Zh => format!("{}；依赖该价格前应取得书面报价。", f.describe(lang)),
+                Lang::En => format!(
+                    "The catalogue has {} ({} offers); get a written quote at this price before relying on it.",
+                    f.range_text(lang),
+                    f.range.offers
+                ),
+                Lang::Zh => format!(
+                    "目录价格为 {}（{} 个报价）；依赖该价格前应取得书面报价。",
+                    f.range_text(lang),
+                    f.range.offers
+                ),
             },
             crate::assumptions::option_source(spec, &f.field, lang),
         );

@@ -59,7 +59,7 @@ fn the_fleet_is_in_the_summary_and_a_label_naming_another_count_is_flagged() {
     let en = joined(&s, &e, Lang::En).join(" ");
     // "Rent 16 A100" rents on demand what the demand asks: 12 reference GPUs a month of A100 (the
     // reference, ratio 1), so 12 cards.
-    assert!(en.contains("the label names 16 accelerators; the cost is of 12 at the peak"), "{en}");
+    assert!(en.contains("the label names 16 accelerators; it is costed on 12 at the peak"), "{en}");
     assert!(en.contains("Its fleet:"));
     assert!(en.contains("2 servers"));
     let zh = joined(&s, &e, Lang::Zh).join("");

@@ -133,6 +133,7 @@ export default {
     notInCatalogue: "{v} (no efficiency data in the catalogue)", providerCountry: "Where the compute runs (ISO country code)", optionFromOffer: "{offer}",
   },
   results: {
+    fleet: "Fleet: {peak} accelerators at peak, {avg} on average", fleetServers: "{n} server | {n} servers",
     stalePrices: "One price in this scenario is {months} months old or older: confirm it before deciding | {n} prices in this scenario are {months} months old or older: confirm them before deciding",
     perMillion: "Per million tokens", fits: "Model fits: {n} of its {have} × {gb} GB cards hold it", doesNotFit: "Does not fit: needs {n} × {gb} GB cards, has {have}", fitNever: "Does not fit on {gb} GB cards with this sharding",
     title: "Results", cheapestNominal: "Cheapest (nominal)", cheapestNpv: "Cheapest (NPV)", breakEven: "Break-even",

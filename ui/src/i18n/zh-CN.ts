@@ -134,6 +134,7 @@ export default {
     notInCatalogue: "{v}（目录中无效率数据）", providerCountry: "算力所在国家/地区（ISO 代码）", optionFromOffer: "{offer}",
   },
   results: {
+    fleet: "算力规模：峰值 {peak} 张，平均 {avg} 张", fleetServers: "{n} 台服务器 | {n} 台服务器",
     stalePrices: "本方案有 1 个价格已有 {months} 个月或更久：决策前请先确认 | 本方案有 {n} 个价格已有 {months} 个月或更久：决策前请先确认",
     perMillion: "每百万 token", fits: "模型可装下：{have} 张 {gb} GB 卡中需 {n} 张", doesNotFit: "装不下：需 {n} 张 {gb} GB 卡，仅有 {have} 张", fitNever: "按此切分方式，{gb} GB 卡装不下该模型",
     title: "结果", cheapestNominal: "名义总成本最低", cheapestNpv: "净现值最低", breakEven: "盈亏平衡",
