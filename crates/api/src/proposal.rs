@@ -180,9 +180,16 @@ fn board_facts(s: &suanli_model::Checked<suanli_model::Scenario>) -> suanli_repo
     let source_text = |ids: &str| -> Vec<String> {
         ids.split(';')
             .filter_map(|id| facts.sources.iter().find(|x| x.id == id.trim()))
-            .map(|x| match &x.date {
-                Some(date) => format!("{}, {date}", x.title),
-                None => x.title.clone(),
+            .map(|x| {
+                // A title led by its site's domain ("csis.org — Insight: …") is said by the rest.
+                let title = match x.title.split_once(" — ") {
+                    Some((site, rest)) if site.contains('.') && !site.contains(' ') => rest,
+                    _ => x.title.as_str(),
+                };
+                match &x.date {
+                    Some(date) => format!("{title}, {date}"),
+                    None => title.to_owned(),
+                }
             })
             .collect()
     };
