@@ -1228,6 +1228,8 @@ export type Evaluated_Deserialize = {
 	 *  results and the editor mark the stale ones.
 	 */
 	prices: PriceAge_Deserialize[],
+	/**  Stated prices far from the catalogue's: the result cards flag them. */
+	far_prices: FarPrice[],
 };
 
 /**
@@ -1246,6 +1248,8 @@ export type Evaluated_Serialize = {
 	 *  results and the editor mark the stale ones.
 	 */
 	prices: PriceAge_Serialize[],
+	/**  Stated prices far from the catalogue's: the result cards flag them. */
+	far_prices: FarPrice[],
 };
 
 /**  An evaluation as JSON: every option's figures, rounded for display. */
@@ -1368,6 +1372,19 @@ export type Exported = {
 };
 
 /**
+ *  A price the scenario states far from the bundled catalogue's prices for
+ *  the same accelerator and billing (`suanli_model::price_check`).
+ */
+export type FarPrice = {
+	/**  Id of the option, as resolved. */
+	option_id: string,
+	/**  The option's field (`on_demand.price_per_accel_hour`). */
+	field: string,
+	/**  How far from which range, as a sentence in the requested language. */
+	text: string,
+};
+
+/**
  *  The feeds a refresh can download and the addresses it downloads them
  *  from unless the user names a mirror.
  */
@@ -1414,6 +1431,59 @@ export type FieldError = {
 	value: string,
 	/**  The problem, in the requested language. */
 	message: string,
+};
+
+/**  The accelerators an option is costed on (what the engine ran, not its label). */
+export type FleetJson = FleetJson_Serialize | FleetJson_Deserialize;
+
+/**  The accelerators an option is costed on (what the engine ran, not its label). */
+export type FleetJson_Deserialize = {
+	/**  Most accelerators held or running at once. */
+	peak_accelerators: number | null,
+	/**  The same as a whole count (rounded up): what every reader prints. */
+	peak_count: number,
+	/**  Accelerator-hours ÷ the hours of the months it runs. */
+	average_accelerators: number | null,
+	/**  Months it runs the workload. */
+	months: number | null,
+	/**  Accelerator-hours run, interruption waste included. */
+	accelerator_hours: number | null,
+	/**  Servers bought (an option that owns servers). */
+	servers?: number | null,
+	/**  Accelerators one job or serving replica runs on. */
+	per_replica: number,
+	/**  Replicas (job clusters) at the peak. */
+	replicas: number,
+	/**
+	 *  When the label names another count of accelerators: the mismatch as
+	 *  a sentence in the requested language.
+	 */
+	label_mismatch?: string | null,
+};
+
+/**  The accelerators an option is costed on (what the engine ran, not its label). */
+export type FleetJson_Serialize = {
+	/**  Most accelerators held or running at once. */
+	peak_accelerators: number | null,
+	/**  The same as a whole count (rounded up): what every reader prints. */
+	peak_count: number,
+	/**  Accelerator-hours ÷ the hours of the months it runs. */
+	average_accelerators: number | null,
+	/**  Months it runs the workload. */
+	months: number | null,
+	/**  Accelerator-hours run, interruption waste included. */
+	accelerator_hours: number | null,
+	/**  Servers bought (an option that owns servers). */
+	servers: number | null,
+	/**  Accelerators one job or serving replica runs on. */
+	per_replica: number,
+	/**  Replicas (job clusters) at the peak. */
+	replicas: number,
+	/**
+	 *  When the label names another count of accelerators: the mismatch as
+	 *  a sentence in the requested language.
+	 */
+	label_mismatch: string | null,
 };
 
 /**  How fresh one price is. */
@@ -2104,6 +2174,8 @@ export type OptionJson_Deserialize = {
 	memory_fit?: MemoryFitJson_Deserialize | null,
 	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
+	/**  The accelerators the option is costed on. */
+	fleet: FleetJson_Deserialize,
 };
 
 /**  One option's results as JSON, amounts in the scenario's currency. */
@@ -2162,6 +2234,8 @@ export type OptionJson_Serialize = {
 	memory_fit: MemoryFitJson_Serialize | null,
 	/**  Caveats a reader must know about these figures, as sentences in the requested language. */
 	notes: string[],
+	/**  The accelerators the option is costed on. */
+	fleet: FleetJson_Serialize,
 };
 
 /**  Which pools an option may have (see [`OptionSpec`]). */

@@ -319,6 +319,23 @@ describe("screens", () => {
     expect(recordedAnswer("evaluate", "evaluate catalog-offers.toml").prices.every((p) => p.freshness.age_months !== null)).toBe(true);
   });
 
+  it("a stated price far from the catalogue's is flagged on its option's card, with the fleet the engine costs", async () => {
+    const s = setup();
+    await s.editor.init();
+    const ex = (await s.backend.examples()).find((e) => e.file === "gpt3-175b-training.toml")!;
+    await s.editor.openExample(ex.toml, ex.name);
+    wrappers.push(s.mount(ResultsPanel));
+    const answer = recordedAnswer("evaluate", "evaluate gpt3-175b-training.toml");
+    expect(answer.far_prices.map((f) => f.option_id)).toEqual(["rent-256"]);
+    await until(() => !!q('[data-testid="far-price-rent-256"]'));
+    expect(q('[data-testid="far-price-rent-256"]')!.textContent).toContain(answer.far_prices[0].text);
+    // only the flagged option's card carries a flag
+    expect(document.querySelectorAll('[data-testid^="far-price-"]')).toHaveLength(1);
+    for (const o of answer.evaluation.options) {
+      expect(q(`[data-testid="fleet-${o.id}"]`)!.textContent).toContain(String(o.fleet.peak_count));
+    }
+  });
+
   it("an opened offer shows its date, age and price history as the backend records it", async () => {
     const s = setup();
     const offer = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price")[0];

@@ -87,6 +87,19 @@ pub struct SourceLine {
     pub text: String,
 }
 
+/// A price the scenario states far from the bundled catalogue's prices for
+/// the same accelerator and billing (`suanli_model::price_check`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct FarPrice {
+    /// Id of the option, as resolved.
+    pub option_id: String,
+    /// The option's field (`on_demand.price_per_accel_hour`).
+    pub field: String,
+    /// How far from which range, as a sentence in the requested language.
+    pub text: String,
+}
+
 /// An evaluation with how its catalogue references resolved and the
 /// source of every figure the options name.
 #[derive(Debug, Clone, Serialize)]
@@ -101,6 +114,8 @@ pub struct Evaluated {
     /// Every price taken from a dated offer, aged on the day asked: the
     /// results and the editor mark the stale ones.
     pub prices: Vec<crate::freshness::PriceAge>,
+    /// Stated prices far from the catalogue's: the result cards flag them.
+    pub far_prices: Vec<FarPrice>,
 }
 
 /// Checks and evaluates the editor's document; prices are aged on `today`.
@@ -124,7 +139,11 @@ pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang, today: N
             })
         })
         .collect();
-    Ok(Evaluated { evaluation: crate::evaluation_json(evaluation, lang)?, notes, sources, prices })
+    let far_prices = crate::price_check::price_flags(&scenario)
+        .into_iter()
+        .map(|f| FarPrice { text: f.describe(lang), option_id: f.option_id, field: f.field })
+        .collect();
+    Ok(Evaluated { evaluation: crate::evaluation_json(evaluation, lang)?, notes, sources, prices, far_prices })
 }
 
 #[cfg(test)]

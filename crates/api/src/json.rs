@@ -83,6 +83,33 @@ pub struct OptionJson {
     pub memory_fit: Option<MemoryFitJson>,
     /// Caveats a reader must know about these figures, as sentences in the requested language.
     pub notes: Vec<String>,
+    /// The accelerators the option is costed on.
+    pub fleet: FleetJson,
+}
+
+/// The accelerators an option is costed on (what the engine ran, not its label).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct FleetJson {
+    /// Most accelerators held or running at once.
+    pub peak_accelerators: f64,
+    /// The same as a whole count (rounded up): what every reader prints.
+    pub peak_count: u32,
+    /// Accelerator-hours ÷ the hours of the months it runs.
+    pub average_accelerators: f64,
+    /// Months it runs the workload.
+    pub months: f64,
+    /// Accelerator-hours run, interruption waste included.
+    pub accelerator_hours: f64,
+    /// Servers bought (an option that owns servers).
+    pub servers: Option<u32>,
+    /// Accelerators one job or serving replica runs on.
+    pub per_replica: u32,
+    /// Replicas (job clusters) at the peak.
+    pub replicas: u32,
+    /// When the label names another count of accelerators: the mismatch as
+    /// a sentence in the requested language.
+    pub label_mismatch: Option<String>,
 }
 
 /// The model against an option's accelerators.
@@ -161,6 +188,17 @@ impl OptionJson {
                 memory_gb_per_accelerator: f.memory_gb_per_accelerator,
             }),
             notes: o.notes.iter().map(|n| n.describe(lang)).collect(),
+            fleet: FleetJson {
+                peak_accelerators: round_quantity(o.fleet.peak_accelerators),
+                peak_count: o.fleet.peak_count(),
+                average_accelerators: round_quantity(o.fleet.average_accelerators),
+                months: round_quantity(o.fleet.months),
+                accelerator_hours: round_quantity(o.fleet.accelerator_hours),
+                servers: o.fleet.servers,
+                per_replica: o.fleet.per_replica,
+                replicas: o.fleet.replicas(),
+                label_mismatch: suanli_model::fleet::label_mismatch(o).map(|m| m.describe(lang)),
+            },
         }
     }
 }

@@ -17,6 +17,7 @@ mod finite;
 pub mod freshness;
 pub mod json;
 pub mod library;
+pub mod price_check;
 pub mod proposal;
 pub mod recommend;
 mod resolve;
@@ -36,12 +37,13 @@ pub use scenario_file::parse_scenario;
 // The engine's types and formatters that callers name. The surface is
 // listed, never a whole crate: what is not here is not for front ends.
 pub use suanli_model::cost_lines::CostLines;
+pub use suanli_model::fleet::{LabelMismatch, label_mismatch};
 pub use suanli_model::lang::for_lang;
 pub use suanli_model::money::group_thousands;
 pub use suanli_model::recommend::RankBy;
 pub use suanli_model::{
-    Category, Checked, Currency, Evaluation, Lang, LatencyClass, OptionKind, OptionResult, Precision, Scenario,
-    WorkloadClass, format_amount, format_number, format_percent, format_unit_price,
+    Category, Checked, Currency, Demand, Evaluation, Fleet, Lang, LatencyClass, OptionKind, OptionResult, Precision,
+    Scenario, WorkloadClass, format_amount, format_number, format_percent, format_unit_price,
 };
 pub use suanli_report::input_label;
 

@@ -149,6 +149,7 @@ fn with_input<T>(
         price_dates: &price_dates(s, &meta.date, stale_after_months, lang),
         stale_after_months,
         sources: catalogue_sources(),
+        board: &board_facts(s, lang),
     };
     f(&input)
 }
@@ -183,6 +184,68 @@ fn catalogue_sources() -> &'static suanli_report::Sources {
             .map(|s| (s.id, suanli_report::Source { sheet: s.sheet, title: s.title, url: s.url, date: s.date }))
             .collect()
     })
+}
+
+/// What the bundled catalogue says of the scenario's accelerators: export
+/// status for a buyer in China with the rule and its source, and whether
+/// each is a consumer card.
+fn board_facts(s: &suanli_model::Checked<suanli_model::Scenario>, lang: Lang) -> suanli_report::BoardFacts {
+    let Ok(facts) = suanli_catalog::export_facts() else { return Default::default() };
+    let accelerators = s
+        .options
+        .iter()
+        .filter_map(|o| o.accelerator.as_deref())
+        .filter_map(|id| facts.accelerators.iter().find(|a| a.id == id))
+        .map(|a| {
+            // The rule that began its status (else the first that names it).
+            let naming: Vec<_> = facts
+                .controls
+                .iter()
+                .filter(|c| c.affected.as_deref().is_some_and(|list| list.split(';').any(|x| x.trim() == a.id)))
+                .collect();
+            let rule = naming
+                .iter()
+                .find(|c| c.date.is_some() && c.date == a.export_status_since)
+                .or_else(|| naming.iter().min_by(|x, y| x.date.cmp(&y.date)))
+                .copied();
+            // The rule with its date and source ids, which the proposal cites as references.
+            let export_source = rule.map(|r| {
+                let ids = r.source.split(';').map(str::trim).collect::<Vec<_>>().join(", ");
+                let date = r.date.as_deref().map_or_else(String::new, |d| format!("{d}; "));
+                match lang {
+                    Lang::En => format!("{} {} ({date}{ids})", r.jurisdiction, r.rule),
+                    // The rule's name is English in its source; the Chinese says whose rule it is.
+                    Lang::Zh => format!("{}出口管制规则（{date}{ids}）", jurisdiction_zh(&r.jurisdiction)),
+                }
+            });
+            suanli_report::AcceleratorFacts {
+                id: a.id.clone(),
+                export_status_cn: a.export_status_cn,
+                export_since: a.export_status_since.clone().or_else(|| rule.and_then(|r| r.date.clone())),
+                export_source,
+                consumer: suanli_plan::cluster::consumer(a),
+                software_stack: a
+                    .software_stack
+                    .as_ref()
+                    .map(|x| x.split(';').map(str::trim).collect::<Vec<_>>().join(", ")),
+            }
+        })
+        .collect();
+    suanli_report::BoardFacts {
+        accelerators,
+        price_flags: crate::price_check::price_flags(s),
+        // With ranges the sensitivity analysis carries the break-even.
+        break_even: if s.uncertainty.is_empty() { suanli_model::sensitivity::break_even(s) } else { Vec::new() },
+    }
+}
+
+/// A jurisdiction of the catalogue's export-control rules, in Chinese.
+fn jurisdiction_zh(code: &str) -> &str {
+    match code {
+        "US" => "美国",
+        "TW" => "中国台湾",
+        other => other,
+    }
 }
 
 /// The bundled catalogue's accelerator names by id, in `lang` (an

@@ -51,3 +51,30 @@ pub fn accelerator_names() -> Result<Vec<(String, String, String)>, Error> {
         })
         .collect())
 }
+
+/// The bundled accelerators and export-control rules: what a report says of
+/// an accelerator's export status (the rules cite [`sources`] by id).
+pub fn export_facts() -> Result<ExportFacts, Error> {
+    Ok(ExportFacts {
+        accelerators: csv_rows("accelerators.csv", include_str!("../../../data/catalog/accelerators.csv"))?,
+        controls: csv_rows("export_controls.csv", include_str!("../../../data/catalog/export_controls.csv"))?,
+    })
+}
+
+/// See [`export_facts`].
+#[derive(Debug, Clone)]
+pub struct ExportFacts {
+    /// Every accelerator row.
+    pub accelerators: Vec<crate::rows::Accelerator>,
+    /// Every export-control rule.
+    pub controls: Vec<crate::rows::ExportControl>,
+}
+
+/// The bundled offers and reference exchange rates: the market a stated
+/// price is checked against.
+pub fn offers_and_rates() -> Result<(Vec<crate::rows::Offer>, Vec<crate::rows::ReferenceRate>), Error> {
+    Ok((
+        csv_rows("offers.csv", include_str!("../../../data/catalog/offers.csv"))?,
+        csv_rows("fx.csv", include_str!("../../../data/catalog/fx.csv"))?,
+    ))
+}

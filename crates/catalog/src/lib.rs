@@ -14,7 +14,7 @@
 pub mod aliases;
 mod bundled;
 pub mod change_label;
-pub use bundled::{accelerator_names, sources as bundled_sources};
+pub use bundled::{ExportFacts, accelerator_names, export_facts, offers_and_rates, sources as bundled_sources};
 mod cache;
 pub mod check;
 pub mod import;

@@ -312,6 +312,7 @@ fn main() -> ExitCode {
                     Format::Table => {
                         out!("{}", table::comparison(&evaluation, lang));
                         out!("{}", table::stale_prices(&scenario, &evaluation, &stale, lang));
+                        out!("{}", table::far_prices(&scenario, &evaluation, lang));
                     }
                     Format::Json => {
                         if let Err(e) = suanli_api::evaluation_json(&evaluation, lang).and_then(|j| terminal::json(&j))
@@ -322,6 +323,10 @@ fn main() -> ExitCode {
                         let warning = table::stale_prices(&scenario, &evaluation, &stale, lang);
                         if !warning.is_empty() {
                             erroutln!("{}", warning.trim_end());
+                        }
+                        let far = table::far_prices(&scenario, &evaluation, lang);
+                        if !far.is_empty() {
+                            erroutln!("{}", far.trim_end());
                         }
                     }
                 }

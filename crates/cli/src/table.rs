@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use suanli_api::freshness::PriceAge;
 use suanli_api::{
     Evaluation, Lang, OptionKind, Scenario, for_lang, format_amount, format_percent, format_unit_price,
-    group_thousands, input_label,
+    group_thousands, input_label, label_mismatch,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -102,6 +102,46 @@ pub fn stale_prices(s: &Scenario, e: &Evaluation, stale: &[PriceAge], lang: Lang
     out
 }
 
+/// Each option's fleet as the engine costs it, and labels that name another count.
+fn fleets(e: &Evaluation, lang: Lang) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", lang.pick("Fleet each option is costed on:", "各方案计算所用的算力规模："));
+    let colon = lang.pick(": ", "：");
+    for o in &e.options {
+        let _ = writeln!(out, "  {}{colon}{}", escape(&o.label), o.fleet.describe(lang));
+        if let Some(m) = label_mismatch(o) {
+            let _ = writeln!(out, "    {} {}", lang.pick("! label:", "！名称："), m.describe(lang));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Stated prices far from the catalogue's for the same accelerator and
+/// billing, option by option (empty when none is).
+pub fn far_prices(s: &Scenario, e: &Evaluation, lang: Lang) -> String {
+    let flags = suanli_api::price_check::price_flags(s);
+    if flags.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{}",
+        lang.pick(
+            "Prices far from the catalogue's for the same accelerator and billing: check them, or say in the scenario why.",
+            "以下价格与目录中同型号、同计费方式的价格相差甚远：请核实，或在场景中说明原因：",
+        )
+    );
+    let colon = lang.pick(": ", "：");
+    for f in flags {
+        let label = e.option(&f.option_id).map_or_else(|| f.option_id.clone(), |o| for_lang(&o.label, lang));
+        let field = input_label(&f.field, s, lang);
+        let _ = writeln!(out, "  ! {} · {}{colon}{}", escape(&label), escape(&field), f.describe(lang));
+    }
+    out
+}
+
 /// Renders the comparison of every option.
 pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     let l = if lang == Lang::Zh { &ZH } else { &EN };
@@ -159,6 +199,7 @@ pub fn comparison(e: &Evaluation, lang: Lang) -> String {
     }
     out.push_str(&table.render());
     out.push('\n');
+    out.push_str(&fleets(e, lang));
     let per_token: Vec<String> = e
         .options
         .iter()

@@ -9,7 +9,7 @@
 use crate::checked::Checked;
 use crate::demand::{self, MonthDemand, Tier};
 use crate::finance;
-use crate::result::{Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult};
+use crate::result::{Category, Evaluation, Fleet, MemoryFit, MonthFlows, Note, OptionResult};
 use crate::scenario::*;
 
 /// Evaluates every option of a checked scenario. The evaluation was made,
@@ -500,6 +500,18 @@ fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpe
         porting,
         memory_fit,
         cost_per_million_tokens,
+        fleet: Fleet {
+            peak_accelerators: run.peak_accelerators,
+            average_accelerators: if run.run_months > 0.0 {
+                run.accelerator_hours / (run.run_months * HOURS_PER_MONTH)
+            } else {
+                0.0
+            },
+            months: run.run_months,
+            accelerator_hours: run.accelerator_hours,
+            servers: o.owned.as_ref().map(|p| p.servers),
+            per_replica: accelerators_per_run(ctx.s, o),
+        },
     }
 }
 
@@ -698,6 +710,10 @@ struct Run {
     bridged: f64,
     unserved: f64,
     accelerator_hours: f64,
+    /// Accelerators running at once at the busiest time (tallied runs only).
+    peak_accelerators: f64,
+    /// Months in which the option runs the workload (tallied runs only).
+    run_months: f64,
     owned_utilisation: Option<f64>,
     owned_energy_kwh: Option<f64>,
     time_to_complete: Option<f64>,
@@ -722,6 +738,8 @@ impl Run {
             bridged: 0.0,
             unserved: 0.0,
             accelerator_hours: 0.0,
+            peak_accelerators: 0.0,
+            run_months: 0.0,
             owned_utilisation: None,
             owned_energy_kwh: None,
             time_to_complete: None,
@@ -742,6 +760,8 @@ impl Run {
         self.bridged = 0.0;
         self.unserved = 0.0;
         self.accelerator_hours = 0.0;
+        self.peak_accelerators = 0.0;
+        self.run_months = 0.0;
         self.owned_utilisation = None;
         self.owned_energy_kwh = None;
         self.time_to_complete = None;
@@ -770,7 +790,7 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
             owned_costs(ctx, owned, &fill.accel_hours, run);
             run.accelerator_hours = fill.accel_hours.iter().sum();
             run.served = fill.served;
-            job_timing(run, &fill, job, work);
+            job_timing(run, &fill, job, work, (f64::from(accelerators), start));
         }
         OptionKind::Rent => {
             let cluster = job.cluster_accelerators;
@@ -785,7 +805,7 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
                     }
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
-                    job_timing(run, &fill, job, work);
+                    job_timing(run, &fill, job, work, (f64::from(cluster), ported_from));
                 }
                 Some(Billing::Spot) => {
                     let Some((spot, sp)) = pools.spot else { return };
@@ -805,7 +825,7 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
                     }
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
-                    job_timing(run, &fill, job, work);
+                    job_timing(run, &fill, job, work, (f64::from(cluster), ported_from));
                 }
                 Some(Billing::Reserved) => {
                     let Some((res, rp)) = pools.reserved else { return };
@@ -822,7 +842,7 @@ fn run_job(ctx: &Context<'_>, o: &OptionSpec, job: &Job, work: f64, ported_from:
                     reserved_costs(ctx, res, rp, committed, first, committed_months, run);
                     run.accelerator_hours = fill.accel_hours.iter().sum();
                     run.served = fill.served;
-                    job_timing(run, &fill, job, work);
+                    job_timing(run, &fill, job, work, (f64::from(committed), first));
                 }
                 None => {}
             }
@@ -872,8 +892,12 @@ fn fill_job(work: f64, start: usize, horizon: usize, rate: impl Fn(usize) -> (f6
     JobFill { accel_hours, served: work - remaining, done_month, time_to_complete }
 }
 
-fn job_timing(run: &mut Run, fill: &JobFill, job: &Job, work: f64) {
+/// The job's timing and fleet: `peak` accelerators run it from month `start`.
+fn job_timing(run: &mut Run, fill: &JobFill, job: &Job, work: f64, (peak, start): (f64, usize)) {
     run.time_to_complete = Some(fill.time_to_complete);
+    run.peak_accelerators = peak;
+    // Within the horizon: a job that does not finish runs to its end.
+    run.run_months = (fill.time_to_complete.min(fill.accel_hours.len() as f64) - start as f64).max(0.0);
     let done = fill.done_month.is_some();
     run.completes = Some(done);
     run.unserved = work - fill.served;
@@ -976,8 +1000,11 @@ fn run_shared(
         if let (Some((_, rp)), true) = (&pools.reserved, run.tally) {
             run.accelerator_hours += routed.base / reserved_eff_at(*rp, m);
         }
+        let mut rented_hours = 0.0;
+        let rented_ref = routed.on_demand + routed.fallback + routed.spot;
         if let Some(od) = pools.on_demand {
             let (hours, cost) = on_demand_use(ctx, od, &routed, m);
+            rented_hours += hours;
             if run.tally {
                 run.accelerator_hours += hours;
             }
@@ -985,10 +1012,20 @@ fn run_shared(
         }
         if let Some((spot, sp)) = pools.spot {
             let (hours, cost) = spot_use(ctx, spot, sp, &routed, m);
+            rented_hours += hours;
             if run.tally {
                 run.accelerator_hours += hours;
             }
             run.flows.add(m, Category::Spot, cost);
+        }
+        if run.tally {
+            let base = if has_base { owned_accels.or(reserved_size).unwrap_or(0) } else { 0 };
+            let rented =
+                rented_peak(month, (rented_hours, rented_ref), ctx.demand_scale, has_base.then_some(base_capacity_ref));
+            run.peak_accelerators = run.peak_accelerators.max(f64::from(base) + rented);
+            if routed.base + routed.on_demand + routed.spot + routed.fallback > 0.0 {
+                run.run_months += 1.0;
+            }
         }
     }
     if let Some((owned, _)) = &pools.owned {
@@ -1003,6 +1040,26 @@ fn run_shared(
     if let (Some((res, rp)), Some(size)) = (&pools.reserved, reserved_size) {
         let committed_months = horizon.saturating_sub(ported_from).div_ceil(term) * term;
         reserved_costs(ctx, res, *rp, size, ported_from, committed_months, run);
+    }
+}
+
+/// Rented accelerators running at once in a month's busiest slice, from
+/// the month's rented accelerator-hours and the reference-GPU-hours they
+/// carried. Without a base pool every slice rents the same share of its
+/// demand, so the busiest slice rents that share of the peak; with one, it
+/// rents at least the peak's overflow past the base (exactly that for an
+/// option that sends work to its base first).
+fn rented_peak(month: &MonthDemand, rented: (f64, f64), scale: f64, base_capacity_ref: Option<f64>) -> f64 {
+    let (accel_hours, ref_hours) = rented;
+    let demand_hours = month.total() * month.share_total() * scale * month.slice_hours;
+    if accel_hours <= 0.0 || ref_hours <= 0.0 || demand_hours <= 0.0 {
+        return 0.0;
+    }
+    let peak_ref = month.peak() * month.share_total() * scale;
+    let proportional = peak_ref * accel_hours / demand_hours;
+    match base_capacity_ref {
+        None => proportional,
+        Some(capacity) => proportional.max((peak_ref - capacity).max(0.0) * accel_hours / ref_hours),
     }
 }
 

@@ -25,11 +25,13 @@ pub mod demand;
 pub mod evaluate;
 pub mod finance;
 pub mod fit;
+pub mod fleet;
 pub mod inference;
 pub mod lang;
 pub mod money;
 pub mod optimise;
 pub mod porting;
+pub mod price_check;
 pub mod random;
 pub mod recommend;
 pub mod result;
@@ -38,6 +40,7 @@ pub mod sensitivity;
 pub mod supply;
 pub mod uncertainty;
 pub mod validate;
+pub mod vat;
 
 pub use checked::Checked;
 pub use evaluate::{evaluate, scaling_at};
@@ -46,6 +49,6 @@ pub use money::{
     Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, round_money,
     round_quantity, round_score, round_share, round_unit_price, unit_price_digits,
 };
-pub use result::{BreakEven, Category, Evaluation, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
+pub use result::{BreakEven, Category, Evaluation, Fleet, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

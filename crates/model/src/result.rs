@@ -251,6 +251,39 @@ pub struct OptionResult {
     pub memory_fit: Option<MemoryFit>,
     /// Compute cost per million output tokens served (inference demand).
     pub cost_per_million_tokens: Option<f64>,
+    /// The accelerators the option is costed on.
+    pub fleet: Fleet,
+}
+
+/// The accelerators an option is costed on: what the engine ran, not what
+/// the option's label says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fleet {
+    /// Most accelerators held or running at once: the owned or committed
+    /// fleet plus the rentals of the busiest time slice.
+    pub peak_accelerators: f64,
+    /// Accelerator-hours run ÷ the hours of the months it runs.
+    pub average_accelerators: f64,
+    /// Months in which the option runs the workload (a job: from its
+    /// start to its result, within the horizon).
+    pub months: f64,
+    /// Accelerator-hours run, interruption waste included.
+    pub accelerator_hours: f64,
+    /// Servers bought, for an option that owns servers.
+    pub servers: Option<u32>,
+    /// Accelerators one job or serving replica runs on.
+    pub per_replica: u32,
+}
+
+impl Fleet {
+    /// Replicas (or job clusters) at the peak: the peak over the
+    /// accelerators one runs on, rounded up.
+    pub fn replicas(&self) -> u32 {
+        if self.per_replica == 0 {
+            return 0;
+        }
+        (self.peak_accelerators / f64::from(self.per_replica) - 1e-9).ceil().max(0.0) as u32
+    }
 }
 
 /// The model against an option's accelerators.

@@ -478,6 +478,8 @@ pub struct Percentiles {
     pub p10: f64,
     /// Median (50th percentile).
     pub p50: f64,
+    /// 80th percentile (a budget's contingency).
+    pub p80: f64,
     /// 90th percentile.
     pub p90: f64,
     /// Mean.
@@ -719,17 +721,29 @@ struct TrialBuffers {
 fn percentiles(values: &mut [f64]) -> Percentiles {
     let len = values.len();
     if len == 0 {
-        return Percentiles { p10: f64::NAN, p50: f64::NAN, p90: f64::NAN, mean: f64::NAN };
+        return Percentiles { p10: f64::NAN, p50: f64::NAN, p80: f64::NAN, p90: f64::NAN, mean: f64::NAN };
     }
     let mean = values.iter().sum::<f64>() / len as f64;
     let rank = |q: f64| ((q * len as f64).ceil() as usize).clamp(1, len) - 1;
-    let (r10, r50, r90) = (rank(0.10), rank(0.50), rank(0.90));
-    // The median first; the other two are then each on one side of it.
+    let (r10, r50, r80, r90) = (rank(0.10), rank(0.50), rank(0.80), rank(0.90));
+    // The median first; the others are then each on one side of it (the
+    // P80 below the P90).
     let (below, p50, above) = values.select_nth_unstable_by(r50, f64::total_cmp);
     let p50 = *p50;
     let p10 = if r10 < r50 { *below.select_nth_unstable_by(r10, f64::total_cmp).1 } else { p50 };
-    let p90 = if r90 > r50 { *above.select_nth_unstable_by(r90 - r50 - 1, f64::total_cmp).1 } else { p50 };
-    Percentiles { p10, p50, p90, mean }
+    let (p80, p90) = if r90 > r50 {
+        let (under, p90, _) = above.select_nth_unstable_by(r90 - r50 - 1, f64::total_cmp);
+        let p90 = *p90;
+        let p80 = match r80 {
+            r if r <= r50 => p50,
+            r if r >= r90 => p90,
+            r => *under.select_nth_unstable_by(r - r50 - 1, f64::total_cmp).1,
+        };
+        (p80, p90)
+    } else {
+        (p50, p50)
+    };
+    Percentiles { p10, p50, p80, p90, mean }
 }
 
 /// Each column's percentiles, in order, the columns shared out among
@@ -786,10 +800,14 @@ mod tests {
             let at = |q: f64| sorted[((q * len as f64).ceil() as usize).clamp(1, len) - 1];
             let mean = values.iter().sum::<f64>() / len as f64;
             let found = percentiles(&mut values);
-            assert_eq!(found, Percentiles { p10: at(0.10), p50: at(0.50), p90: at(0.90), mean }, "{len} values");
+            assert_eq!(
+                found,
+                Percentiles { p10: at(0.10), p50: at(0.50), p80: at(0.80), p90: at(0.90), mean },
+                "{len} values"
+            );
         }
         let mut same = vec![3.5; 10];
-        assert_eq!(percentiles(&mut same), Percentiles { p10: 3.5, p50: 3.5, p90: 3.5, mean: 3.5 });
+        assert_eq!(percentiles(&mut same), Percentiles { p10: 3.5, p50: 3.5, p80: 3.5, p90: 3.5, mean: 3.5 });
         assert!(percentiles(&mut []).p50.is_nan());
     }
 }

@@ -615,6 +615,10 @@ impl Checker<'_> {
         self.refresh();
         self.curves();
         self.demand();
+        if let Some(v) = &s.vat {
+            self.between("vat.goods_rate", v.goods_rate, 0.0, 1.0);
+            self.between("vat.services_rate", v.services_rate, 0.0, 1.0);
+        }
         if let Some(en) = &s.energy {
             // The dirtiest grids emit about 1 kg a kWh (coal alone); 2 leaves room.
             self.between("energy.grid_kg_co2_per_kwh", en.grid_kg_co2_per_kwh, 0.0, 2.0);

@@ -33,6 +33,7 @@ fn bench(c: &mut Criterion) {
         price_dates: &[],
         stale_after_months: 6,
         sources: &Default::default(),
+        board: &Default::default(),
     };
     let bytes = proposal_pdf(&input).unwrap();
     eprintln!("proposal: {} bytes", bytes.len());

@@ -5,158 +5,30 @@
 //! block and the notices. A likelihood is given only where a figure states
 //! it; otherwise the register says it is not quantified.
 
-use suanli_model::scenario::ExportStatus;
-use suanli_model::uncertainty::Simulation;
 use suanli_model::{Evaluation, Lang, OptionResult, Scenario, format_amount, format_percent};
 
 use crate::labels::for_lang;
 use crate::pdf::{CONTENT_W, Canvas, INK, MARGIN_X, MUTED, RULE};
-use crate::proposal::ProposalMeta;
+use crate::proposal::{ProposalInput, ProposalMeta};
 
-/// One row of the risk register.
-struct Risk {
-    risk: String,
-    likelihood: String,
-    impact: String,
-    mitigation: String,
-}
-
-/// Supply-risk scores (of 100) from which the likelihood reads as medium, then high.
-const SUPPLY_MEDIUM: f64 = 30.0;
-const SUPPLY_HIGH: f64 = 60.0;
-/// The share of trials above the P90, by definition.
-const P90_EXCEEDED: f64 = 0.10;
-
-/// The recommended option's risks, each from a figure of the scenario or
-/// its evaluation; a risk with nothing behind it is left out.
-fn risks(s: &Scenario, best: &OptionResult, sim: Option<&Simulation>, lang: Lang) -> Vec<Risk> {
-    let c = s.currency;
-    let money = |x: f64| format_amount(x, c, lang);
-    let zh = lang == Lang::Zh;
-    let pick = |en: &str, zh_text: &str| if zh { zh_text.to_owned() } else { en.to_owned() };
-    let unquantified = || pick("not quantified", "未量化");
-    let spec = s.options.iter().find(|o| o.id == best.id);
-    let mut out = Vec::new();
-    if let Some(score) = &best.supply {
-        let level = match score.score {
-            x if x >= SUPPLY_HIGH => pick("high", "高"),
-            x if x >= SUPPLY_MEDIUM => pick("medium", "中"),
-            _ => pick("low", "低"),
-        };
-        let drivers: Vec<&str> =
-            score.drivers.iter().filter(|d| d.points > 0.0).take(3).map(|d| d.label(lang)).collect();
-        out.push(Risk {
-            risk: pick("Supply of the accelerators", "加速卡供应"),
-            likelihood: if zh {
-                format!("{level}（{:.0} / 100）", score.score)
-            } else {
-                format!("{level} ({:.0} / 100)", score.score)
-            },
-            impact: if drivers.is_empty() { unquantified() } else { drivers.join(if zh { "、" } else { ", " }) },
-            mitigation: pick(
-                "A second source or a rental fallback; delivery dates in the contract.",
-                "保留第二货源或租用备选；合同中约定交付日期。",
-            ),
-        });
-    }
-    if let Some(sup) = spec.and_then(|o| o.supply.as_ref())
-        && (sup.export_change_probability > 0.0
-            || matches!(sup.export_status, Some(ExportStatus::LicenceRequired | ExportStatus::Banned)))
-    {
-        let likelihood = if sup.export_change_probability > 0.0 {
-            format!(
-                "{} {}",
-                format_percent(sup.export_change_probability, 0),
-                pick("within the horizon", "（评估期内）")
-            )
-        } else {
-            unquantified()
-        };
-        out.push(Risk {
-            risk: pick("Export-control change", "出口管制变化"),
-            likelihood,
-            impact: if zh {
-                format!(
-                    "切换供应需 {:.1} 个月，额外成本为总成本的 {}",
-                    sup.export_change_delay_months,
-                    format_percent(sup.export_change_extra_cost_share, 0)
-                )
-            } else {
-                format!(
-                    "{:.1} months to switch supply, extra cost {} of the total",
-                    sup.export_change_delay_months,
-                    format_percent(sup.export_change_extra_cost_share, 0)
-                )
-            },
-            mitigation: pick(
-                "Keep a domestic or licence-free alternative qualified.",
-                "保持一款国产或无需许可的备选加速卡处于可用状态。",
-            ),
-        });
-    }
-    if let Some(p) = &best.porting
-        && (p.cost > 0.0 || p.delay_months > 0.0)
-    {
-        out.push(Risk {
-            risk: pick("Porting off CUDA", "脱离 CUDA 的迁移"),
-            likelihood: unquantified(),
-            impact: if zh {
-                format!("{}，推迟 {:.1} 个月", money(p.cost), p.delay_months)
-            } else {
-                format!("{}, {:.1} months later", money(p.cost), p.delay_months)
-            },
-            mitigation: pick(
-                "Port a pilot model before committing; keep the incumbent until it runs.",
-                "先迁移一个试点模型再做决定；迁移完成前保留现有方案。",
-            ),
-        });
-    }
-    if let Some(lead) = spec.and_then(|o| o.owned.as_ref()).map(|p| p.lead_time_months).filter(|m| *m > 0) {
-        out.push(Risk {
-            risk: pick("Delivery lead time", "交付周期"),
-            likelihood: unquantified(),
-            impact: if zh {
-                format!("{lead} 个月内无自有算力")
-            } else {
-                format!("no owned compute for {lead} months")
-            },
-            mitigation: pick("Bridge with rented capacity until delivery.", "交付前以租用算力过渡。"),
-        });
-    }
-    if let Some(r) = sim.and_then(|sim| sim.options.iter().find(|r| r.id == best.id))
-        && r.npv.p90 > r.npv.p50
-    {
-        out.push(Risk {
-            risk: pick("Prices and inputs above the median", "价格与输入高于中位数"),
-            likelihood: if zh {
-                format!("{}（超过 P90）", format_percent(P90_EXCEEDED, 0))
-            } else {
-                format!("{} (P90 exceeded)", format_percent(P90_EXCEEDED, 0))
-            },
-            impact: if zh {
-                format!("净现值高出中位数 {} 以上", money(r.npv.p90 - r.npv.p50))
-            } else {
-                format!("net present cost over {} above the median", money(r.npv.p90 - r.npv.p50))
-            },
-            mitigation: pick(
-                "Fix prices by contract (reserved terms) and review them each quarter.",
-                "以合同锁定价格（预留条款），并每季度复核。",
-            ),
-        });
-    }
-    out
-}
-
-/// The risk register as a table, or a sentence when nothing stands behind one.
-pub(crate) fn risk_register(cv: &mut Canvas, s: &Scenario, best: &OptionResult, sim: Option<&Simulation>, lang: Lang) {
-    let rows: Vec<Vec<String>> =
-        risks(s, best, sim, lang).into_iter().map(|r| vec![r.risk, r.likelihood, r.impact, r.mitigation]).collect();
+/// The risk register: every option's risks, the recommended option's
+/// first, each with its likelihood or figure and its source (never empty:
+/// every option depends on one provider at least).
+pub(crate) fn risk_register(cv: &mut Canvas, input: &ProposalInput<'_>, ranked: &[&OptionResult], best: &OptionResult) {
+    let lang = input.lang;
+    let rows: Vec<Vec<String>> = crate::register::register(input, ranked, best)
+        .into_iter()
+        .map(|r| vec![r.option, r.risk, r.likelihood, r.response, r.source])
+        .collect();
     cv.paragraph(
         &if lang == Lang::Zh {
-            format!("建议方案（{}）的风险：每项均来自场景或计算结果中的数字。", for_lang(&best.label, lang))
+            format!(
+                "各方案的风险，建议方案（{}）列在最前；每项均来自目录、计算结果或场景中的数字，并注明来源。",
+                for_lang(&best.label, lang)
+            )
         } else {
             format!(
-                "The risks of the recommended option ({}), each from a figure of the scenario or its results.",
+                "The risks of every option, the recommended one ({}) first; each from the catalogue, the results or the scenario, with its source.",
                 for_lang(&best.label, lang)
             )
         },
@@ -165,30 +37,36 @@ pub(crate) fn risk_register(cv: &mut Canvas, s: &Scenario, best: &OptionResult, 
         MUTED,
     );
     cv.space(6.0);
-    if rows.is_empty() {
-        cv.paragraph(
-            lang.pick(
-                "The scenario states no supply, export, porting, lead-time or price-range facts for it, so no risk is quantified here.",
-                "场景未给出该方案的供应、出口、迁移、交付周期或价格区间信息，因此此处未量化任何风险。",
-            ),
-            10.0,
-            false,
-            INK,
-        );
-        return;
-    }
     let header = [
+        lang.pick("Option", "方案"),
         lang.pick("Risk", "风险"),
-        lang.pick("Likelihood", "可能性"),
-        lang.pick("Impact", "影响"),
-        lang.pick("Mitigation", "应对措施"),
+        lang.pick("Likelihood or figure", "可能性或数值"),
+        lang.pick("Impact and response", "影响与应对"),
+        lang.pick("Source", "来源"),
     ]
     .map(str::to_owned);
-    cv.table(&[CONTENT_W * 0.2, CONTENT_W * 0.17, CONTENT_W * 0.28, CONTENT_W * 0.35], &header, &rows, 4);
+    cv.table(
+        &[CONTENT_W * 0.16, CONTENT_W * 0.17, CONTENT_W * 0.16, CONTENT_W * 0.27, CONTENT_W * 0.24],
+        &header,
+        &rows,
+        5,
+    );
+    if crate::register::buyer_in_china(input.scenario) {
+        cv.note(lang.pick(
+            "Export status is the catalogue's for a buyer in China, taken as the buyer's jurisdiction because the scenario's amounts are in CNY.",
+            "出口管制状态取目录中针对中国买方的记录；因场景金额以人民币计，视买方位于中国。",
+        ));
+    }
 }
 
 /// What to do next, from the recommendation's own figures.
-pub(crate) fn next_steps(cv: &mut Canvas, s: &Scenario, best: &OptionResult, lang: Lang) {
+pub(crate) fn next_steps(
+    cv: &mut Canvas,
+    s: &Scenario,
+    best: &OptionResult,
+    sim: Option<&suanli_model::uncertainty::Simulation>,
+    lang: Lang,
+) {
     let label = for_lang(&best.label, lang);
     let money = |x: f64| format_amount(x, s.currency, lang);
     let zh = lang == Lang::Zh;
@@ -206,20 +84,40 @@ pub(crate) fn next_steps(cv: &mut Canvas, s: &Scenario, best: &OptionResult, lan
             "Pilot the port: run one representative model on the target accelerator to check the porting effort and the efficiency ratio.".to_owned()
         });
     }
-    steps.push(if zh {
-        format!(
-            "批准预算：净现值 {}（名义 {}），评估期 {} 个月。",
-            money(best.total_npv),
-            money(best.total_nominal),
-            s.horizon_months
-        )
-    } else {
-        format!(
-            "Approve the budget: {} net present cost ({} nominal) over {} months.",
-            money(best.total_npv),
-            money(best.total_nominal),
-            s.horizon_months
-        )
+    let ask = crate::budget::ask(s, best, sim);
+    let total = ask.nominal + ask.contingency.unwrap_or(0.0);
+    let with_vat = ask.vat.filter(|_| ask.nominal.abs() > 0.0).map(|v| total * v.gross() / ask.nominal);
+    steps.push(match (ask.contingency, with_vat, zh) {
+        (Some(extra), _, true) => format!(
+            "批准预算：评估期 {} 个月名义现金 {}（含至 P80 的不可预见费 {}）{}；净现值 {}。",
+            s.horizon_months,
+            money(total),
+            money(extra),
+            with_vat.map_or_else(String::new, |g| format!("，含税 {}", money(g))),
+            money(best.total_npv)
+        ),
+        (Some(extra), _, false) => format!(
+            "Approve the budget: {} of nominal cash over {} months, a contingency of {} to the P80 included{}; {} net present cost.",
+            money(total),
+            s.horizon_months,
+            money(extra),
+            with_vat.map_or_else(String::new, |g| format!(" ({} with VAT)", money(g))),
+            money(best.total_npv)
+        ),
+        (None, _, true) => format!(
+            "批准预算：评估期 {} 个月名义现金 {}{}；净现值 {}（无输入区间，未计不可预见费）。",
+            s.horizon_months,
+            money(total),
+            with_vat.map_or_else(String::new, |g| format!("，含税 {}", money(g))),
+            money(best.total_npv)
+        ),
+        (None, _, false) => format!(
+            "Approve the budget: {} of nominal cash over {} months{}; {} net present cost (no ranges, so no contingency).",
+            money(total),
+            s.horizon_months,
+            with_vat.map_or_else(String::new, |g| format!(" ({} with VAT)", money(g))),
+            money(best.total_npv)
+        ),
     });
     steps.push(if zh {
         "复核：价格或需求变化时，用同一场景重新计算本建议书。".to_owned()

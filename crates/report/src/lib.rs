@@ -15,6 +15,8 @@
 #![warn(missing_docs)]
 
 mod assumptions;
+mod board;
+mod budget;
 mod case;
 pub mod deploy;
 mod error;
@@ -22,10 +24,13 @@ mod labels;
 mod linebreak;
 mod pdf;
 pub mod proposal;
+mod reasons;
 mod references;
+mod register;
 pub mod sheet;
 mod yaml;
 
+pub use board::{AcceleratorFacts, BoardFacts};
 pub use deploy::{Artifact, DeployError, DeploySettings, deploy};
 pub use error::ReportError;
 /// A scenario input's words (`on_demand.price_per_accel_hour` → "on demand: price per accelerator-hour").

@@ -3,7 +3,8 @@
 //! punctuation (，。、）：；！？) off a line's start and opening punctuation
 //! （（“《）off its end, with one tailoring of our own: a number stays with
 //! the unit or measure word after it ("24 个月", "2026年", "587.20万美元",
-//! "80 GB"), which UAX #14 would let break after the digits.
+//! "80 GB"), which UAX #14 would let break after the digits; and a citation
+//! ("[1–4, 10]") is one piece.
 
 use unicode_linebreak::{BreakClass, BreakOpportunity, break_property, linebreaks};
 
@@ -21,11 +22,13 @@ fn is_unit(c: char) -> bool {
 pub fn pieces(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
+    let citations = citations(s);
     for (at, kind) in linebreaks(s) {
         if at >= s.len() {
             break;
         }
-        if kind == BreakOpportunity::Allowed && number_and_unit(&s[..at], &s[at..]) {
+        let in_citation = citations.iter().any(|(open, close)| *open < at && at <= *close);
+        if kind == BreakOpportunity::Allowed && (in_citation || number_and_unit(&s[..at], &s[at..])) {
             continue;
         }
         out.push(&s[start..at]);
@@ -33,6 +36,21 @@ pub fn pieces(s: &str) -> Vec<&str> {
     }
     if start < s.len() {
         out.push(&s[start..]);
+    }
+    out
+}
+
+/// Byte ranges of the citations in `s`: from a "[" to its "]", with only
+/// digits, commas, spaces and dashes between ("[3]", "[1–4, 10]").
+fn citations(s: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (open, _) in s.match_indices('[') {
+        let inside = &s[open + 1..];
+        let Some(len) = inside.find(']') else { continue };
+        let body = &inside[..len];
+        if !body.is_empty() && body.chars().all(|c| c.is_ascii_digit() || ", –-".contains(c)) {
+            out.push((open, open + 1 + len));
+        }
     }
     out
 }
@@ -93,6 +111,14 @@ mod tests {
         assert_eq!(pieces("needs 80 GB cards"), ["needs ", "80 GB ", "cards"]);
         // Two spaces, or a unit already followed by a space, part them.
         assert_eq!(pieces("24 个 月"), ["24 个 ", "月"]);
+    }
+
+    #[test]
+    fn a_citation_is_never_broken() {
+        assert_eq!(pieces("measurements [1–4, 10] here"), ["measurements ", "[1–4, 10] ", "here"]);
+        assert_eq!(pieces("效率比 [2, 5]。"), ["效", "率", "比 ", "[2, 5]。"]);
+        // Brackets holding words break as text does.
+        assert_eq!(pieces("[a b]"), ["[a ", "b]"]);
     }
 
     #[test]

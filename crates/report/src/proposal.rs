@@ -59,6 +59,8 @@ pub struct ProposalInput<'a> {
     pub stale_after_months: u32,
     /// The catalogue's sources by id: what the numbered references are made from.
     pub sources: &'a crate::Sources,
+    /// What the catalogue knows beyond the scenario (risks, price checks).
+    pub board: &'a crate::BoardFacts,
 }
 
 /// One price's date as the proposal prints it, aged on the proposal's date.
@@ -141,6 +143,8 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     options_compared(&mut cv, &x);
     sections.numbered(&mut cv, lang.pick("Cash flow by year", "逐年现金流"));
     cash_flow_by_year(&mut cv, s, e, &ranked, best, lang);
+    sections.numbered(&mut cv, lang.pick("Budget and VAT basis", "预算与增值税口径"));
+    crate::budget::budget(&mut cv, s, e, best, input.simulation, lang);
     sections.numbered(&mut cv, lang.pick("Cost over time and where it goes", "成本随时间的变化与构成"));
     cumulative_chart(&mut cv, e, lang);
     breakdown_chart(&mut cv, e, lang);
@@ -162,9 +166,9 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
         crate::case::energy(&mut cv, s, e, &ranked, lang);
     }
     sections.numbered(&mut cv, lang.pick("Risks", "风险"));
-    crate::case::risk_register(&mut cv, s, best, input.simulation, lang);
+    crate::case::risk_register(&mut cv, input, &ranked, best);
     sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
-    crate::case::next_steps(&mut cv, s, best, lang);
+    crate::case::next_steps(&mut cv, s, best, input.simulation, lang);
     crate::case::approval(&mut cv, input.meta, lang);
     sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
     appendix(&mut cv, &x);
@@ -269,7 +273,9 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
     let money = |x: f64| format_amount(x, c, lang);
     let label = |o: &OptionResult| for_lang(&o.label, lang);
     let runner_up = ranked.iter().copied().find(|o| o.id != best.id && !o.ranked_apart());
-    let worst = ranked.last().copied().unwrap_or(best);
+    // The saving is measured against the dearest option that meets the
+    // requirement (all the work, by the deadline), never one that does not.
+    let worst = crate::board::dearest_qualifying(ranked).unwrap_or(best);
     let saving = if worst.total_npv > 0.0 { 1.0 - best.total_npv / worst.total_npv } else { 0.0 };
     let why = why_recommended(&decision.reason, e, lang);
     cv.paragraph(
@@ -297,7 +303,7 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
         match input.simulation.and_then(|sim| sim.options.iter().find(|r| r.id == best.id)) {
             Some(r) => (lang.pick("Median (P50) across trials", "模拟中位数（P50）").to_owned(), money(r.npv.p50)),
             // With one option there is no dearer one to save against.
-            None if e.options.len() == 1 => {
+            None if e.options.len() == 1 || worst.id == best.id => {
                 (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), "—".into())
             }
             None => (lang.pick("Saving vs the dearest option", "较最贵方案节省").to_owned(), format_percent(saving, 0)),
@@ -318,7 +324,11 @@ fn executive_summary(cv: &mut Canvas, x: &Summary<'_>) {
         }
     }
     cv.y += 76.0;
-    let points = summary_points(x, runner_up);
+    let mut points = summary_points(x, runner_up);
+    points.extend(crate::board::summary_points(s, e, best, lang));
+    points.extend(crate::board::default_points(s, e, lang));
+    points.extend(crate::reasons::points(s, e, best, runner_up, input.sensitivity, &input.board.break_even, lang));
+    points.extend(crate::board::price_points(s, e, input.board, lang));
     for p in points {
         cv.paragraph(&format!("· {p}"), 10.0, false, INK);
     }
@@ -495,7 +505,6 @@ fn summary_points(x: &Summary<'_>, runner_up: Option<&OptionResult>) -> Vec<Stri
 fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
     let Summary { e, c, lang, ranked, .. } = *x;
     let money = |x: f64| format_amount(x, c, lang);
-    let label = |o: &OptionResult| for_lang(&o.label, lang);
     let header = vec![
         lang.pick("Option", "方案").to_owned(),
         lang.pick("Total (nominal)", "总成本（名义）").to_owned(),
@@ -508,7 +517,7 @@ fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
         .iter()
         .map(|o| {
             vec![
-                label(o),
+                crate::board::marked_label(x.s, o, lang),
                 money(o.total_nominal),
                 money(o.total_npv),
                 o.effective_price_per_ref_gpu_hour.map_or("—".into(), |p| format_unit_price(p, c, lang)),
@@ -528,6 +537,14 @@ fn options_compared(cv: &mut Canvas, x: &Summary<'_>) {
     for line in fit_and_tokens(e, ranked, lang) {
         cv.paragraph(&format!("· {line}"), 9.0, false, INK);
     }
+    cv.space(10.0);
+    cv.paragraph(lang.pick("Fleet and time to result", "算力规模与出结果时间"), 10.0, true, ACCENT);
+    cv.space(4.0);
+    crate::board::fleet_table(cv, x.s, ranked, lang);
+    cv.space(10.0);
+    cv.paragraph(lang.pick("What the cost does not show", "成本之外的考量"), 10.0, true, ACCENT);
+    cv.space(4.0);
+    crate::reasons::criteria_table(cv, x.s, ranked, x.input.board, lang);
     cv.space(10.0);
     cv.note(
         lang.pick("NPV discounts each month's cash flows at the scenario's cost of capital; the price per reference-GPU-hour is compute cost divided by useful work, in hours of the reference GPU; the all-in price divides every cost (porting, bridging, storage and edge included) by all the useful work served.", "净现值按场景的资金成本对每月现金流折现；每参考卡时成本为算力成本除以有效工作量（以参考 GPU 小时计）；全口径价格为全部成本（含迁移、过渡租用、存储与边缘）除以全部有效工作量。"),

@@ -122,7 +122,9 @@ fn sources_are_cited_by_number_and_every_citation_resolves() {
                 problems.push(format!("{name} {lang:?}: [{n}] cited, {listed} listed"));
             }
             if numbers.len() != listed {
-                problems.push(format!("{name} {lang:?}: {} of {listed} references cited", numbers.len()));
+                let uncited: Vec<usize> = (1..=listed).filter(|n| !numbers.contains(n)).collect();
+                problems
+                    .push(format!("{name} {lang:?}: {} of {listed} references cited; not {uncited:?}", numbers.len()));
             }
         }
     }
@@ -180,6 +182,9 @@ const PROPER: &[&str] = &[
     "Uptime",
     "FlagPerf",
     "torch_npu",
+    "MindIE",
+    "vllm",
+    "ascend",
     "Vast",
     "ai",
     // The catalogue's names of providers and instance types (proper names).

@@ -46,6 +46,7 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
             price_dates: &[],
             stale_after_months: 6,
             sources: &Default::default(),
+            board: &Default::default(),
         };
         let err = proposal_pdf(&input).expect_err("a PDF with NaN in its drawing was made");
         assert!(matches!(err, suanli_report::ReportError::NonFiniteDrawing), "{err}");
@@ -69,6 +70,7 @@ fn the_pdf_and_the_workbook_refuse_a_figure_that_is_not_finite() {
         price_dates: &[],
         stale_after_months: 6,
         sources: &Default::default(),
+        board: &Default::default(),
     };
     assert!(proposal_pdf(&input).is_ok());
     assert!(suanli_report::sheet::tables(&s, &e, &Default::default(), &Default::default(), Lang::En).is_ok());

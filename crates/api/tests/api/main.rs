@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod board;
 mod china;
 mod client_text;
 mod cost_lines;

@@ -94,6 +94,10 @@ pub struct Scenario {
     /// What `optimise` may combine, and the constraints it must meet.
     #[serde(default)]
     pub optimise: Option<OptimiseSpec>,
+    /// The VAT basis of the prices and the rates (`crate::vat`); absent:
+    /// the report takes Suanli's defaults for a scenario in CNY.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vat: Option<crate::vat::Vat>,
     /// At least one for `evaluate` (a rule, so a missing list is named like
     /// any other); `recommend` needs none.
     #[serde(default)]

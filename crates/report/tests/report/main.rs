@@ -1,6 +1,9 @@
-//! Proposals and spreadsheets from the article's 8×A100 case.
+//! Proposals and spreadsheets from the article's 8×A100 case; `board`: what
+//! a board signs off on, from the other examples.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod board;
 
 use suanli_model::{Checked, Evaluation, Lang, Scenario};
 use suanli_report::proposal::{ProposalInput, ProposalMeta, proposal_pdf};
@@ -25,6 +28,7 @@ fn pdf(s: &Scenario, e: &Evaluation, meta: &ProposalMeta, lang: Lang) -> Vec<u8>
         price_dates: &[],
         stale_after_months: 6,
         sources: &Default::default(),
+        board: &Default::default(),
     })
     .unwrap()
 }
@@ -174,6 +178,7 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
             price_dates: &[],
             stale_after_months: 6,
             sources: &Default::default(),
+            board: &Default::default(),
         })
     };
     match input(&with_logo) {
@@ -191,7 +196,7 @@ fn a_logo_goes_on_the_cover_and_a_broken_one_is_refused() {
 #[test]
 fn the_pdf_palette_is_the_apps() {
     let file: serde_json::Value =
-        serde_json::from_str(include_str!("../../../ui/src/charts/palette.json")).expect("palette.json parses");
+        serde_json::from_str(include_str!("../../../../ui/src/charts/palette.json")).expect("palette.json parses");
     let app: Vec<String> =
         file["colors"].as_array().expect("colors").iter().map(|c| c.as_str().unwrap_or("").to_uppercase()).collect();
     let pdf: Vec<String> =
