@@ -24,8 +24,9 @@ impl LabelMismatch {
         let average = crate::format_number(self.average, if self.average < 10.0 { 1 } else { 0 });
         match lang {
             Lang::En => format!(
-                "the label names {} accelerators; it is costed on {peak} at the peak ({average} on average)",
-                self.named
+                "the label names {} accelerator{}; it is costed on {peak} at the peak ({average} on average)",
+                self.named,
+                if self.named == 1 { "" } else { "s" }
             ),
             Lang::Zh => format!("名称写的是 {} 张卡，成本按峰值 {peak} 张（平均 {average} 张）计算", self.named),
         }
@@ -49,13 +50,29 @@ impl Fleet {
         }
     }
 
-    /// Servers bought, or replicas (job clusters) of `per_replica` at the peak.
+    /// Accelerators that whole groups of `per_replica` hold beyond the peak
+    /// the option is costed on (rented by the accelerator-hour): 0 when the
+    /// peak fills whole groups.
+    pub fn part_group(&self) -> u32 {
+        match self.servers {
+            Some(_) => 0,
+            None => (self.replicas() * self.per_replica).saturating_sub(self.peak_count()),
+        }
+    }
+
+    /// Servers bought, or replicas (job clusters) of `per_replica` at the peak
+    /// (and, when the peak does not fill whole groups, what it is costed on).
     pub fn units_text(&self, lang: Lang) -> String {
-        match (self.servers, lang) {
-            (Some(n), Lang::En) => format!("{n} server{}", if n == 1 { "" } else { "s" }),
-            (Some(n), Lang::Zh) => format!("{n} 台服务器"),
-            (None, Lang::En) => format!("{} × {} accelerators", self.replicas(), self.per_replica),
-            (None, Lang::Zh) => format!("{} 组 × {} 张", self.replicas(), self.per_replica),
+        let (r, p) = (self.replicas(), self.per_replica);
+        match (self.servers, self.part_group(), lang) {
+            (Some(n), _, Lang::En) => format!("{n} server{}", if n == 1 { "" } else { "s" }),
+            (Some(n), _, Lang::Zh) => format!("{n} 台服务器"),
+            (None, 0, Lang::En) => format!("{r} × {p} accelerators"),
+            (None, 0, Lang::Zh) => format!("{r} 组 × {p} 张"),
+            (None, _, Lang::En) => {
+                format!("{r} groups of {p} would hold them ({} accelerators; costed on {})", r * p, self.peak_count())
+            }
+            (None, _, Lang::Zh) => format!("需 {r} 组 × {p} 张（共 {} 张；成本按 {} 张计）", r * p, self.peak_count()),
         }
     }
 

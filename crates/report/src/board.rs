@@ -229,9 +229,9 @@ pub(crate) fn default_points(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<St
         let label = for_lang(&o.label, lang);
         out.push(match lang {
             Lang::En => format!(
-                "{label}'s net present cost is above its nominal total: the money back at the horizon (residual value) is discounted more than the costs paid before it."
+                "The net present cost of {label} is above its nominal total: the money back at the horizon (residual value) is discounted more than the costs paid before it."
             ),
-            Lang::Zh => format!("{label}的净现值高于名义总成本：评估期末收回的残值折现幅度大于此前支付的成本。"),
+            Lang::Zh => format!("{label}的净现值高于名义总成本：期末收回的残值距今最远，折现后减少最多，抵减的成本因而少于其名义值。"),
         });
     }
     out

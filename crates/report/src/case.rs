@@ -287,9 +287,10 @@ pub(crate) fn assumptions_in_words(cv: &mut Canvas, s: &Scenario, e: &Evaluation
         )
     } else {
         format!(
-            "The horizon: {} months ({} years); each month's cash flows fall at its start, and a month is {} hours.",
+            "The horizon: {} months ({} year{}); each month's cash flows fall at its start, and a month is {} hours.",
             e.horizon_months,
             quantity(years),
+            if years == 1.0 { "" } else { "s" },
             quantity(suanli_model::HOURS_PER_MONTH)
         )
     });
@@ -316,7 +317,7 @@ pub(crate) fn assumptions_in_words(cv: &mut Canvas, s: &Scenario, e: &Evaluation
                 format!("{name}的利用率：其服务器平均有 {} 的时间在工作（由工作负载推算）。", format_percent(u, 0))
             } else {
                 format!(
-                    "Utilisation: {name}'s own servers are busy {} of the time on average (from the workload).",
+                    "Utilisation: the servers of {name} are busy {} of the time on average (from the workload).",
                     format_percent(u, 0)
                 )
             });

@@ -3,7 +3,7 @@
 //! punctuation (，。、）：；！？) off a line's start and opening punctuation
 //! （（“《）off its end, with one tailoring of our own: a number stays with
 //! the unit or measure word after it ("24 个月", "2026年", "587.20万美元",
-//! "80 GB"), which UAX #14 would let break after the digits; and a citation
+//! "80 GB", "92 %"), which UAX #14 would let break after the digits; and a citation
 //! ("[1–4, 10]") is one piece.
 
 use unicode_linebreak::{BreakClass, BreakOpportunity, break_property, linebreaks};
@@ -85,7 +85,7 @@ fn number_and_unit(before: &str, after: &str) -> bool {
     }
     let head_ends_in_digit = head.next().is_some_and(|c| c.is_ascii_digit());
     match (units, spaces) {
-        (0, 0 | 1) => head_ends_in_digit && next.is_alphabetic(),
+        (0, 0 | 1) => head_ends_in_digit && (next.is_alphabetic() || next == '%'),
         (1.., 0) => head_ends_in_digit && is_unit(next),
         _ => false,
     }
@@ -109,6 +109,7 @@ mod tests {
         assert_eq!(pieces("（2026年1月）"), ["（2026年", "1月）"]);
         assert_eq!(pieces("587.20万美元，高出"), ["587.20万美元，", "高", "出"]);
         assert_eq!(pieces("needs 80 GB cards"), ["needs ", "80 GB ", "cards"]);
+        assert_eq!(pieces("利用率（92 %），"), ["利", "用", "率", "（92 %），"]);
         // Two spaces, or a unit already followed by a space, part them.
         assert_eq!(pieces("24 个 月"), ["24 个 ", "月"]);
     }

@@ -463,7 +463,7 @@ fn reference(key: &str, source: Option<&Source>, lang: Lang) -> Reference {
                 )
                 .to_owned(),
             publisher: lang.pick("not stated", "未注明").to_owned(),
-            address: "shared/seed/article-zh.txt".to_owned(),
+            address: lang.pick("supplied with the brief; no public address", "随委托资料提供，无公开地址").to_owned(),
             date: undated,
             confidence: Vec::new(),
         };
@@ -486,10 +486,10 @@ fn reference(key: &str, source: Option<&Source>, lang: Lang) -> Reference {
     match source {
         Some(s) => Reference {
             key: key.to_owned(),
-            title: s.title.trim().to_owned(),
+            title: client_text(s.title.trim()),
             publisher: publisher(s, lang),
-            address: s.url.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| register_path(&s.sheet)),
-            date: s.date.clone().filter(|d| !d.trim().is_empty()).unwrap_or(undated),
+            address: s.url.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| register_path(&s.sheet, lang)),
+            date: s.date.as_deref().and_then(client_date).unwrap_or(undated),
             confidence: Vec::new(),
         },
         // An id the catalogue's registers do not list.
@@ -516,7 +516,7 @@ fn reference(key: &str, source: Option<&Source>, lang: Lang) -> Reference {
                 publisher: lang
                     .pick("Suanli research (compiled from cited sources)", "Suanli 研究（汇编自所引来源）")
                     .to_owned(),
-                address: register_path(sheet),
+                address: register_path(sheet, lang),
                 date: undated,
                 confidence: Vec::new(),
             }
@@ -540,12 +540,79 @@ fn register_name(sheet: &str, lang: Lang) -> String {
 }
 
 /// Where a register is kept in the project's repository.
-fn register_path(sheet: &str) -> String {
+fn register_path(sheet: &str, lang: Lang) -> String {
     match sheet {
-        "gpu-facts" | "provider-prices" | "china-prices" => format!("shared/research/{sheet}.md"),
+        "gpu-facts" | "provider-prices" | "china-prices" => {
+            lang.pick("no address recorded (Suanli's research notes)", "未记录地址（Suanli 研究笔记）").to_owned()
+        }
         "feeds" => "data/catalog/feeds/sources.csv".to_owned(),
         _ => "data/catalog/sources.csv".to_owned(),
     }
+}
+
+/// Words of the registers' working notes that a client cannot look up:
+/// another entry's id ("S18", "S10 prices"), a register section, how the
+/// entry was read.
+fn working_note(clause: &str) -> bool {
+    let entry_id = clause
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.len() >= 2 && w.starts_with('S') && w[1..].chars().all(|c| c.is_ascii_digit()));
+    entry_id
+        || [
+            "cited as",
+            "register",
+            "§",
+            "provider-prices",
+            "gpu-facts",
+            "china-prices",
+            "search tools",
+            "re-read",
+            "not we",
+        ]
+        .iter()
+        .any(|m| clause.contains(m))
+}
+
+/// `text` without the clauses (parted by "; " or ". " outside brackets)
+/// that are working notes.
+fn client_text(text: &str) -> String {
+    let mut clauses: Vec<(&str, &str)> = Vec::new(); // (clause, separator after it)
+    let (mut depth, mut start) = (0i32, 0);
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '（' | '[' => depth += 1,
+            ')' | '）' | ']' => depth -= 1,
+            ';' | '.' if depth == 0 && bytes.get(i + 1) == Some(&b' ') => {
+                clauses.push((&text[start..i], &text[i..i + 2]));
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    clauses.push((&text[start..], ""));
+    let kept: Vec<_> = clauses.iter().filter(|(c, _)| !working_note(c)).collect();
+    let mut out = String::new();
+    for (n, (clause, sep)) in kept.iter().enumerate() {
+        out.push_str(clause);
+        if n + 1 < kept.len() {
+            out.push_str(sep);
+        }
+    }
+    if out.is_empty() { text.to_owned() } else { out.trim_end_matches([';', ' ']).to_owned() }
+}
+
+/// A register's as-of text as a date a client reads: what follows "→"
+/// when the register worked it out ("… → treat as ≈2026-H2"), none when
+/// only working notes are left.
+fn client_date(date: &str) -> Option<String> {
+    let date = date.trim();
+    let date = match date.rsplit_once('→') {
+        Some((_, worked)) => worked.trim().trim_start_matches("treat as ").trim(),
+        None => date,
+    };
+    let date = client_text(date);
+    (!date.is_empty() && !working_note(&date)).then_some(date)
 }
 
 /// Who publishes a source: the host of its address (GitHub with the
@@ -655,6 +722,25 @@ fn basis_words(basis: &str, lang: Lang) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn working_notes_leave_titles_and_dates() {
+        assert_eq!(
+            client_text(
+                "GitHub epoch-research/training-cost-trends — data/Hardware prices.csv (Epoch AI; file updated 2025-06-20); cited as 'S10 prices' for the price file"
+            ),
+            "GitHub epoch-research/training-cost-trends — data/Hardware prices.csv (Epoch AI; file updated 2025-06-20)"
+        );
+        assert_eq!(client_text("Lambda vms.csv @ 0f40703. Matches S24 (read 2026-09-20)."), "Lambda vms.csv @ 0f40703");
+        assert_eq!(client_text("NVIDIA H100 datasheet"), "NVIDIA H100 datasheet");
+        assert_eq!(
+            client_date("Commit date not exposed. The p5 prices match S18's retrieval (S9) → treat as ≈2026-H2")
+                .as_deref(),
+            Some("≈2026-H2")
+        );
+        assert_eq!(client_date("retrieved 2026-11-09").as_deref(), Some("retrieved 2026-11-09"));
+        assert_eq!(client_date("see S18"), None);
+    }
 
     fn sources() -> Sources {
         let mut s = Sources::new();

@@ -200,6 +200,29 @@ fn option_risks(input: &ProposalInput<'_>, spec: &OptionSpec, o: &OptionResult) 
             catalogue(lang),
         );
     }
+    // Costed on part of a group: a provider rents whole instances.
+    if o.fleet.part_group() > 0 {
+        let (whole, peak) = (o.fleet.replicas() * o.fleet.per_replica, o.fleet.peak_count());
+        let more = format_percent(f64::from(whole) / o.fleet.peak_accelerators - 1.0, 0);
+        push(
+            pick(lang, "Whole instances cost more", "整机租用成本更高"),
+            match lang {
+                Lang::En => format!("+{more} ({whole} accelerators, costed on {peak})"),
+                Lang::Zh => format!("+{more}（{whole} 张，成本按 {peak} 张计）"),
+            },
+            match lang {
+                Lang::En => format!(
+                    "The cost is per accelerator-hour; rented in whole groups of {}, the fleet is {whole}: ask for per-accelerator billing or compare at that size.",
+                    o.fleet.per_replica
+                ),
+                Lang::Zh => format!(
+                    "成本按卡时计算；若须按每组 {} 张整租，机群为 {whole} 张：应争取按卡计费，或按该规模比较。",
+                    o.fleet.per_replica
+                ),
+            },
+            pick(lang, "the option's fleet as costed", "方案的计价机群"),
+        );
+    }
     // Stale prices.
     for p in input.price_dates.iter().filter(|p| p.stale && p.option_id == o.id) {
         push(
@@ -229,9 +252,10 @@ fn option_risks(input: &ProposalInput<'_>, spec: &OptionSpec, o: &OptionResult) 
             },
             match lang {
                 Lang::En => format!(
-                    "The catalogue has {} ({} offers); get a written quote at this price before relying on it.",
+                    "The catalogue has {} ({} offer{}); get a written quote at this price before relying on it.",
                     f.range_text(lang),
-                    f.range.offers
+                    f.range.offers,
+                    if f.range.offers == 1 { "" } else { "s" }
                 ),
                 Lang::Zh => format!(
                     "目录价格为 {}（{} 个报价）；依赖该价格前应取得书面报价。",

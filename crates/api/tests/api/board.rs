@@ -86,7 +86,7 @@ fn the_summary_reasons_with_break_even_sensitivity_and_margin() {
     let summary = en.iter().find(|p| p.contains("Executive summary") && p.contains("Recommendation")).unwrap();
     assert!(summary.contains("does Buy one 8×A100 server cost the same as renting"), "{summary}");
     assert!(
-        summary.contains("The recommendation changes only if Buy one 8×A100 server's net present cost falls by"),
+        summary.contains("The recommendation changes only if the net present cost of Buy one 8×A100 server falls by"),
         "{summary}"
     );
     let all = en.join(" ");
