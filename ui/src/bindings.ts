@@ -147,7 +147,7 @@ export type AcceleratorForWorkload_Deserialize = {
 	 */
 	best_offer?: BestOffer_Deserialize | null,
 	/**  The best offer's price per reference-GPU-hour, in the filter's currency. */
-	effective_price_per_ref_gpu_hour?: number | null,
+	price_per_ref_gpu_hour?: number | null,
 	/**
 	 *  When the best offer's price is a range (quoted by its source, or the
 	 *  spread of market quotes): its low and high ends per
@@ -199,7 +199,7 @@ export type AcceleratorForWorkload_Serialize = {
 	 */
 	best_offer: BestOffer_Serialize | null,
 	/**  The best offer's price per reference-GPU-hour, in the filter's currency. */
-	effective_price_per_ref_gpu_hour: number | null,
+	price_per_ref_gpu_hour: number | null,
 	/**
 	 *  When the best offer's price is a range (quoted by its source, or the
 	 *  spread of market quotes): its low and high ends per
@@ -1219,8 +1219,11 @@ export type Evaluated = Evaluated_Serialize | Evaluated_Deserialize;
 export type Evaluated_Deserialize = {
 	/**  The results, rounded for display. */
 	evaluation: EvaluationJson_Deserialize,
-	/**  What resolving the catalogue references did or assumed, in English. */
-	notes: string[],
+	/**
+	 *  What resolving the catalogue references did or assumed, each with
+	 *  the options it is about, in the requested language.
+	 */
+	notes: NoteJson[],
 	/**  One line per sourced figure, option by option. */
 	sources: SourceLine[],
 	/**
@@ -1239,8 +1242,11 @@ export type Evaluated_Deserialize = {
 export type Evaluated_Serialize = {
 	/**  The results, rounded for display. */
 	evaluation: EvaluationJson_Serialize,
-	/**  What resolving the catalogue references did or assumed, in English. */
-	notes: string[],
+	/**
+	 *  What resolving the catalogue references did or assumed, each with
+	 *  the options it is about, in the requested language.
+	 */
+	notes: NoteJson[],
 	/**  One line per sourced figure, option by option. */
 	sources: SourceLine[],
 	/**
@@ -1714,6 +1720,17 @@ export type NotFeasibleJson_Serialize = {
 	price: number | null,
 };
 
+/**
+ *  A resolution note as the editor's results show it: on the cards of the
+ *  options it is about.
+ */
+export type NoteJson = {
+	/**  Ids of the resolved options it is about (none: the scenario's demand). */
+	option_ids: string[],
+	/**  The note in the requested language. */
+	text: string,
+};
+
 /**  A price for compute: rental per hour or month, or a server purchase. */
 export type Offer = Offer_Serialize | Offer_Deserialize;
 
@@ -1911,10 +1928,11 @@ export type OfferView_Deserialize = {
 	/**  Why there is none, when a workload class was asked for. */
 	no_ratio?: NoRatio | null,
 	/**
-	 *  Price per accelerator-hour ÷ efficiency ratio, in the comparison
-	 *  currency (or the offer's, when none was asked for).
+	 *  The offer's price per accelerator-hour ÷ efficiency ratio, in the
+	 *  comparison currency (or the offer's, when none was asked for). Not the
+	 *  engine's effective price, which is spend ÷ useful hours served.
 	 */
-	effective_price_per_ref_gpu_hour?: number | null,
+	price_per_ref_gpu_hour?: number | null,
 	/**
 	 *  For a server purchase: its price ÷ (accelerators × ratio), what one
 	 *  reference GPU's worth of compute costs to buy.
@@ -1925,7 +1943,7 @@ export type OfferView_Deserialize = {
 	 *  reference's, estimated, × the ratio), with an inference model.
 	 */
 	tokens_per_second_per_accelerator?: number | null,
-	/**  Effective price ÷ tokens per reference-GPU-hour × 1e6. */
+	/**  Price per reference-GPU-hour ÷ tokens per reference-GPU-hour × 1e6. */
 	cost_per_million_tokens?: number | null,
 	/**  Fewest accelerators that hold the model, and whether one instance has them. */
 	min_accelerators_for_model?: number | null,
@@ -1984,10 +2002,11 @@ export type OfferView_Serialize = {
 	/**  Why there is none, when a workload class was asked for. */
 	no_ratio: NoRatio | null,
 	/**
-	 *  Price per accelerator-hour ÷ efficiency ratio, in the comparison
-	 *  currency (or the offer's, when none was asked for).
+	 *  The offer's price per accelerator-hour ÷ efficiency ratio, in the
+	 *  comparison currency (or the offer's, when none was asked for). Not the
+	 *  engine's effective price, which is spend ÷ useful hours served.
 	 */
-	effective_price_per_ref_gpu_hour: number | null,
+	price_per_ref_gpu_hour: number | null,
 	/**
 	 *  For a server purchase: its price ÷ (accelerators × ratio), what one
 	 *  reference GPU's worth of compute costs to buy.
@@ -1998,7 +2017,7 @@ export type OfferView_Serialize = {
 	 *  reference's, estimated, × the ratio), with an inference model.
 	 */
 	tokens_per_second_per_accelerator: number | null,
-	/**  Effective price ÷ tokens per reference-GPU-hour × 1e6. */
+	/**  Price per reference-GPU-hour ÷ tokens per reference-GPU-hour × 1e6. */
 	cost_per_million_tokens: number | null,
 	/**  Fewest accelerators that hold the model, and whether one instance has them. */
 	min_accelerators_for_model: number | null,
@@ -2113,6 +2132,16 @@ export type Offer_Serialize = {
 	confidence: Confidence,
 	/**  Free-text notes: conflicts, figures not stored, reasons. */
 	notes: string | null,
+};
+
+/**  One input's effect on one option's NPV, in the scenario's currency. */
+export type OptionBarJson = {
+	/**  The uncertain input, as its `[[uncertainty]]` path. */
+	path: string,
+	/**  The option's NPV with the input at its low end. */
+	npv_low: number | null,
+	/**  The option's NPV with the input at its high end. */
+	npv_high: number | null,
 };
 
 /**  One option's results as JSON, amounts in the scenario's currency. */
@@ -2246,6 +2275,14 @@ export type OptionKind =
 "rent" | 
 /**  Several pools routed by priority: a base with on demand and/or spot, or on demand and spot alone. */
 "mix";
+
+/**  One option's tornado. */
+export type OptionTornadoJson = {
+	/**  The option's id. */
+	option_id: string,
+	/**  The inputs that move its NPV, largest swing first. */
+	bars: OptionBarJson[],
+};
 
 /**  What verification found, for a reader. */
 export type PackSummary = PackSummary_Serialize | PackSummary_Deserialize;
@@ -3069,6 +3106,11 @@ export type SensitivityJson_Deserialize = {
 	base_npv: ([string, number | null])[],
 	/**  The bars, largest swing first. */
 	tornado: BarJson[],
+	/**
+	 *  Per option, the inputs that move its NPV, largest swing for it first
+	 *  (`Sensitivity::for_option`: the order the proposal draws too).
+	 */
+	by_option: OptionTornadoJson[],
 	/**  One per buy option, against the cheapest rent option that does all the work. */
 	break_even: UtilisationBreakEvenJson_Deserialize[],
 };
@@ -3079,6 +3121,11 @@ export type SensitivityJson_Serialize = {
 	base_npv: ([string, number | null])[],
 	/**  The bars, largest swing first. */
 	tornado: BarJson[],
+	/**
+	 *  Per option, the inputs that move its NPV, largest swing for it first
+	 *  (`Sensitivity::for_option`: the order the proposal draws too).
+	 */
+	by_option: OptionTornadoJson[],
 	/**  One per buy option, against the cheapest rent option that does all the work. */
 	break_even: UtilisationBreakEvenJson_Serialize[],
 };

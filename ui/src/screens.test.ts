@@ -102,7 +102,7 @@ describe("screens", () => {
     const offers = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price");
     await until(() => document.body.textContent!.includes(`${offers.length} offers`));
     expect(s.backend.calls).toContain("listOffers");
-    expect(offers.some((o) => o.effective_price_per_ref_gpu_hour !== null && o.efficiency?.workload_class === "llm_pretraining")).toBe(true);
+    expect(offers.some((o) => o.price_per_ref_gpu_hour !== null && o.efficiency?.workload_class === "llm_pretraining")).toBe(true);
   });
 
   it("for my workload: accelerators ranked as the backend ranks them, domestic ones and a served model too", async () => {
@@ -116,7 +116,7 @@ describe("screens", () => {
     const training = recordedAnswer("acceleratorsForWorkload", "for my workload: llm_pretraining");
     await until(() => ids().length === training.length);
     expect(ids()).toEqual(training.map((a) => a.accelerator_id));
-    const priced = training.filter((a) => a.effective_price_per_ref_gpu_hour !== null);
+    const priced = training.filter((a) => a.price_per_ref_gpu_hour !== null);
     expect(priced.length).toBeGreaterThan(20);
     expect(training.slice(0, priced.length)).toEqual(priced);
     const bases = [...document.querySelectorAll('[data-testid="ratio-basis"]')].map((e) => (e as HTMLElement).dataset.basis);
@@ -390,6 +390,9 @@ describe("screens", () => {
     const first = sens.base_npv[0][0];
     const moving = sens.tornado.filter((b) => b.totals.some(([id, lo, hi]) => id === first && (lo !== sens.base_npv[0][1] || hi !== sens.base_npv[0][1])));
     expect(document.querySelectorAll('[data-testid="tornado-row"]')).toHaveLength(moving.length);
+    // in the backend's order for the option (the proposal's chart draws the same)
+    const order = sens.by_option.find((o) => o.option_id === first)!.bars.map((b) => b.path);
+    expect([...document.querySelectorAll<HTMLElement>('[data-testid="tornado-row"]')].map((r) => r.dataset.path)).toEqual(order);
     // each input by its name in the form, never its path in the file
     for (const row of document.querySelectorAll<HTMLElement>('[data-testid="tornado-row"]')) {
       const name = row.querySelector(".tornado-label")!.textContent!;

@@ -222,6 +222,28 @@ pub struct BarJson {
     pub totals: Vec<(String, f64, f64)>,
 }
 
+/// One option's tornado.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct OptionTornadoJson {
+    /// The option's id.
+    pub option_id: String,
+    /// The inputs that move its NPV, largest swing first.
+    pub bars: Vec<OptionBarJson>,
+}
+
+/// One input's effect on one option's NPV, in the scenario's currency.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct OptionBarJson {
+    /// The uncertain input, as its `[[uncertainty]]` path.
+    pub path: String,
+    /// The option's NPV with the input at its low end.
+    pub npv_low: f64,
+    /// The option's NPV with the input at its high end.
+    pub npv_high: f64,
+}
+
 /// Where buying an owned option equals renting the cheapest rent option.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -249,6 +271,9 @@ pub struct SensitivityJson {
     pub base_npv: Vec<(String, f64)>,
     /// The bars, largest swing first.
     pub tornado: Vec<BarJson>,
+    /// Per option, the inputs that move its NPV, largest swing for it first
+    /// (`Sensitivity::for_option`: the order the proposal draws too).
+    pub by_option: Vec<OptionTornadoJson>,
     /// One per buy option, against the cheapest rent option that does all the work.
     pub break_even: Vec<BreakEvenJson>,
 }
@@ -272,6 +297,22 @@ pub fn sensitivity_json(
                     .totals
                     .iter()
                     .map(|(id, l, h)| (id.clone(), round_money(*l, c), round_money(*h, c)))
+                    .collect(),
+            })
+            .collect(),
+        by_option: s
+            .base
+            .iter()
+            .map(|(id, _)| OptionTornadoJson {
+                option_id: id.clone(),
+                bars: s
+                    .for_option(id)
+                    .iter()
+                    .map(|b| OptionBarJson {
+                        path: b.bar.path.clone(),
+                        npv_low: round_money(b.npv_low, c),
+                        npv_high: round_money(b.npv_high, c),
+                    })
                     .collect(),
             })
             .collect(),

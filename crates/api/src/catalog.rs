@@ -136,7 +136,7 @@ pub struct AcceleratorForWorkload {
     /// million tokens, when the filter states a served model).
     pub best_offer: Option<BestOffer>,
     /// The best offer's price per reference-GPU-hour, in the filter's currency.
-    pub effective_price_per_ref_gpu_hour: Option<f64>,
+    pub price_per_ref_gpu_hour: Option<f64>,
     /// When the best offer's price is a range (quoted by its source, or the
     /// spread of market quotes): its low and high ends per
     /// reference-GPU-hour, in the filter's currency.
@@ -218,8 +218,7 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
         .map(|a| {
             let mine = || offers.iter().filter(|o| o.offer.accelerator_id.as_deref() == Some(a.id.as_str()));
             let rentals = || mine().filter(|o| o.offer.billing_mode != BillingMode::Purchase);
-            let key =
-                |o: &&OfferView| if by_tokens { o.cost_per_million_tokens } else { o.effective_price_per_ref_gpu_hour };
+            let key = |o: &&OfferView| if by_tokens { o.cost_per_million_tokens } else { o.price_per_ref_gpu_hour };
             // A served model is priced only on instances that hold it.
             let holds = |o: &&OfferView| o.instance_holds_model != Some(false);
             let best = rentals().filter(|o| key(o).is_some() && holds(o)).min_by(|x, y| {
@@ -241,7 +240,7 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
                 rental_offers: rentals().count() as u32,
                 rentals_holding_model: by_tokens.then(|| rentals().filter(holds).count() as u32),
                 best_offer: best.map(BestOffer::of),
-                effective_price_per_ref_gpu_hour: best.and_then(|o| o.effective_price_per_ref_gpu_hour),
+                price_per_ref_gpu_hour: best.and_then(|o| o.price_per_ref_gpu_hour),
                 effective_price_range_per_ref_gpu_hour: best.and_then(|o| {
                     let (s, r) = (o.spread.as_ref()?, o.efficiency.as_ref()?);
                     Some([s.low / r.ratio, s.high / r.ratio])
@@ -265,7 +264,7 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
         })
         .collect();
     let rank = |a: &AcceleratorForWorkload| {
-        let price = if by_tokens { a.cost_per_million_tokens } else { a.effective_price_per_ref_gpu_hour };
+        let price = if by_tokens { a.cost_per_million_tokens } else { a.price_per_ref_gpu_hour };
         (
             price.is_none(),
             price.unwrap_or(0.0),

@@ -17,7 +17,9 @@ pub fn deploy(
     settings: &Settings,
     out: &Path,
 ) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
-    let (s, mut notes) = crate::load_resolved(scenario, db)?;
+    let (s, resolved) = crate::load_resolved(scenario, db)?;
+    // The deployment files are English; so are their notes.
+    let mut notes: Vec<String> = resolved.iter().map(|n| n.describe(crate::Lang::En).to_owned()).collect();
     let e = crate::evaluate(&s);
     let (artifacts, more) = suanli_report::deploy(&s, e, option, settings)?;
     notes.extend(more);

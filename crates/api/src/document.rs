@@ -59,7 +59,7 @@ pub fn doc_to_toml(doc: &Value) -> Result<String, Error> {
 
 /// The document as a checked scenario: catalogue references resolved
 /// (when it has any), every rule checked, ranges included.
-pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Checked<Scenario>, Vec<String>), Error> {
+pub fn checked(doc: &Value, catalog: Option<&Catalog>) -> Result<(Checked<Scenario>, Vec<crate::Note>), Error> {
     let mut scenario = doc_to_scenario(doc)?;
     let mut notes = Vec::new();
     if needs_catalog(&scenario) {
@@ -107,8 +107,9 @@ pub struct FarPrice {
 pub struct Evaluated {
     /// The results, rounded for display.
     pub evaluation: EvaluationJson,
-    /// What resolving the catalogue references did or assumed, in English.
-    pub notes: Vec<String>,
+    /// What resolving the catalogue references did or assumed, each with
+    /// the options it is about, in the requested language.
+    pub notes: Vec<crate::NoteJson>,
     /// One line per sourced figure, option by option.
     pub sources: Vec<SourceLine>,
     /// Every price taken from a dated offer, aged on the day asked: the
@@ -143,6 +144,7 @@ pub fn evaluate_doc(doc: &Value, catalog: Option<&Catalog>, lang: Lang, today: N
         .into_iter()
         .map(|f| FarPrice { text: f.describe(lang), option_id: f.option_id, field: f.field })
         .collect();
+    let notes = notes.iter().map(|n| n.to_json(lang)).collect();
     Ok(Evaluated { evaluation: crate::evaluation_json(evaluation, lang)?, notes, sources, prices, far_prices })
 }
 

@@ -32,7 +32,7 @@ pub use files::{
 };
 pub use finite::ensure_finite;
 pub use json::EvaluationJson;
-pub use resolve::{needs_catalog, resolve_offers};
+pub use resolve::{Note, NoteJson, needs_catalog, resolve_offers};
 pub use scenario_file::parse_scenario;
 // The engine's types and formatters that callers name. The surface is
 // listed, never a whole crate: what is not here is not for front ends.
@@ -79,10 +79,7 @@ pub fn evaluate_file(path: &Path) -> Result<(Checked<Scenario>, Evaluation), Err
 
 /// As [`evaluate_file`], with the catalogue at `db` (the default location
 /// when `None`), and the resolution notes.
-pub fn evaluate_file_with(
-    path: &Path,
-    db: Option<&Path>,
-) -> Result<(Checked<Scenario>, Evaluation, Vec<String>), Error> {
+pub fn evaluate_file_with(path: &Path, db: Option<&Path>) -> Result<(Checked<Scenario>, Evaluation, Vec<Note>), Error> {
     let (scenario, notes) = load_resolved(path, db)?;
     let evaluation = evaluate(&scenario).clone();
     Ok((scenario, evaluation, notes))
@@ -90,7 +87,7 @@ pub fn evaluate_file_with(
 
 /// Reads a scenario file, resolves its catalogue references (opening the
 /// database only when it names any) and checks every rule, ranges included.
-pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Checked<Scenario>, Vec<String>), Error> {
+pub fn load_resolved(path: &Path, db: Option<&Path>) -> Result<(Checked<Scenario>, Vec<Note>), Error> {
     let text = read_scenario_text(path)?;
     let mut scenario = scenario_file::parse_scenario_unvalidated(&text)?;
     let mut notes = Vec::new();

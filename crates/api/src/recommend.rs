@@ -39,9 +39,10 @@ pub fn recommend(
     rank_by: RankBy,
     lang: Lang,
 ) -> Result<Recommendation, Error> {
-    let (scenario, rates, mut notes) = prepared(catalog, scenario)?;
+    let (scenario, rates, notes) = prepared(catalog, scenario)?;
     let market = market(catalog, &scenario)?;
     let mut r = suanli_plan::plan(&scenario, &market, rates, constraints, rank_by, lang)?;
+    let mut notes: Vec<String> = notes.iter().map(|n| n.describe(lang).to_owned()).collect();
     notes.append(&mut r.notes);
     r.notes = notes;
     Ok(r)
@@ -50,7 +51,7 @@ pub fn recommend(
 /// The scenario as the search reads it: catalogue references resolved,
 /// missing rates taken from the catalogue, a served model's throughput
 /// estimated when not stated.
-fn prepared(c: &Catalog, s: &Scenario) -> Result<(Scenario, Vec<suanli_plan::RateUsed>, Vec<String>), Error> {
+fn prepared(c: &Catalog, s: &Scenario) -> Result<(Scenario, Vec<suanli_plan::RateUsed>, Vec<crate::Note>), Error> {
     let mut s = s.clone();
     let rates = suanli_plan::fill_rates(&mut s, &c.reference_rates()?);
     // Its own options may name catalogue offers (a buy option is the site of

@@ -6,7 +6,9 @@
 use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
 use suanli_catalog::{BillingMode, Catalog};
 use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
-use suanli_model::{Currency, Demand, InputError, OfferSelector, OptionSpec, Rule, Scenario, Uncertain, WorkloadClass};
+use suanli_model::{
+    Currency, Demand, InputError, Lang, OfferSelector, OptionSpec, Rule, Scenario, Uncertain, WorkloadClass,
+};
 use suanli_plan::offer_option::{offer_option, spread_range};
 use suanli_plan::provenance::{provenance, ratio_source};
 
@@ -50,7 +52,7 @@ pub fn catalog_required(s: &Scenario) -> bool {
 
 /// An inference demand without a stated throughput: the roofline estimate
 /// on the reference accelerator's catalogue specs, with where it came from.
-pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Option<String>, Error> {
+pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Option<Note>, Error> {
     let Demand::Inference(d) = &mut s.demand else { return Ok(None) };
     if d.tokens_per_second_per_ref_gpu.is_some() {
         return Ok(None);
@@ -90,9 +92,10 @@ pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Optio
         t.ms_per_token
     );
     d.throughput_source = format!("{en} / {zh}");
-    Ok(Some(format!(
-        "demand: {:.0} output tokens per second per reference GPU ({en})",
-        t.tokens_per_second_per_accelerator
+    let per_second = t.tokens_per_second_per_accelerator;
+    Ok(Some(Note::scenario(
+        format!("demand: {per_second:.0} output tokens per second per reference GPU ({en})"),
+        format!("需求：每块参考 GPU 每秒 {per_second:.0} 个输出 token（{zh}）"),
     )))
 }
 
@@ -100,8 +103,60 @@ fn reference_error(path: String, value: &str, problem: impl Into<String>) -> Err
     Error::Reference { path, value: format!("{value:?}"), problem: problem.into() }
 }
 
+/// What resolving a scenario's catalogue references did or assumed, in
+/// both languages, with the options it is about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    /// Ids of the resolved options it is about (none: the scenario's demand).
+    pub option_ids: Vec<String>,
+    en: String,
+    zh: String,
+}
+
+impl Note {
+    fn option(id: &str, en: String, zh: String) -> Note {
+        Note { option_ids: vec![id.to_owned()], en, zh }
+    }
+
+    fn scenario(en: String, zh: String) -> Note {
+        Note { option_ids: Vec::new(), en, zh }
+    }
+
+    /// The note in `lang`.
+    pub fn describe(&self, lang: Lang) -> &str {
+        lang.pick(&self.en, &self.zh)
+    }
+
+    /// The note as the editor shows it, in `lang`.
+    pub fn to_json(&self, lang: Lang) -> NoteJson {
+        NoteJson { option_ids: self.option_ids.clone(), text: self.describe(lang).to_owned() }
+    }
+}
+
+/// A resolution note as the editor's results show it: on the cards of the
+/// options it is about.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct NoteJson {
+    /// Ids of the resolved options it is about (none: the scenario's demand).
+    pub option_ids: Vec<String>,
+    /// The note in the requested language.
+    pub text: String,
+}
+
+/// A pool's name in a note.
+fn pool_name(pool: &str, lang: Lang) -> &str {
+    match (pool, lang) {
+        (_, Lang::En) => pool,
+        ("on_demand", Lang::Zh) => "按需",
+        ("spot", Lang::Zh) => "竞价",
+        ("reserved", Lang::Zh) => "预留",
+        (other, Lang::Zh) => other,
+    }
+}
+
 /// Resolves every catalogue reference in place; returns notes for the reader.
-pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Error> {
+pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<Note>, Error> {
     let mut notes = Vec::new();
     let filter = OfferFilter {
         workload_class: s.workload_class,
@@ -130,8 +185,9 @@ pub fn resolve_offers(s: &mut Scenario, c: &Catalog) -> Result<Vec<String>, Erro
 }
 
 /// Replaces each option with an offer filter by one rental option per offer it matches.
-fn expand_filters(s: &mut Scenario, c: &Catalog, filter: &OfferFilter, notes: &mut Vec<String>) -> Result<(), Error> {
+fn expand_filters(s: &mut Scenario, c: &Catalog, filter: &OfferFilter, notes: &mut Vec<Note>) -> Result<(), Error> {
     let class_name = s.workload_class.map_or("", |c| c.key());
+    let class_zh = s.workload_class.map_or("", |c| c.label(Lang::Zh));
     let mut expanded = Vec::with_capacity(s.options.len());
     for (i, o) in std::mem::take(&mut s.options).into_iter().enumerate() {
         let Some(selector) = o.offer_filter.clone() else {
@@ -151,14 +207,24 @@ fn expand_filters(s: &mut Scenario, c: &Catalog, filter: &OfferFilter, notes: &m
             };
             return Err(reference_error(path, &o.id, problem));
         }
+        let options: Vec<OptionSpec> = matches.iter().map(|v| offer_option(&o, v)).collect();
+        let option_ids: Vec<String> = options.iter().map(|x| x.id.clone()).collect();
+        let id = &o.id;
         if without_ratio > 0 {
-            notes.push(format!(
-                "options[{i}] ({}): {without_ratio} matching offer(s) left out: no efficiency ratio for {class_name}",
-                o.id
-            ));
+            notes.push(Note {
+                option_ids: option_ids.clone(),
+                en: format!(
+                    "options[{i}] ({id}): {without_ratio} matching offer(s) left out: no efficiency ratio for {class_name}"
+                ),
+                zh: format!("options[{i}] ({id})：{without_ratio} 个符合条件的报价未纳入：没有{class_zh}的效率比"),
+            });
         }
-        expanded.extend(matches.iter().map(|v| offer_option(&o, v)));
-        notes.push(format!("options[{i}] ({}): expanded into offers matching its filter", o.id));
+        expanded.extend(options);
+        notes.push(Note {
+            option_ids,
+            en: format!("options[{i}] ({id}): expanded into offers matching its filter"),
+            zh: format!("options[{i}] ({id})：已展开为符合筛选条件的各个报价"),
+        });
     }
     s.options = expanded;
     Ok(())
@@ -175,10 +241,11 @@ fn fill_option(
     c: &Catalog,
     filter: &OfferFilter,
     (class, reference): (Option<WorkloadClass>, &str),
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
     ranges: &mut Vec<Uncertain>,
 ) -> Result<(), Error> {
     let class_name = class.map_or("", |c| c.key());
+    let class_zh = class.map_or("", |c| c.label(Lang::Zh));
     let mut accelerator = None;
     let option_id = o.id.clone();
     // A filled pool keeps the price, not the offer too (the offer is in
@@ -221,13 +288,21 @@ fn fill_option(
                     "; {stated:.4} {} as stated, and simulate draws it from {:.4}–{:.4} (typical {:.4}): {}",
                     spread.currency, spread.low, spread.high, spread.typical, r.source
                 ));
-                notes.push(format!(
-                    "options[{i}] ({option_id}): {pool} price per accelerator-hour {:.4}–{:.4} {} from the catalogue spread \
-                     ({}); evaluate takes the stated {stated:.4}, simulate draws it from that range",
-                    spread.low,
-                    spread.high,
-                    spread.currency,
-                    spread.basis.label(suanli_model::Lang::En)
+                let (low, high, currency) = (spread.low, spread.high, spread.currency);
+                notes.push(Note::option(
+                    &option_id,
+                    format!(
+                        "options[{i}] ({option_id}): {pool} price per accelerator-hour {low:.4}–{high:.4} {currency} \
+                         from the catalogue spread ({}); evaluate takes the stated {stated:.4}, simulate draws it \
+                         from that range",
+                        spread.basis.label(Lang::En)
+                    ),
+                    format!(
+                        "options[{i}] ({option_id})：{}每卡时价格 {low:.4}–{high:.4} {currency}，取自目录中的报价区间\
+                         （{}）；评估采用所列的 {stated:.4}，模拟在该区间内取值",
+                        pool_name(pool, Lang::Zh),
+                        spread.basis.label(Lang::Zh)
+                    ),
                 ));
                 ranges.push(r);
             }
@@ -271,19 +346,35 @@ fn fill_option(
                 o.efficiency_ratio = Some(r.ratio);
                 o.sources.insert("efficiency_ratio".to_owned(), ratio_source(&r));
                 if acc != reference {
-                    notes.push(format!(
-                        "options[{i}] ({}): efficiency ratio {:.3} for {acc} in {class_name} from the catalogue ({}: {})",
-                        o.id,
-                        r.ratio,
-                        r.basis.label(suanli_model::Lang::En),
-                        r.method_en
+                    let (id, ratio) = (&o.id, r.ratio);
+                    notes.push(Note::option(
+                        id,
+                        format!(
+                            "options[{i}] ({id}): efficiency ratio {ratio:.3} for {acc} in {class_name} from the catalogue \
+                             ({}: {})",
+                            r.basis.label(Lang::En),
+                            r.method_en
+                        ),
+                        format!(
+                            "options[{i}] ({id})：{acc} 在{class_zh}上的效率比 {ratio:.3}，取自目录（{}：{}）",
+                            r.basis.label(Lang::Zh),
+                            r.method_zh
+                        ),
                     ));
                 }
             }
-            Err(why) => notes.push(format!(
-                "options[{i}] ({}): no efficiency ratio for {acc} in {class_name} ({}); 1.0 assumed",
-                o.id,
-                why.describe(suanli_model::Lang::En)
+            Err(why) => notes.push(Note::option(
+                &o.id,
+                format!(
+                    "options[{i}] ({}): no efficiency ratio for {acc} in {class_name} ({}); 1.0 assumed",
+                    o.id,
+                    why.describe(Lang::En)
+                ),
+                format!(
+                    "options[{i}] ({})：目录中没有 {acc} 在{class_zh}上的效率比（{}）；按 1.0 计",
+                    o.id,
+                    why.describe(Lang::Zh)
+                ),
             )),
         }
     }

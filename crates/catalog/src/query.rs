@@ -164,16 +164,17 @@ pub struct OfferView {
     pub efficiency: Option<std::sync::Arc<RatioUsed>>,
     /// Why there is none, when a workload class was asked for.
     pub no_ratio: Option<NoRatio>,
-    /// Price per accelerator-hour ÷ efficiency ratio, in the comparison
-    /// currency (or the offer's, when none was asked for).
-    pub effective_price_per_ref_gpu_hour: Option<f64>,
+    /// The offer's price per accelerator-hour ÷ efficiency ratio, in the
+    /// comparison currency (or the offer's, when none was asked for). Not the
+    /// engine's effective price, which is spend ÷ useful hours served.
+    pub price_per_ref_gpu_hour: Option<f64>,
     /// For a server purchase: its price ÷ (accelerators × ratio), what one
     /// reference GPU's worth of compute costs to buy.
     pub effective_capex_per_ref_gpu: Option<f64>,
     /// Output tokens per second one of its accelerators serves (the
     /// reference's, estimated, × the ratio), with an inference model.
     pub tokens_per_second_per_accelerator: Option<f64>,
-    /// Effective price ÷ tokens per reference-GPU-hour × 1e6.
+    /// Price per reference-GPU-hour ÷ tokens per reference-GPU-hour × 1e6.
     pub cost_per_million_tokens: Option<f64>,
     /// Fewest accelerators that hold the model, and whether one instance has them.
     pub min_accelerators_for_model: Option<u32>,
@@ -766,7 +767,7 @@ impl Catalog {
                 spread,
                 efficiency,
                 no_ratio,
-                effective_price_per_ref_gpu_hour: effective,
+                price_per_ref_gpu_hour: effective,
                 effective_capex_per_ref_gpu: effective_capex,
                 offer: offer.clone(),
             });
@@ -774,7 +775,7 @@ impl Catalog {
         let key = |v: &OfferView| match f.sort {
             OfferSort::Id => None,
             OfferSort::Price => v.comparable_price_per_accel_hour,
-            OfferSort::Effective => v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu),
+            OfferSort::Effective => v.price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu),
             OfferSort::PerMillionTokens => v.cost_per_million_tokens,
         };
         // Sorted as (key, index) pairs: an OfferView is large to move.

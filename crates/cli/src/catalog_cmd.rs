@@ -704,7 +704,7 @@ fn for_workload(a: &OfferArgs, c: &Catalog, lang: Lang) -> Result<(), Error> {
                 _ => String::new(),
             },
             r.rental_offers.to_string(),
-            money(r.effective_price_per_ref_gpu_hour),
+            money(r.price_per_ref_gpu_hour),
             r.effective_price_range_per_ref_gpu_hour
                 .map_or(String::new(), |[lo, hi]| format!("{}–{}", money(Some(lo)), money(Some(hi)))),
             money(r.cost_per_million_tokens),
@@ -847,7 +847,7 @@ fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error> {
                     v.offer.billing_mode.to_string(),
                     price,
                     per_hour,
-                    num(v.effective_price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu), 4),
+                    num(v.price_per_ref_gpu_hour.or(v.effective_capex_per_ref_gpu), 4),
                     match (v.cost_per_million_tokens, v.instance_holds_model) {
                         (Some(p), Some(false)) => {
                             format!("{p:.4} ({})", lang.pick("model exceeds one instance", "单实例放不下模型"))

@@ -301,7 +301,7 @@ fn main() -> ExitCode {
         Command::Evaluate { scenario, format } => match suanli_api::evaluate_file_with(&scenario, cli.db.as_deref()) {
             Ok((scenario, evaluation, notes)) => {
                 for n in notes {
-                    erroutln!("{n}");
+                    erroutln!("{}", n.describe(lang));
                 }
                 let today = suanli_api::freshness::today_date();
                 let stale = match suanli_api::freshness::ages_for(&scenario, cli.db.as_deref(), today) {

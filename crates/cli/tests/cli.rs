@@ -192,7 +192,7 @@ fn catalogue_search_show_and_offers() {
     ]);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
     let first = &rows[0];
-    assert!(first["effective_price_per_ref_gpu_hour"].is_number(), "{first}");
+    assert!(first["price_per_ref_gpu_hour"].is_number(), "{first}");
     assert!(first["efficiency"]["source"].is_string());
     let o = suanli(&["catalog", "show", "no-such-id"]);
     assert_eq!(o.status.code(), Some(1));
@@ -657,7 +657,7 @@ fn a_market_quote_is_shown_apart_from_an_official_list_price_with_its_source() {
     let o = suanli(&[&args[..], &["--format", "json"][..]].concat());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let rows = v.as_array().unwrap();
-    let priced: Vec<_> = rows.iter().filter(|r| r["effective_price_per_ref_gpu_hour"].is_number()).collect();
+    let priced: Vec<_> = rows.iter().filter(|r| r["price_per_ref_gpu_hour"].is_number()).collect();
     assert!(priced.len() >= 7, "{} domestic accelerators priced", priced.len());
     for r in &priced {
         let best = &r["best_offer"];

@@ -33,6 +33,44 @@ pub struct Sensitivity {
     pub break_even: Vec<BreakEvenPoint>,
 }
 
+/// One input's effect on one option's net present cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OptionBar<'a> {
+    /// The input's bar.
+    pub bar: &'a Bar,
+    /// The option's NPV with the input at its low end.
+    pub npv_low: f64,
+    /// The option's NPV with the input at its high end.
+    pub npv_high: f64,
+}
+
+impl OptionBar<'_> {
+    /// How far the option's NPV moves between the input's two ends.
+    pub fn swing(&self) -> f64 {
+        (self.npv_high - self.npv_low).abs()
+    }
+}
+
+impl Sensitivity {
+    /// The inputs that move option `id`'s net present cost, largest swing
+    /// for it first (ties in the tornado's order): the one order the
+    /// results panel, the proposal's chart and its summary use.
+    pub fn for_option(&self, id: &str) -> Vec<OptionBar<'_>> {
+        let base = self.base.iter().find(|(x, _)| x == id).map(|(_, v)| *v);
+        let mut bars: Vec<OptionBar<'_>> = self
+            .tornado
+            .iter()
+            .filter_map(|bar| {
+                let (_, npv_low, npv_high) = bar.totals.iter().find(|(x, ..)| x == id)?;
+                Some(OptionBar { bar, npv_low: *npv_low, npv_high: *npv_high })
+            })
+            .filter(|b| Some(b.npv_low) != base || Some(b.npv_high) != base)
+            .collect();
+        bars.sort_by(|a, b| b.swing().total_cmp(&a.swing()));
+        bars
+    }
+}
+
 /// Where buying an owned option equals renting the cheapest rent option.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakEvenPoint {

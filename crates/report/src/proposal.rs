@@ -1276,15 +1276,10 @@ fn tornado_chart(cv: &mut Canvas, s: &Scenario, sens: &Sensitivity, best: &Optio
     cv.y += 8.0;
     let base = sens.base.iter().find(|(id, _)| *id == best.id).map_or(0.0, |(_, v)| *v);
     let bars: Vec<(String, f64, f64)> = sens
-        .tornado
+        .for_option(&best.id)
         .iter()
         .take(8)
-        .filter_map(|b| {
-            b.totals
-                .iter()
-                .find(|(id, ..)| *id == best.id)
-                .map(|(_, lo, hi)| (crate::labels::input(&b.path, s, lang), *lo, *hi))
-        })
+        .map(|b| (crate::labels::input(&b.bar.path, s, lang), b.npv_low, b.npv_high))
         .collect();
     let span = bars.iter().map(|(_, a, b)| (a - base).abs().max((b - base).abs())).fold(0.0, f64::max).max(1.0);
     // Labels on the left, wrapped; bars around the base value, each end

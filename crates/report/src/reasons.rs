@@ -49,7 +49,7 @@ pub(crate) fn points(
         let gap = 1.0 - best.total_npv / r.total_npv;
         out.push(match lang {
             Lang::En => format!(
-                "The recommendation changes only if {}'s net present cost falls by {} or more.",
+                "The recommendation changes only if the net present cost of {} falls by {} or more.",
                 label(&r.id),
                 format_percent(gap, 0)
             ),
@@ -72,13 +72,8 @@ fn most_sensitive(
     let at = |bar: &suanli_model::sensitivity::Bar, id: &str| {
         bar.totals.iter().find(|(x, ..)| x == id).map(|(_, l, h)| (*l, *h))
     };
-    let bar = sens
-        .tornado
-        .iter()
-        .filter_map(|b| at(b, &best.id).map(|(l, h)| (b, (h - l).abs())))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(b, _)| b)?;
-    let (low, high) = at(bar, &best.id)?;
+    let first = *sens.for_option(&best.id).first()?;
+    let (bar, low, high) = (first.bar, first.npv_low, first.npv_high);
     let money = |x: f64| format_amount(x, e.currency, lang);
     let input = crate::labels::input(&bar.path, s, lang);
     let flips = runner_up.and_then(|r| at(bar, &r.id)).is_some_and(|(rl, rh)| rl < low || rh < high);

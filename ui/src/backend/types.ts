@@ -8,7 +8,7 @@ import type * as B from "../bindings";
 export type {
   Basis, BillingMode, LatencyClass, Precision, Confidence, NoRatio, QuoteKind, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
   RangeJson, SavedScenario, ScenarioDoc,
-  ScenarioMeta, Settings, SourceLine, FarPrice, SupplyJson,
+  ScenarioMeta, Settings, SourceLine, FarPrice, NoteJson, SupplyJson,
 } from "../bindings";
 
 /** An error as the backend sends it: a closed `code`, a message in the user's language, the fields it is about. */

@@ -24,11 +24,13 @@ billing = "on_demand"
 offer = "gitee-ai-ascend-910b-on-demand"
 "#;
 
+/// The scenario resolved against a fresh bundled catalogue, with its notes in English.
 fn resolved(text: &str) -> (suanli_api::Checked<suanli_api::Scenario>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let (db, file) = (dir.path().join("catalog.sqlite"), dir.path().join("s.toml"));
     std::fs::write(&file, text).unwrap();
-    load_resolved(&file, Some(&db)).unwrap()
+    let (s, notes) = load_resolved(&file, Some(&db)).unwrap();
+    (s, notes.iter().map(|n| n.describe(suanli_api::Lang::En).to_owned()).collect())
 }
 
 #[test]

@@ -276,7 +276,13 @@ fn an_accelerator_without_a_ratio_takes_the_catalogues_for_the_class_not_one() {
     assert!(ratio > 1.5, "the H100 was costed as an A100: {ratio}");
     let source = &s.options[0].sources["efficiency_ratio"];
     assert!(source.contains("catalogue ratio") && source.contains("llm_pretraining"), "{source}");
-    assert!(notes.iter().any(|n| n.contains("efficiency ratio") && n.contains("nvidia-h100-sxm-80gb")), "{notes:?}");
+    let said = |n: &suanli_api::Note| {
+        let en = n.describe(Lang::En);
+        en.contains("efficiency ratio")
+            && en.contains("nvidia-h100-sxm-80gb")
+            && n.option_ids == [s.options[0].id.as_str()]
+    };
+    assert!(notes.iter().any(said), "{notes:?}");
     let evaluation = suanli_api::evaluate(&s);
     assert!(evaluation.options[0].notes.is_empty(), "{:?}", evaluation.options[0].notes);
     // A stated ratio is kept, and the catalogue is not asked.
@@ -311,4 +317,23 @@ fn an_unknown_accelerator_is_refused_with_the_closest_ids() {
     assert!(en.contains("options[0].accelerator = \"nvidia-h100-sxm-80g\""), "{en}");
     assert!(en.contains("did you mean nvidia-h100-sxm-80gb"), "{en}");
     assert!(e.message(Lang::Zh).contains("是否想填：nvidia-h100-sxm-80gb"), "{}", e.message(Lang::Zh));
+}
+
+/// Resolution notes say which options they are about (the options an offer
+/// filter expanded into) as data, and read in both languages.
+#[test]
+fn resolution_notes_name_their_options_in_both_languages() {
+    let db = tempfile::tempdir().unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/catalog-offers.toml");
+    let (s, _, notes) = suanli_api::evaluate_file_with(&path, Some(&db.path().join("db.sqlite"))).unwrap();
+    let expanded: Vec<&str> = s.options.iter().map(|o| o.id.as_str()).filter(|id| id.contains('/')).collect();
+    assert!(!expanded.is_empty());
+    for id in &expanded {
+        assert!(notes.iter().any(|n| n.option_ids.iter().any(|x| x == id)), "no note names {id}");
+    }
+    for n in &notes {
+        assert!(n.option_ids.iter().all(|id| s.options.iter().any(|o| &o.id == id)), "{n:?}");
+        let zh = n.describe(Lang::Zh);
+        assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) && zh != n.describe(Lang::En), "{zh}");
+    }
 }

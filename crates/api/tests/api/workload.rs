@@ -21,14 +21,14 @@ fn ranked(domestic: Option<bool>) -> Vec<AcceleratorForWorkload> {
 #[test]
 fn accelerators_are_ranked_by_their_best_offer_per_unit_of_work_with_the_ratio_basis() {
     let all = ranked(None);
-    let priced: Vec<f64> = all.iter().filter_map(|a| a.effective_price_per_ref_gpu_hour).collect();
+    let priced: Vec<f64> = all.iter().filter_map(|a| a.price_per_ref_gpu_hour).collect();
     assert!(priced.len() >= 30, "{} accelerators priced", priced.len());
     assert!(priced.windows(2).all(|w| w[0] <= w[1]), "ranked cheapest first");
-    let first_unpriced = all.iter().position(|a| a.effective_price_per_ref_gpu_hour.is_none()).unwrap();
+    let first_unpriced = all.iter().position(|a| a.price_per_ref_gpu_hour.is_none()).unwrap();
     assert_eq!(first_unpriced, priced.len(), "the unpriced follow the priced");
     for a in &all {
         assert!(a.ratio.is_some() != a.no_ratio.is_some(), "{}: a ratio or its reason", a.accelerator_id);
-        if let (Some(best), Some(price)) = (a.best_offer.as_ref().map(|b| &b.id), a.effective_price_per_ref_gpu_hour) {
+        if let (Some(best), Some(price)) = (a.best_offer.as_ref().map(|b| &b.id), a.price_per_ref_gpu_hour) {
             let r = a.ratio.as_ref().unwrap();
             assert!(price > 0.0 && r.ratio > 0.0, "{best}");
         }
@@ -47,7 +47,7 @@ fn domestic_accelerators_are_compared_too_and_say_how_sure_their_ratio_is() {
     // The bundled catalogue has no sourced rental offer for a domestic part: a
     // ratio is shown, a price never made up.
     for a in domestic.iter().filter(|a| a.rental_offers == 0) {
-        assert!(a.effective_price_per_ref_gpu_hour.is_none() && a.best_offer.is_none(), "{}", a.accelerator_id);
+        assert!(a.price_per_ref_gpu_hour.is_none() && a.best_offer.is_none(), "{}", a.accelerator_id);
     }
     assert!(domestic.iter().filter(|a| a.ratio.is_some()).count() >= 15, "domestic parts with a ratio");
 }

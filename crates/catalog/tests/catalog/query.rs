@@ -57,10 +57,10 @@ fn effective_price_divides_by_the_sourced_ratio_and_shows_its_source() {
         let r = o.efficiency.as_ref().unwrap();
         assert!(!r.source.is_empty());
         let expected = o.comparable_price_per_accel_hour.unwrap() / r.ratio;
-        assert!((o.effective_price_per_ref_gpu_hour.unwrap() - expected).abs() < 1e-9);
+        assert!((o.price_per_ref_gpu_hour.unwrap() - expected).abs() < 1e-9);
     }
     // Sorted by effective price, offers without one last.
-    let keys: Vec<f64> = offers.iter().filter_map(|o| o.effective_price_per_ref_gpu_hour).collect();
+    let keys: Vec<f64> = offers.iter().filter_map(|o| o.price_per_ref_gpu_hour).collect();
     assert!(keys.windows(2).all(|w| w[0] <= w[1]));
 }
 

@@ -261,10 +261,8 @@ fn every_bundled_offer_has_an_effective_price_or_its_reason_in_every_class() {
         // MR-V100, MLU590, DCU K100) have no published spec to estimate
         // from: their offers carry the reason instead (checked below).
         let foreign: Vec<_> = offers.iter().filter(|o| o.domestic != Some(true)).collect();
-        let priced = foreign
-            .iter()
-            .filter(|o| o.effective_price_per_ref_gpu_hour.or(o.effective_capex_per_ref_gpu).is_some())
-            .count();
+        let priced =
+            foreign.iter().filter(|o| o.price_per_ref_gpu_hour.or(o.effective_capex_per_ref_gpu).is_some()).count();
         assert!(priced * 100 >= foreign.len() * 95, "{class}: {priced} of {}", foreign.len());
         for o in &offers {
             match (&o.efficiency, &o.no_ratio) {

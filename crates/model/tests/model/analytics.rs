@@ -210,6 +210,14 @@ range = { dist = "triangular", low = 340_000, mode = 350_400, high = 360_000 }
     // The rent price moves rent's NPV by far more than capex moves buy's.
     assert_eq!(r.tornado[0].path, "options.rent.on_demand.price_per_accel_hour");
     assert!(r.tornado[0].swing > r.tornado[1].swing);
+    // Per option, only the inputs that move it: the rent price moves only
+    // rent, capex only buy (the first bar overall is not buy's).
+    let paths = |id: &str| r.for_option(id).iter().map(|b| b.bar.path.clone()).collect::<Vec<_>>();
+    assert_eq!(paths("buy"), ["options.buy.owned.capex_per_server"]);
+    assert_eq!(paths("rent"), ["options.rent.on_demand.price_per_accel_hour"]);
+    let buy = r.for_option("buy")[0];
+    assert_close(buy.npv_high - buy.npv_low, buy.swing(), 1e-9);
+    assert!(buy.swing() > 0.0 && buy.swing() < r.tornado[0].swing);
     // Break-even: buying costs 350,400 whatever the use; renting u × 8 × 8,760 h × 10 (undiscounted).
     // 350,400 = u × 700,800 → u = 0.5 (the scenario runs at 4/8 = 0.5 already).
     let be = &r.break_even[0];
