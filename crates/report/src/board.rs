@@ -218,7 +218,21 @@ pub(crate) fn default_points(s: &Scenario, e: &Evaluation, lang: Lang) -> Vec<St
             .filter(|(field, ..)| is_default(field))
             .map(|(_, en, zh)| lang.pick(*en, *zh))
             .collect();
-        if !zero.is_empty() {
+        // Other running costs the scenario states may cover what is left at zero.
+        let other = o.breakdown(Category::OtherOpex);
+        if !zero.is_empty() && other > 0.0 {
+            let amount = format_amount(other, s.currency, lang);
+            out.push(match lang {
+                Lang::En => format!(
+                    "Not costed separately for {label} (left at Suanli's default of zero): {}; its other running costs, {amount}, are the scenario's figure for them.",
+                    zero.join(", ")
+                ),
+                Lang::Zh => format!(
+                    "{label}未单独计入以下成本（保持 Suanli 默认值 0）：{}；场景以其他运营费用 {amount} 涵盖。",
+                    zero.join("、")
+                ),
+            });
+        } else if !zero.is_empty() {
             out.push(match lang {
                 Lang::En => format!("Not counted for {label} (left at Suanli's default of zero): {}.", zero.join(", ")),
                 Lang::Zh => format!("{label}未计入以下成本（保持 Suanli 默认值 0）：{}。", zero.join("、")),

@@ -65,6 +65,7 @@ pub(crate) fn next_steps(
     s: &Scenario,
     best: &OptionResult,
     sim: Option<&suanli_model::uncertainty::Simulation>,
+    far: &[suanli_model::price_check::PriceFlag],
     lang: Lang,
 ) {
     let label = for_lang(&best.label, lang);
@@ -77,6 +78,17 @@ pub(crate) fn next_steps(
             "Confirm the prices behind {label} with the provider (the appendix gives each price's source and date)."
         )
     }];
+    // A price far from the market: the budget rests on it, so it is confirmed first.
+    for f in far.iter().filter(|f| f.option_id == best.id) {
+        steps.push(if zh {
+            format!("批准前取得书面报价：{}。按市场价格，预算会显著不同。", f.describe(lang))
+        } else {
+            format!(
+                "Get a written quote before approving: {}. At market prices the budget below would be very different.",
+                f.describe(lang)
+            )
+        });
+    }
     if best.porting.as_ref().is_some_and(|p| p.cost > 0.0) {
         steps.push(if zh {
             "迁移试点：先在目标加速卡上运行一个代表性模型，核实迁移工作量与效率比。".to_owned()
@@ -131,15 +143,16 @@ pub(crate) fn next_steps(
 
 /// Signature lines for who prepared, reviewed and approved the decision.
 pub(crate) fn approval(cv: &mut Canvas, meta: &ProposalMeta, lang: Lang) {
-    cv.space(16.0);
-    cv.paragraph(lang.pick("Approval", "审批"), 10.5, true, INK);
-    cv.space(6.0);
     let roles = [
         (lang.pick("Prepared by", "编制"), meta.author.as_str()),
         (lang.pick("Reviewed by", "审核"), ""),
         (lang.pick("Approved by", "批准"), ""),
     ];
-    cv.ensure(roles.len() as f32 * 34.0 + 10.0);
+    // The heading stays on the page of its signature lines.
+    cv.ensure(16.0 + 20.0 + 6.0 + roles.len() as f32 * 34.0 + 10.0);
+    cv.space(16.0);
+    cv.paragraph(lang.pick("Approval", "审批"), 10.5, true, INK);
+    cv.space(6.0);
     for (role, name) in roles {
         let y = cv.y + 24.0;
         cv.text_at(MARGIN_X, y, 10.0, false, INK, role);

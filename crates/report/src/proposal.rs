@@ -168,7 +168,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     sections.numbered(&mut cv, lang.pick("Risks", "风险"));
     crate::case::risk_register(&mut cv, input, &ranked, best);
     sections.numbered_below(&mut cv, lang.pick("Next steps and approval", "后续步骤与审批"));
-    crate::case::next_steps(&mut cv, s, best, input.simulation, lang);
+    crate::case::next_steps(&mut cv, s, best, input.simulation, &input.board.price_flags, lang);
     crate::case::approval(&mut cv, input.meta, lang);
     sections.unnumbered(&mut cv, lang.pick("Appendix: every input and its source", "附录：全部输入及其来源"));
     appendix(&mut cv, &x);

@@ -258,6 +258,11 @@ impl Book {
         }
         // Brackets and separators an id left behind: "( [2])", "([2], x)", "()".
         let mut said = out;
+        // A register's confidence letter after a figure ("(Mar 2025, C)"): the
+        // reference list says the confidence in words.
+        for tag in ['A', 'B', 'C', 'D', 'M', 'P', 'V', 'X'] {
+            said = said.replace(&format!(", {tag})"), ")").replace(&format!("，{tag}）"), "）");
+        }
         for (from, to) in [("(, ", "("), (", )", ")"), (" ,", ","), ("][", ", "), (" ()", ""), ("()", ""), ("（）", "")]
         {
             said = said.replace(from, to);
@@ -804,10 +809,13 @@ mod tests {
         assert_eq!(said, "CFETS central parity 2025-09-22 [1]");
         assert_eq!(refs[0].key, "prices:S37");
         let (said, _) = say("gpu-facts 3G：AWS p4de 每卡时 5.12 USD（2025年3月，C）", Lang::Zh);
-        assert_eq!(said, "AWS p4de 每卡时 5.12 USD（2025年3月，C） [1]");
+        assert_eq!(said, "AWS p4de 每卡时 5.12 USD（2025年3月） [1]");
         let (said, refs) = say("gpu-facts 3G: AWS p4de 5.12 USD/GPU-h (Mar 2025, C)", Lang::En);
-        assert_eq!(said, "AWS p4de 5.12 USD/GPU-h (Mar 2025, C) [1]");
+        assert_eq!(said, "AWS p4de 5.12 USD/GPU-h (Mar 2025) [1]");
         assert_eq!(refs[0].title, "GPU facts register, section 3G");
+        // A register's confidence letter is said in the reference list, not in the text.
+        let (said, _) = say("A100 peak 312 TFLOPS (gpu-facts 3G, V) at 52 % MFU", Lang::En);
+        assert_eq!(said, "A100 peak 312 TFLOPS [1] at 52 % MFU");
         let (said, _) = say("Article §1.1: market price 0.8 CNY per card-hour", Lang::En);
         assert_eq!(said, "market price 0.8 CNY per card-hour [1]");
         let (said, refs) =

@@ -64,6 +64,8 @@ fn a_price_ten_times_below_the_catalogues_range_is_flagged() {
     let en = text("gpt3-175b-training.toml", Lang::En).join(" ");
     assert!(en.contains("Check the price: Rent 256 cards"), "{en}");
     assert!(en.contains("Price far from the market"), "{en}");
+    // The budget the board approves rests on it: the next steps say so first.
+    assert!(en.contains("Get a written quote before approving: CNY 0.80 per accelerator-hour"), "{en}");
     let zh = text("gpt3-175b-training.toml", Lang::Zh).concat();
     assert!(zh.contains("请核实价格") && zh.contains("价格与市场相差甚远"), "{zh}");
     // The editor's evaluation carries it for the option's result card.
