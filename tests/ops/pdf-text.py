@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks a proposal PDF's text as a reader gets it (poppler's pdftotext):
 every word inside the page box, no option id, raw key, TOML path, file
-name, seed or fallback code point; the English report has no Chinese.
+name, seed or fallback code point; the English report has no Chinese. The
+reference list gives the cited works' own titles and addresses (file names
+with underscores, host names), so ids and keys are not looked for there.
 
 usage: pdf-text.py FILE.pdf LANG SCENARIO.toml"""
 import re
@@ -28,12 +30,19 @@ ids = [i for i in re.findall(r'^\s*id\s*=\s*"([^"]+)"', open(scenario, encoding=
        if re.search(r"[-_0-9]", i)]
 # Product names their makers spell with an underscore.
 KEPT = {"torch_npu", "torch_mlu", "torch_gcu", "torch_musa"}
-for line in text.splitlines():
-    for oid in ids:
+lines = text.splitlines()
+# The reference list: from its heading (the last line that is only the heading;
+# the contents line has a page number) to the notices' heading.
+heads = [i for i, l in enumerate(lines) if l.strip() in ("References", "参考文献")]
+start = heads[-1] if heads else len(lines)
+end = next((i for i in range(start, len(lines)) if lines[i].strip() in ("Notices", "声明")), len(lines))
+for n, line in enumerate(lines):
+    cited_work = start <= n < end
+    for oid in [] if cited_work else ids:
         if re.search(r"(?<![\w-])" + re.escape(oid) + r"(?![\w-])", line):
             problems.append(f"option id {oid}: {line.strip()}")
     for m in re.finditer(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z_]+(?:\.[a-z_\-]+){2,}\b", line):
-        if m.group(0) not in KEPT:
+        if m.group(0) not in KEPT and not cited_work:
             problems.append(f"raw key {m.group(0)}: {line.strip()}")
     if ".toml" in line:
         problems.append(f"file name: {line.strip()}")

@@ -1,5 +1,6 @@
 //! The budget a board approves: the recommended option's nominal cash by
-//! year (year 1 = the horizon's first twelve months), a contingency up to
+//! fiscal year (calendar years, the horizon starting in the proposal's
+//! month; by horizon year when the proposal has no date), a contingency up to
 //! the P80 of the simulated trials where the scenario has ranges, and the
 //! VAT basis of every option's prices, all options compared on the basis
 //! the buyer bears.
@@ -51,6 +52,7 @@ pub(crate) fn budget(
     e: &Evaluation,
     best: &OptionResult,
     sim: Option<&Simulation>,
+    date: &str,
     lang: Lang,
 ) {
     let c = e.currency;
@@ -58,10 +60,18 @@ pub(crate) fn budget(
     let basis = vat_basis(s);
     let vat = basis.map(|(v, _)| v);
     let label = for_lang(&best.label, lang);
+    let start = year_month(date);
     cv.paragraph(
-        &match lang {
-            Lang::En => format!("The budget for the recommended option ({label}), nominal cash by year; year 1 is the first twelve months of the horizon."),
-            Lang::Zh => format!("建议方案（{label}）的预算：按年度列示名义现金支出；第 1 年为评估期的前 12 个月。"),
+        &match (start, lang) {
+            (Some((y, m)), Lang::En) => format!(
+                "The budget for the recommended option ({label}), nominal cash by fiscal year: calendar years, the horizon taken to start in the proposal's month ({} {y}).",
+                MONTHS_EN[m as usize - 1]
+            ),
+            (Some((y, m)), Lang::Zh) => format!(
+                "建议方案（{label}）的预算：按财年（自然年）列示名义现金支出，评估期按建议书所在月份（{y}年{m}月）起算。"
+            ),
+            (None, Lang::En) => format!("The budget for the recommended option ({label}), nominal cash by year; year 1 is the first twelve months of the horizon."),
+            (None, Lang::Zh) => format!("建议方案（{label}）的预算：按年度列示名义现金支出；第 1 年为评估期的前 12 个月。"),
         },
         9.0,
         false,
@@ -74,7 +84,11 @@ pub(crate) fn budget(
         None => lang.pick("as stated", "按所列价格"),
     };
     let mut header = vec![
-        lang.pick("Year", "年度").to_owned(),
+        match start {
+            Some(_) => lang.pick("Fiscal year", "财年"),
+            None => lang.pick("Year", "年度"),
+        }
+        .to_owned(),
         match lang {
             Lang::En => format!("Cash ({price_basis})"),
             Lang::Zh => format!("现金支出（{price_basis}）"),
@@ -87,12 +101,10 @@ pub(crate) fn budget(
         });
         header.push(lang.pick("With VAT", "含税合计").to_owned());
     }
-    let months = best.monthly.len();
     let mut rows = Vec::new();
-    for (i, from) in (0..months).step_by(12).enumerate() {
-        let to = (from + 12).min(months);
+    for (name, from, to) in years(best.monthly.len(), start, lang) {
         let cash: f64 = best.monthly[from..to].iter().map(|m| m.total()).sum();
-        let mut row = vec![year_name(i + 1, to - from, lang), money(cash)];
+        let mut row = vec![name, money(cash)];
         if let Some(v) = &vat {
             let split = split_amounts(v, amounts(best, from, to));
             row.push(money(split.vat()));
@@ -231,11 +243,78 @@ fn vat_table(cv: &mut Canvas, e: &Evaluation, v: &Vat, lang: Lang) {
     );
 }
 
+/// Short month names for a fiscal year's part.
+const MONTHS_EN: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// Year and month of a `YYYY-MM-DD` date.
+fn year_month(date: &str) -> Option<(i32, u32)> {
+    let mut parts = date.trim().split('-');
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok().filter(|m| (1..=12).contains(m))?;
+    Some((year, month))
+}
+
+/// The horizon's months grouped into rows: by fiscal (calendar) year from
+/// `start`, else by horizon year. Each row: its name and months `from..to`.
+fn years(months: usize, start: Option<(i32, u32)>, lang: Lang) -> Vec<(String, usize, usize)> {
+    let Some((mut year, month)) = start else {
+        return (0..months)
+            .step_by(12)
+            .enumerate()
+            .map(|(i, from)| {
+                let to = (from + 12).min(months);
+                (year_name(i + 1, to - from, lang), from, to)
+            })
+            .collect();
+    };
+    let mut out = Vec::new();
+    let (mut from, mut first) = (0, month as usize);
+    while from < months {
+        let to = (from + 13 - first).min(months);
+        let last = first + (to - from) - 1;
+        out.push((fiscal_year_name(year, first, last, lang), from, to));
+        (from, first, year) = (to, 1, year + 1);
+    }
+    out
+}
+
+/// "FY2027", or "FY2026 (Nov–Dec)" for part of one.
+fn fiscal_year_name(year: i32, first: usize, last: usize, lang: Lang) -> String {
+    match (first, last, lang) {
+        (1, 12, Lang::En) => format!("FY{year}"),
+        (1, 12, Lang::Zh) => format!("{year} 财年"),
+        (a, b, Lang::En) if a == b => format!("FY{year} ({})", MONTHS_EN[a - 1]),
+        (a, b, Lang::En) => format!("FY{year} ({}–{})", MONTHS_EN[a - 1], MONTHS_EN[b - 1]),
+        (a, b, Lang::Zh) if a == b => format!("{year} 财年（{a} 月）"),
+        (a, b, Lang::Zh) => format!("{year} 财年（{a}–{b} 月）"),
+    }
+}
+
 fn year_name(n: usize, months: usize, lang: Lang) -> String {
     match (lang, months) {
         (Lang::Zh, 12) => format!("第 {n} 年"),
         (Lang::Zh, m) => format!("第 {n} 年（{m} 个月）"),
         (Lang::En, 12) => format!("Year {n}"),
         (Lang::En, m) => format!("Year {n} ({m} months)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_horizon_from_november_falls_into_calendar_fiscal_years() {
+        let rows = years(36, year_month("2026-11-30"), Lang::En);
+        let got: Vec<(&str, usize, usize)> = rows.iter().map(|(n, a, b)| (n.as_str(), *a, *b)).collect();
+        assert_eq!(
+            got,
+            [("FY2026 (Nov–Dec)", 0, 2), ("FY2027", 2, 14), ("FY2028", 14, 26), ("FY2029 (Jan–Oct)", 26, 36)]
+        );
+        let zh = years(3, year_month("2026-12-04"), Lang::Zh);
+        assert_eq!(zh[0].0, "2026 财年（12 月）");
+        assert_eq!(zh[1].0, "2027 财年（1–2 月）");
+        // Without a date: horizon years.
+        assert_eq!(years(18, year_month(""), Lang::En)[1].0, "Year 2 (6 months)");
     }
 }

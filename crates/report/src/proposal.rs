@@ -144,7 +144,7 @@ fn layout(input: &ProposalInput<'_>) -> Result<Canvas, ReportError> {
     sections.numbered(&mut cv, lang.pick("Cash flow by year", "逐年现金流"));
     cash_flow_by_year(&mut cv, s, e, &ranked, best, lang);
     sections.numbered(&mut cv, lang.pick("Budget and VAT basis", "预算与增值税口径"));
-    crate::budget::budget(&mut cv, s, e, best, input.simulation, lang);
+    crate::budget::budget(&mut cv, s, e, best, input.simulation, &input.meta.date, lang);
     sections.numbered(&mut cv, lang.pick("Cost over time and where it goes", "成本随时间的变化与构成"));
     cumulative_chart(&mut cv, e, lang);
     breakdown_chart(&mut cv, e, lang);

@@ -578,9 +578,11 @@ fn working_note(clause: &str) -> bool {
         .any(|m| clause.contains(m))
 }
 
-/// `text` without the clauses (parted by "; " or ". " outside brackets)
-/// that are working notes.
+/// `text` without the bracketed asides ("(URLs in provider-prices §6.4)")
+/// and the clauses (parted by "; " or ". " outside brackets) that are
+/// working notes.
 fn client_text(text: &str) -> String {
+    let text = &without_noted_asides(text);
     let mut clauses: Vec<(&str, &str)> = Vec::new(); // (clause, separator after it)
     let (mut depth, mut start) = (0i32, 0);
     let bytes = text.as_bytes();
@@ -605,6 +607,34 @@ fn client_text(text: &str) -> String {
         }
     }
     if out.is_empty() { text.to_owned() } else { out.trim_end_matches([';', ' ']).to_owned() }
+}
+
+/// `text` without the "(…)" asides at the top level whose words are working notes.
+fn without_noted_asides(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('(') {
+        let inner = &rest[open + 1..];
+        // The matching close, counting nested brackets.
+        let mut depth = 1;
+        let close = inner.char_indices().find_map(|(i, c)| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            (depth == 0).then_some(i)
+        });
+        let Some(close) = close else { break };
+        if working_note(&inner[..close]) {
+            out.push_str(rest[..open].trim_end());
+        } else {
+            out.push_str(&rest[..open + 1 + close + 1]);
+        }
+        rest = &inner[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A register's as-of text as a date a client reads: what follows "→"
@@ -738,6 +768,10 @@ mod tests {
         );
         assert_eq!(client_text("Lambda vms.csv @ 0f40703. Matches S24 (read 2026-09-20)."), "Lambda vms.csv @ 0f40703");
         assert_eq!(client_text("NVIDIA H100 datasheet"), "NVIDIA H100 datasheet");
+        assert_eq!(
+            client_text("USD/CNY central parity (CFETS), as reported by Xinhua (URLs in provider-prices §6.4)"),
+            "USD/CNY central parity (CFETS), as reported by Xinhua"
+        );
         assert_eq!(
             client_date("Commit date not exposed. The p5 prices match S18's retrieval (S9) → treat as ≈2026-H2")
                 .as_deref(),

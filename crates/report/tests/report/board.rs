@@ -93,7 +93,11 @@ fn vat_is_applied_to_buying_and_renting_alike_and_the_budget_is_by_year() {
     assert!(page.contains("CNY 195,000 CNY 90,000 CNY 3,285,000"), "{page}");
     assert!(page.contains("CNY 0 CNY 107,979 CNY 1,907,634"), "{page}");
     assert!(page.contains("VAT Law of the People's Republic of China"), "{page}");
-    assert!(page.contains("Year 3"), "{page}");
+    // By fiscal year from the proposal's month (2026-11-30): Nov–Dec, two full years, Jan–Oct.
+    assert!(
+        page.contains("FY2026 (Nov–Dec)") && page.contains("FY2028") && page.contains("FY2029 (Jan–Oct)"),
+        "{page}"
+    );
     // The same inputs stated with VAT and not recovered: the buyer bears the gross, and the net is backed out.
     let mut gross = s.clone();
     gross.vat = Some(suanli_model::vat::Vat { prices_include_vat: true, recoverable: false, ..Default::default() });
