@@ -215,12 +215,21 @@ fn id_rows(s: &Scenario, lang: Lang) -> Vec<Vec<String>> {
         if let Some(Value::Object(energy)) = map.get_mut("energy") {
             energy.remove("source");
         }
+        if let Some(Value::Object(demand)) = map.get_mut("demand") {
+            demand.remove("throughput_source");
+        }
     }
     let mut top = Vec::new();
     leaves("", &scenario, lang, &mut top);
     for (path, value) in top {
         let source = if path.starts_with("fx.") && !s.fx_source.is_empty() {
             s.fx_source.clone()
+        } else if path == "demand.tokens_per_second_per_ref_gpu" {
+            // Stated, or estimated when the scenario was resolved (its method).
+            match &s.demand {
+                suanli_model::Demand::Inference(d) => d.throughput_source.clone(),
+                _ => String::new(),
+            }
         } else if path.starts_with("energy.") {
             s.energy.as_ref().map(|en| en.source.clone()).unwrap_or_default()
         } else if path.starts_with("scaling_curves") {

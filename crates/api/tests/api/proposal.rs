@@ -321,3 +321,19 @@ fn a_proposal_of_one_option_says_it_is_the_only_one_compared() {
     assert!(zh.contains("这是唯一参与比较的方案"), "{zh}");
     assert!(!zh.contains("全部 1 个方案"), "{zh}");
 }
+
+/// An estimated serving throughput is traced to its method in the appendix,
+/// not called the user's assumption.
+#[test]
+fn the_appendix_traces_an_estimated_throughput_to_its_method() {
+    let db = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/llm-inference-70b.toml");
+    let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
+    for (lang, method) in [(Lang::En, "decode roofline"), (Lang::Zh, "解码屋顶线")] {
+        let pages = proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap();
+        let text = pages.concat().join("\n");
+        let at = text.find("93.031124").unwrap_or_else(|| panic!("no throughput row: {text}"));
+        let row: String = text[at..].chars().take(200).collect();
+        assert!(row.contains(method), "{row}");
+    }
+}
