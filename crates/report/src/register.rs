@@ -203,7 +203,9 @@ fn option_risks(input: &ProposalInput<'_>, spec: &OptionSpec, o: &OptionResult) 
     // Costed on part of a group: a provider rents whole instances.
     if o.fleet.part_group() > 0 {
         let (whole, peak) = (o.fleet.replicas() * o.fleet.per_replica, o.fleet.peak_count());
-        let more = format_percent(f64::from(whole) / o.fleet.peak_accelerators - 1.0, 0);
+        let share = f64::from(whole) / o.fleet.peak_accelerators - 1.0;
+        // A share under 1 % keeps a decimal: "+0.4 %", not "+0 %".
+        let more = format_percent(share, if share < 0.01 { 1 } else { 0 });
         push(
             pick(lang, "Whole instances cost more", "整机租用成本更高"),
             match lang {
