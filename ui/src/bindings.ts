@@ -553,6 +553,19 @@ export type BestOffer_Serialize = {
 	as_of: string | null,
 };
 
+/**
+ *  A text as each language shows it: the same words twice when the text is
+ *  in one language, the two sides of "English / 中文" apart when it is
+ *  written in both ([`for_lang`]). The desktop reads the side it needs and
+ *  never splits text itself.
+ */
+export type Bilingual = {
+	/**  As shown in English. */
+	en: string,
+	/**  As shown in Chinese. */
+	zh: string,
+};
+
 /**  How an offer is billed. */
 export type BillingMode = 
 /**  Pay as you go, no commitment. */
@@ -1265,6 +1278,8 @@ export type EvaluationJson = EvaluationJson_Serialize | EvaluationJson_Deseriali
 export type EvaluationJson_Deserialize = {
 	/**  The scenario's name. */
 	scenario: string,
+	/**  The same as each language shows it. */
+	scenario_display: Bilingual,
 	/**  The scenario's currency, which every amount is in. */
 	currency: Currency,
 	/**  Length of the comparison, months. */
@@ -1289,6 +1304,8 @@ export type EvaluationJson_Deserialize = {
 export type EvaluationJson_Serialize = {
 	/**  The scenario's name. */
 	scenario: string,
+	/**  The same as each language shows it. */
+	scenario_display: Bilingual,
 	/**  The scenario's currency, which every amount is in. */
 	currency: Currency,
 	/**  Length of the comparison, months. */
@@ -1315,6 +1332,8 @@ export type Example = {
 	file: string,
 	/**  The scenario's name, as its file gives it. */
 	name: string,
+	/**  The name as each language shows it. */
+	display: Bilingual,
 	/**  The scenario file's text. */
 	toml: string,
 };
@@ -2153,6 +2172,8 @@ export type OptionJson_Deserialize = {
 	id: string,
 	/**  The option's label; its id when it has none. */
 	label: string,
+	/**  The label as each language shows it. */
+	display: Bilingual,
 	/**  Buy, rent or a mix. */
 	kind: OptionKind,
 	/**  The currency every amount is in (the scenario's). */
@@ -2213,6 +2234,8 @@ export type OptionJson_Serialize = {
 	id: string,
 	/**  The option's label; its id when it has none. */
 	label: string,
+	/**  The label as each language shows it. */
+	display: Bilingual,
 	/**  Buy, rent or a mix. */
 	kind: OptionKind,
 	/**  The currency every amount is in (the scenario's). */
@@ -3180,6 +3203,8 @@ export type SimulatedOptionJson_Deserialize = {
 	id: string,
 	/**  The option's label; its id when it has none. */
 	label: string,
+	/**  The label as each language shows it. */
+	display: Bilingual,
 	/**
 	 *  Point estimate: compute cost on the option's own accelerators per
 	 *  useful reference-GPU-hour; `null` when they delivered none.
@@ -3210,6 +3235,8 @@ export type SimulatedOptionJson_Serialize = {
 	id: string,
 	/**  The option's label; its id when it has none. */
 	label: string,
+	/**  The label as each language shows it. */
+	display: Bilingual,
 	/**
 	 *  Point estimate: compute cost on the option's own accelerators per
 	 *  useful reference-GPU-hour; `null` when they delivered none.
@@ -3568,6 +3595,8 @@ export type TotalChange_Deserialize = {
 	option_id: string,
 	/**  Its label in the first scenario that has it. */
 	label: string,
+	/**  The same as each language shows it. */
+	display: Bilingual,
 	/**  NPV in the first scenario, in its currency. */
 	before_npv?: number | null,
 	/**  NPV in the second scenario, in its currency. */
@@ -3584,6 +3613,8 @@ export type TotalChange_Serialize = {
 	option_id: string,
 	/**  Its label in the first scenario that has it. */
 	label: string,
+	/**  The same as each language shows it. */
+	display: Bilingual,
 	/**  NPV in the first scenario, in its currency. */
 	before_npv: number | null,
 	/**  NPV in the second scenario, in its currency. */

@@ -2,7 +2,7 @@
 // which the Rust formatter is tested against too.
 import { describe, expect, it } from "vitest";
 import cases from "@data/format-cases.json";
-import { formatAxis, formatMoney, formatNumber, formatPercent, formatPrice, formatTimestamp, pickLang } from "./format";
+import { formatAxis, formatMoney, formatNumber, formatPercent, formatPrice, formatTimestamp } from "./format";
 
 describe("the shared table of cases", () => {
   it("money", () => {
@@ -23,12 +23,6 @@ describe("the shared table of cases", () => {
   it("figures", () => {
     for (const c of cases.number) expect(formatNumber(c.value, c.max_decimals), `${c.value}`).toBe(c.text);
   });
-  it("bilingual labels, as the Rust side picks them", () => {
-    for (const c of cases.label) {
-      expect(pickLang(c.text, "en"), `${c.text} en`).toBe(c.en);
-      expect(pickLang(c.text, "zh"), `${c.text} zh`).toBe(c.zh);
-    }
-  });
   it("chart axes", () => {
     for (const c of cases.axis) {
       expect(formatAxis(c.value, "en"), `${c.value} en`).toBe(c.en);
@@ -45,16 +39,6 @@ describe("what has no value", () => {
       expect(formatPercent(x)).toBe("—");
       expect(formatNumber(x)).toBe("—");
     }
-  });
-});
-
-describe("pickLang", () => {
-  it("picks the part for the language", () => {
-    expect(pickLang("Rent A100 / 租用 A100", "zh")).toBe("租用 A100");
-    expect(pickLang("Rent A100 / 租用 A100", "en")).toBe("Rent A100");
-    expect(pickLang("租用 A100 / Rent A100", "en")).toBe("Rent A100");
-    expect(pickLang("AWS p4de / on demand / x", "en")).toBe("AWS p4de / on demand / x");
-    expect(pickLang("Plain", "zh")).toBe("Plain");
   });
 });
 

@@ -94,19 +94,6 @@ export function formatAxis(x: number, lang: Lang): string {
   return `${formatNumber(scaled, 2)}${unit}`;
 }
 
-/** Bilingual names in the examples are written "English / 中文": show the
- * part for the UI language when exactly one side is Chinese and neither is
- * empty; any other text as it is (Rust's `for_lang`, the same table of cases). */
-export function pickLang(text: string, lang: Lang): string {
-  const parts = text.split(" / ");
-  if (parts.length !== 2) return text;
-  const [a, b] = parts.map((p) => p.trim());
-  const cjk = (s: string) => /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/.test(s); // Rust's has_cjk
-  if (!cjk(a) && cjk(b) && a) return lang === "zh" ? b : a;
-  if (cjk(a) && !cjk(b) && b) return lang === "zh" ? a : b;
-  return text;
-}
-
 /** A stored UTC timestamp ("2026-12-03T14:12:47Z") as local date and time, "2026-12-03 22:12"; anything else as it is. */
 export function formatTimestamp(iso: string): string {
   const d = new Date(iso);

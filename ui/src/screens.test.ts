@@ -166,6 +166,18 @@ describe("screens", () => {
     }
   });
 
+  it("a bilingual label shows the side the backend gives for the UI's language", async () => {
+    const s = setup();
+    const ev = recordedAnswer("evaluate", "evaluate a100-8x-buy-vs-rent.toml").evaluation;
+    const buy = ev.options[0];
+    expect(buy.label).toBe("Buy one 8×A100 server / 自购 8卡A100 服务器");
+    wrappers.push(s.mount(SummaryCards, { ev }));
+    const heading = () => q(`[data-testid="label-${buy.id}"]`)?.textContent?.trim();
+    expect(heading()).toBe("Buy one 8×A100 server");
+    s.i18n.global.locale.value = "zh-CN";
+    await until(() => heading() === "自购 8卡A100 服务器");
+  });
+
   it("a result card whose option did not change is not rendered again; the changed one is", async () => {
     const s = setup();
     const first = recordedAnswer("evaluate", "evaluate a100-8x-buy-vs-rent.toml").evaluation;
@@ -307,7 +319,7 @@ describe("screens", () => {
     const s = setup();
     await s.editor.init();
     const ex = (await s.backend.examples()).find((e) => e.file === "catalog-offers.toml")!;
-    await s.editor.openExample(ex.toml, ex.name);
+    await s.editor.openExample(ex.toml, ex.display);
     wrappers.push(s.mount(ResultsPanel));
     const stale = recordedAnswer("evaluate", "evaluate catalog-offers.toml").prices.filter((p) => p.freshness.stale);
     expect(stale.length).toBeGreaterThan(0);
@@ -323,7 +335,7 @@ describe("screens", () => {
     const s = setup();
     await s.editor.init();
     const ex = (await s.backend.examples()).find((e) => e.file === "gpt3-175b-training.toml")!;
-    await s.editor.openExample(ex.toml, ex.name);
+    await s.editor.openExample(ex.toml, ex.display);
     wrappers.push(s.mount(ResultsPanel));
     const answer = recordedAnswer("evaluate", "evaluate gpt3-175b-training.toml");
     expect(answer.far_prices.map((f) => f.option_id)).toEqual(["rent-256"]);
@@ -372,7 +384,7 @@ describe("screens", () => {
     const s = setup();
     await s.editor.init();
     const ex = (await s.backend.examples()).find((e) => e.file === "domestic-card-full.toml")!;
-    await s.editor.openExample(ex.toml, ex.name);
+    await s.editor.openExample(ex.toml, ex.display);
     wrappers.push(s.mount(UncertaintyPanel), s.mount(SensitivityPanel));
     q('[data-testid="run-trials"]')!.click();
     const sim = recordedAnswer("simulate", "simulate domestic-card-full.toml");

@@ -2,6 +2,7 @@
 //! JSON shapes.
 
 use serde::Serialize;
+use suanli_model::lang::Bilingual;
 use suanli_model::optimise::{Outcome, explain};
 use suanli_model::uncertainty::{Percentiles, SimulationConfig};
 use suanli_model::{
@@ -91,6 +92,8 @@ pub struct SimulatedOptionJson {
     pub id: String,
     /// The option's label; its id when it has none.
     pub label: String,
+    /// The label as each language shows it.
+    pub display: Bilingual,
     /// Point estimate: compute cost on the option's own accelerators per
     /// useful reference-GPU-hour; `null` when they delivered none.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
@@ -177,6 +180,7 @@ pub fn simulation_json(
             .map(|(o, r)| SimulatedOptionJson {
                 id: o.id.clone(),
                 label: o.label.clone(),
+                display: Bilingual::of(&o.label),
                 effective_price_per_ref_gpu_hour: o.effective_price_per_ref_gpu_hour.map(round_unit_price),
                 all_in_per_ref_gpu_hour: o.all_in_per_ref_gpu_hour.map(round_unit_price),
                 total_npv: round_money(o.total_npv, c),

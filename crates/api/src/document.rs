@@ -7,6 +7,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::Value;
 use suanli_catalog::Catalog;
+use suanli_model::lang::Bilingual;
 use suanli_model::{Checked, Lang, Scenario};
 
 use crate::{Error, EvaluationJson, needs_catalog, resolve_offers};
@@ -194,6 +195,8 @@ pub struct Example {
     pub file: String,
     /// The scenario's name, as its file gives it.
     pub name: String,
+    /// The name as each language shows it.
+    pub display: Bilingual,
     /// The scenario file's text.
     pub toml: String,
 }
@@ -225,7 +228,7 @@ pub fn examples() -> Result<Vec<Example>, Error> {
         .iter()
         .map(|(file, text)| {
             let name = crate::scenario_file::parse_scenario_unvalidated(text)?.name;
-            Ok(Example { file: (*file).to_owned(), name, toml: (*text).to_owned() })
+            Ok(Example { file: (*file).to_owned(), display: Bilingual::of(&name), name, toml: (*text).to_owned() })
         })
         .collect()
 }

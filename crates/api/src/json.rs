@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use suanli_model::lang::Bilingual;
 use suanli_model::{
     Category, Currency, Evaluation, Lang, OptionKind, OptionResult, round_money, round_quantity, round_share,
     round_unit_price,
@@ -17,6 +18,8 @@ use suanli_model::{
 pub struct EvaluationJson {
     /// The scenario's name.
     pub scenario: String,
+    /// The same as each language shows it.
+    pub scenario_display: Bilingual,
     /// The scenario's currency, which every amount is in.
     pub currency: Currency,
     /// Length of the comparison, months.
@@ -41,6 +44,8 @@ pub struct OptionJson {
     pub id: String,
     /// The option's label; its id when it has none.
     pub label: String,
+    /// The label as each language shows it.
+    pub display: Bilingual,
     /// Buy, rent or a mix.
     pub kind: OptionKind,
     /// The currency every amount is in (the scenario's).
@@ -143,6 +148,7 @@ impl EvaluationJson {
     pub fn from_evaluation(e: &Evaluation, lang: Lang) -> Self {
         EvaluationJson {
             scenario: e.scenario_name.clone(),
+            scenario_display: Bilingual::of(&e.scenario_name),
             currency: e.currency,
             horizon_months: e.horizon_months,
             demand_ref_gpu_hours: round_quantity(e.demand_ref_gpu_hours),
@@ -164,6 +170,7 @@ impl OptionJson {
         OptionJson {
             id: o.id.clone(),
             label: o.label.clone(),
+            display: Bilingual::of(&o.label),
             kind: o.kind,
             currency: c,
             total_nominal: round_money(o.total_nominal, c),

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use suanli_catalog::Catalog;
 pub use suanli_catalog::library::ScenarioMeta;
+use suanli_model::lang::Bilingual;
 use suanli_model::{Currency, Lang};
 
 use crate::document::{checked, doc_from_toml, doc_to_toml};
@@ -173,6 +174,8 @@ pub struct TotalChange {
     pub option_id: String,
     /// Its label in the first scenario that has it.
     pub label: String,
+    /// The same as each language shows it.
+    pub display: Bilingual,
     /// NPV in the first scenario, in its currency.
     pub before_npv: Option<f64>,
     /// NPV in the second scenario, in its currency.
@@ -225,6 +228,7 @@ pub fn compare(c: &Catalog, a: u32, b: u32, lang: Lang) -> Result<Comparison, Er
         .map(|o| TotalChange {
             option_id: o.id.clone(),
             label: o.label.clone(),
+            display: o.display.clone(),
             before_npv: Some(o.total_npv),
             after_npv: None,
             before_nominal: Some(o.total_nominal),
@@ -240,6 +244,7 @@ pub fn compare(c: &Catalog, a: u32, b: u32, lang: Lang) -> Result<Comparison, Er
             None => totals.push(TotalChange {
                 option_id: o.id.clone(),
                 label: o.label.clone(),
+                display: o.display.clone(),
                 before_npv: None,
                 after_npv: Some(o.total_npv),
                 before_nominal: None,

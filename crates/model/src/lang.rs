@@ -57,6 +57,31 @@ pub fn is_in(text: &str, lang: Lang) -> bool {
     has_cjk(text) == (lang == Lang::Zh)
 }
 
+/// A text as each language shows it: the same words twice when the text is
+/// in one language, the two sides of "English / 中文" apart when it is
+/// written in both ([`for_lang`]). The desktop reads the side it needs and
+/// never splits text itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Bilingual {
+    /// As shown in English.
+    pub en: String,
+    /// As shown in Chinese.
+    pub zh: String,
+}
+
+impl Bilingual {
+    /// `text` as each language shows it.
+    pub fn of(text: &str) -> Bilingual {
+        Bilingual { en: for_lang(text, Lang::En), zh: for_lang(text, Lang::Zh) }
+    }
+
+    /// The side for `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        lang.pick(&self.en, &self.zh)
+    }
+}
+
 /// The part of a bilingual text in `lang`: the example scenarios and many
 /// users write names as "English / 中文" (or "中文 / English"). When one
 /// side of a " / " has Chinese and the other has none, the report prints

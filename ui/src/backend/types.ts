@@ -6,7 +6,7 @@
 import type * as B from "../bindings";
 
 export type {
-  Basis, BillingMode, LatencyClass, Precision, Confidence, NoRatio, QuoteKind, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
+  Basis, Bilingual, BillingMode, LatencyClass, Precision, Confidence, NoRatio, QuoteKind, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
   RangeJson, SavedScenario, ScenarioDoc,
   ScenarioMeta, Settings, SourceLine, FarPrice, NoteJson, SupplyJson,
 } from "../bindings";

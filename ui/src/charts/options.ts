@@ -1,7 +1,7 @@
 // ECharts option builders, pure functions of the evaluation (the PDF can reuse
 // them with the same palette). Amount axes use the 万/亿 formatter in zh.
 import type { EvaluationJson } from "../backend/types";
-import { formatAxis, formatMoney, formatPrice, pickLang } from "../format";
+import { formatAxis, formatMoney, formatPrice } from "../format";
 import type { Lang } from "../backend/types";
 import { cumulativeSeries } from "../results/derive";
 import { COLORS, FONT } from "./setup";
@@ -19,7 +19,7 @@ export function cumulativeOption(ev: EvaluationJson, lang: Lang, monthLabel: str
     xAxis: { type: "category", data: months, name: monthLabel, nameLocation: "middle", nameGap: 26 },
     yAxis: { type: "value", axisLabel: { formatter: (v: number) => formatAxis(v, lang) } },
     series: ev.options.map((o, i) => ({
-      name: pickLang(o.label, lang), type: "line", showSymbol: false, data: cumulativeSeries(o.monthly),
+      name: o.display[lang], type: "line", showSymbol: false, data: cumulativeSeries(o.monthly),
       lineStyle: { width: 2, color: COLORS[i % COLORS.length] }, itemStyle: { color: COLORS[i % COLORS.length] },
     })),
   };
@@ -59,7 +59,7 @@ export function effectiveOption(ev: EvaluationJson, lang: Lang) {
 function optionAxis(ev: EvaluationJson, lang: Lang) {
   const many = ev.options.length > 4;
   return {
-    type: "category", data: ev.options.map((o) => truncate(pickLang(o.label, lang), many ? 22 : 16)),
+    type: "category", data: ev.options.map((o) => truncate(o.display[lang], many ? 22 : 16)),
     axisLabel: { interval: 0, rotate: many ? 20 : 0, hideOverlap: false },
   };
 }

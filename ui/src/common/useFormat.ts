@@ -1,7 +1,8 @@
 import { computed } from "vue";
 import { useI18n } from "vue-i18n";
 import { toLang } from "../i18n";
-import { formatAxis, formatMoney, formatNumber, formatPercent, formatPrice, pickLang } from "../format";
+import { formatAxis, formatMoney, formatNumber, formatPercent, formatPrice } from "../format";
+import type { Bilingual } from "../backend/types";
 
 /** Formatting bound to the current UI language. */
 export function useFormat() {
@@ -14,6 +15,7 @@ export function useFormat() {
     axis: (x: number) => formatAxis(x, lang.value),
     pct: formatPercent,
     num: formatNumber,
-    label: (text: string | null | undefined) => pickLang(String(text ?? ""), lang.value),
+    /** A text the backend gives in both languages, in the UI's. */
+    label: (text: Bilingual) => text[lang.value],
   };
 }

@@ -2,12 +2,13 @@
 // autosave, and saving to the library. One instance per window (see app.ts).
 import { computed, reactive, ref, shallowRef, watch } from "vue";
 import { asAppError, type Backend } from "../backend";
-import type { AppError, Evaluated, FieldError, JsonValue, ScenarioDoc } from "../backend/types";
+import type { AppError, Bilingual, Evaluated, FieldError, JsonValue, Lang, ScenarioDoc } from "../backend/types";
 import { getNumber, getPath, getText, isTable, mapFieldErrors, setPath } from "./paths";
 import { keepUnchanged } from "../results/keep";
 
 export interface EditorOptions { evaluateDelayMs?: number; autosaveDelayMs?: number }
-export type Notice = { key: string; params: Record<string, string> } | null;
+/** A message for the editor; `name` is an example's name as each language shows it. */
+export type Notice = { key: string; params: Record<string, string>; name?: Bilingual } | null;
 
 const clone = <X>(x: X): X => JSON.parse(JSON.stringify(x));
 
@@ -113,7 +114,7 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
       const ex = (await backend.examples())[0];
       if (ex) {
         load(await backend.scenarioFromToml(ex.toml), null, true);
-        notice.value = { key: "editor.exampleOpened", params: { name: ex.name } };
+        notice.value = { key: "editor.exampleOpened", params: {}, name: ex.display };
       }
     }
     await evaluateNow();
@@ -127,9 +128,9 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
     await evaluateNow();
   }
 
-  async function openExample(toml: string, name: string) {
+  async function openExample(toml: string, name: Bilingual) {
     load(await backend.scenarioFromToml(toml), null, true);
-    notice.value = { key: "editor.exampleOpened", params: { name } };
+    notice.value = { key: "editor.exampleOpened", params: {}, name };
     await evaluateNow();
   }
 
@@ -164,11 +165,25 @@ export function createEditor(backend: Backend, opts: EditorOptions = {}) {
   }
   function errorsAt(path: string): string[] { return mapped.value.byPath[path] ?? []; }
 
+  /** The open scenario's name as `lang` shows it: the backend's reading of
+   * it when the last evaluation was of the same text, else the text as written. */
+  function scenarioName(lang: Lang): string {
+    const raw = String(scenario.value?.name ?? "");
+    const ev = result.value?.evaluation;
+    return ev && ev.scenario === raw ? ev.scenario_display[lang] : raw;
+  }
+  /** An option's label as `lang` shows it, read the same way. */
+  function optionName(o: ScenarioDoc, lang: Lang): string {
+    const raw = String(o.label || o.id || "");
+    const shown = result.value?.evaluation.options.find((x) => x.id === o.id);
+    return shown && shown.label === raw ? shown.display[lang] : raw;
+  }
+
   function dispose() { clearTimeout(evalTimer); clearTimeout(autosaveTimer); }
 
   return {
     scenario, libraryId, result, evalError, saveError, generation, evaluating, notice, dirty, mapped, options, optionIds,
-    evaluateNow, autosaveNow, load, init, openFromLibrary, openExample, save, get, text, number, set, registerPath, unregisterPath, errorsAt, dispose,
+    evaluateNow, autosaveNow, load, init, openFromLibrary, openExample, save, scenarioName, optionName, get, text, number, set, registerPath, unregisterPath, errorsAt, dispose,
   };
 }
 
