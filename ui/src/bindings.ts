@@ -69,6 +69,17 @@ export const commands = {
 	exportSpreadsheet: (scenario: ScenarioDoc, path: string) => typedError<Exported, ErrorJson>(__TAURI_INVOKE("export_spreadsheet", { scenario, path })),
 };
 
+/* Constants */
+export const BILLING_MODES = ["on_demand","reserved_1y","reserved_3y","spot","monthly","savings_plan","purchase"] as const;
+
+export const MAX_PICKS = 5 as const;
+
+export const OPTION_KINDS = ["buy","rent","mix"] as const;
+
+export const RENT_BILLINGS = ["on_demand","reserved","spot"] as const;
+
+export const SECURITY_NEEDS = ["bare_metal","dedicated_gpu","encryption_in_transit"] as const;
+
 /* Types */
 /**
  *  An accelerator model and its published specs (`accelerators.csv`). A

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import en from "./en";
 import zh from "./zh-CN";
+import { BILLING_MODES, OPTION_KINDS, RENT_BILLINGS, SECURITY_NEEDS } from "../backend/types";
 
 function leaves(o: unknown, prefix = ""): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,5 +28,18 @@ describe("i18n parity", () => {
   it("placeholders match", () => {
     const ph = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort().join(",");
     expect(Object.keys(e).filter((k) => k in z && ph(e[k]) !== ph(z[k]))).toEqual([]);
+  });
+});
+
+describe("the backend's choices", () => {
+  const e = leaves(en);
+  it("every choice the backend offers has a name (and so one in Chinese too)", () => {
+    const keys = [
+      ...SECURITY_NEEDS.map((k) => `plan.security.${k}`),
+      ...BILLING_MODES.map((k) => `billing.${k}`),
+      ...RENT_BILLINGS.map((k) => `billing.${k}`),
+      ...OPTION_KINDS.map((k) => `editor.${k}`),
+    ];
+    expect(keys.filter((k) => !(k in e))).toEqual([]);
   });
 });
