@@ -212,7 +212,7 @@ pub enum Rule {
         /// The option's id, when the figure is an option's.
         option: Option<String>,
         /// Which figure.
-        figure: crate::bounds::Figure,
+        figure: crate::figure::Figure,
         /// Its value.
         found: f64,
         /// Scenario paths of the inputs it is computed from.
