@@ -8,7 +8,9 @@
 
 mod context;
 mod costs;
-mod entry;
+// `Checked` calls the engine here; only the door, `evaluate()` below, names
+// `Checked`, so the engine does not depend on it.
+pub(crate) mod entry;
 mod flows;
 mod job;
 mod option;
@@ -23,7 +25,6 @@ use crate::result::Evaluation;
 use crate::scenario::*;
 
 pub use context::scaling_at;
-pub(crate) use entry::evaluate_unchecked;
 pub(crate) use trial::{TrialBuffers, trial_totals};
 
 /// Evaluates every option of a checked scenario. The evaluation was made,
