@@ -65,7 +65,7 @@ impl Checked<Scenario> {
 
 /// Evaluates a scenario that passed the rules, and checks what it reports.
 fn evaluated(s: &Scenario) -> Result<Evaluation, Vec<InputError>> {
-    let e = crate::evaluate::evaluate_unchecked(s);
+    let e = crate::evaluate::entry::evaluate_unchecked(s);
     crate::bounds::check_evaluation(s, &e)?;
     Ok(e)
 }

@@ -10,7 +10,7 @@
 //! of [`Line`] cannot carry) is kept as the engine's figures.
 
 use crate::Checked;
-use crate::evaluate::evaluate_unchecked;
+use crate::evaluate::entry::evaluate_unchecked;
 use crate::result::{Category, Evaluation};
 use crate::scenario::Scenario;
 use crate::uncertainty::Param;

@@ -23,6 +23,7 @@ pub mod cost_lines;
 pub mod decision;
 pub mod demand;
 pub mod evaluate;
+mod figure;
 pub mod finance;
 pub mod fit;
 pub mod fleet;
