@@ -4,10 +4,10 @@
 
 use std::ops::Deref;
 
+use crate::params::{Param, validate_uncertainty};
 use crate::result::Evaluation;
 use crate::scenario::Distribution;
 use crate::scenario::Scenario;
-use crate::uncertainty::{Param, validate_uncertainty};
 use crate::validate::{InputError, validate};
 
 /// A value that has passed its checks. For a [`Scenario`]: every rule of

@@ -31,6 +31,7 @@ pub mod inference;
 pub mod lang;
 pub mod money;
 pub mod optimise;
+mod params;
 pub mod porting;
 pub mod price_check;
 pub mod random;
