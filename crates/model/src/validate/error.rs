@@ -248,7 +248,7 @@ impl Rule {
             Rule::UnresolvedOffer => lang.pick("this offer was not resolved from the catalogue; evaluate through the catalogue or set price_per_accel_hour", "该报价未能从目录解析；请通过目录计算，或直接填写 price_per_accel_hour").to_owned(),
             Rule::NotUsedByKind { kind } => {
                 if zh {
-                    format!("{} 方案不使用此项", kind_zh(*kind))
+                    format!("{}方案不使用此项", kind_zh(*kind))
                 } else {
                     format!("is not used by a {} option", kind_en(*kind))
                 }
