@@ -5,6 +5,7 @@
 
 mod analytics_cmd;
 mod catalog_cmd;
+mod jurisdiction;
 mod recommend_cmd;
 mod table;
 mod terminal;

@@ -9,7 +9,7 @@ use suanli_api::{Currency, Error, Lang};
 use suanli_api::{RankBy, format_amount, format_percent};
 
 use crate::Format;
-use crate::catalog_cmd::JurisdictionArg;
+use crate::jurisdiction::JurisdictionArg;
 use crate::table::Table;
 use crate::terminal::{erroutln, json, out, outln};
 

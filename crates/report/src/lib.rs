@@ -17,7 +17,6 @@
 mod assumptions;
 mod board;
 mod budget;
-mod case;
 pub mod deploy;
 mod error;
 mod labels;

@@ -12,7 +12,7 @@ use suanli_model::{
 };
 
 use crate::labels::for_lang;
-use crate::proposal::ProposalInput;
+use crate::proposal::input::ProposalInput;
 
 /// What the catalogue says of an accelerator an option runs on.
 #[derive(Debug, Clone, Default, PartialEq)]
