@@ -103,26 +103,87 @@ fn gcp_gpu_only_rows_are_prices_per_accelerator_and_hosts_get_their_gpus() {
     assert!(r.unknown_names.is_empty());
 }
 
-#[test]
-fn lambda_nebius_oci_vast_cudo_fluidstack_seeweb_and_ibm_add_up() {
-    for (cloud, path, rows, landed) in [
-        ("lambda", "skypilot/v9/lambda/vms.csv", 25, 18),
-        ("nebius", "skypilot/v9/nebius/vms.csv", 27, 22),
-        ("oci", "skypilot/v9/oci/vms.csv", 32, 28),
-        ("vast", "skypilot/v9/vast/vms.csv", 64, 47),
-        ("cudo", "skypilot/v9/cudo/vms.csv", 24, 14),
-        // Providers whose rows rest on their own feed files: every GPU row with a catalogue
-        // accelerator and a region lands (Seeweb's H200, RTX 6000, RTX A6000 and A30 rows and
-        // its 6 rows without a region are reported).
-        ("fluidstack", "skypilot/v9/fluidstack/vms.csv", 1, 1),
-        ("seeweb", "skypilot/v9/seeweb/vms.csv", 72, 12),
-        ("ibm", "skypilot/v9/ibm/vms.csv", 54, 27),
-    ] {
-        let mut c = fresh();
-        let r = import(&mut c, cloud, path);
-        accounted(&r, rows);
-        assert_eq!(r.rows_landed, landed, "{cloud}: {r:#?}");
+/// One feed file: how many data rows, how many land, and offers it must give
+/// (id, accelerator, price as the catalogue stores it).
+struct Feed {
+    cloud: &'static str,
+    path: &'static str,
+    rows: usize,
+    landed: usize,
+    offers: &'static [(&'static str, &'static str, f64)],
+}
+
+const FEEDS: &[Feed] = &[
+    Feed {
+        cloud: "aws",
+        path: "skypilot/v9/aws/vms.csv",
+        rows: 39,
+        landed: 33,
+        offers: &[
+            ("aws-p6-b200-48xlarge-b200-x8-us-east-2-use2-az1-spot", "nvidia-b200", 28.7577),
+            ("aws-p6-b200-48xlarge-b200-x8-us-east-2-use2-az3-spot", "nvidia-b200", 11.3933),
+            ("aws-p5e-48xlarge-h200-x8-us-east-2-use2-az1-spot", "nvidia-h200-sxm-141gb", 15.476),
+        ],
+    },
+    Feed {
+        cloud: "gcp",
+        path: "skypilot/v9/gcp/vms.csv",
+        rows: 59,
+        landed: 38,
+        offers: &[
+            // GPU-only rows are prices per GPU-hour: H100 × 8 in us-east5-a at 88.2708.
+            ("gcp-gpu-h100-x8-us-east5-a-on-demand", "nvidia-h100-sxm-80gb", 88.2708 / 8.0),
+            ("gcp-gpu-h100-x2-us-east5-a-on-demand", "nvidia-h100-sxm-80gb", 22.0677 / 2.0),
+            // A host with its GPUs: a2-highgpu-8g is 8 × A100 40 GB, host plus GPUs.
+            ("gcp-a2-highgpu-8g-a100-x8-us-central1-a-on-demand", "nvidia-a100-sxm-40gb", 5.91582 + 23.47126),
+            ("gcp-g2-standard-4-l4-x1-us-central1-a-spot", "nvidia-l4", 0.07502 + 0.2862),
+        ],
+    },
+    Feed { cloud: "lambda", path: "skypilot/v9/lambda/vms.csv", rows: 25, landed: 18, offers: &[] },
+    Feed {
+        cloud: "nebius",
+        path: "skypilot/v9/nebius/vms.csv",
+        rows: 27,
+        landed: 22,
+        offers: &[(
+            "nebius-gpu-h200-sxm-8gpu-128vcpu-1600gb-h200-x8-eu-north1-on-demand",
+            "nvidia-h200-sxm-141gb",
+            28.0,
+        )],
+    },
+    Feed { cloud: "oci", path: "skypilot/v9/oci/vms.csv", rows: 32, landed: 28, offers: &[] },
+    Feed { cloud: "vast", path: "skypilot/v9/vast/vms.csv", rows: 64, landed: 47, offers: &[] },
+    Feed { cloud: "cudo", path: "skypilot/v9/cudo/vms.csv", rows: 24, landed: 14, offers: &[] },
+    // Providers whose rows rest on their own feed files: every GPU row with a catalogue
+    // accelerator and a region lands (Seeweb's H200, RTX 6000, RTX A6000 and A30 rows and
+    // its 6 rows without a region are reported).
+    Feed { cloud: "fluidstack", path: "skypilot/v9/fluidstack/vms.csv", rows: 1, landed: 1, offers: &[] },
+    Feed { cloud: "seeweb", path: "skypilot/v9/seeweb/vms.csv", rows: 72, landed: 12, offers: &[] },
+    Feed { cloud: "ibm", path: "skypilot/v9/ibm/vms.csv", rows: 54, landed: 27, offers: &[] },
+];
+
+/// Imports one feed into a fresh catalogue and checks it against its row of the table.
+fn check(feed: &Feed) {
+    let mut c = fresh();
+    let r = import(&mut c, feed.cloud, feed.path);
+    accounted(&r, feed.rows);
+    assert_eq!(r.rows_landed, feed.landed, "{}: {r:#?}", feed.cloud);
+    for (id, accelerator, price) in feed.offers {
+        let o = offer(&c, id);
+        assert_eq!(o.accelerator_id.as_deref(), Some(*accelerator), "{id}");
+        assert!(close(o.price, *price), "{id}: {} against {price}", o.price);
     }
+}
+
+#[test]
+fn every_feed_adds_up_and_gives_the_offers_its_rows_say() {
+    for feed in FEEDS {
+        check(feed);
+    }
+}
+
+#[test]
+fn lambda_maps_pcie_and_sxm_rows_as_the_bundled_catalogue_does() {
     let mut c = fresh();
     import(&mut c, "lambda", "skypilot/v9/lambda/vms.csv");
     let acc = |id: &str| offer(&c, id).accelerator_id.unwrap();
@@ -130,13 +191,10 @@ fn lambda_nebius_oci_vast_cudo_fluidstack_seeweb_and_ibm_add_up() {
     assert_eq!(acc("lambda-gpu-1x-h100-pcie-h100-x1-us-east-1-on-demand"), "nvidia-h100-pcie-80gb");
     assert_eq!(acc("lambda-gpu-8x-a100-a100-x8-us-east-1-on-demand"), "nvidia-a100-sxm-40gb");
     assert_eq!(acc("lambda-gpu-1x-a100-a100-x1-us-east-1-on-demand"), "nvidia-a100-pcie-40gb");
+}
 
-    let mut c = fresh();
-    import(&mut c, "nebius", "skypilot/v9/nebius/vms.csv");
-    let h200 = offer(&c, "nebius-gpu-h200-sxm-8gpu-128vcpu-1600gb-h200-x8-eu-north1-on-demand");
-    assert_eq!((h200.accelerator_id.as_deref(), h200.price), (Some("nvidia-h200-sxm-141gb"), 28.0));
-
-    // SkyPilot's cloud name `vast` is the catalogue's provider `vast-ai`; H200 without a form factor is reported.
+#[test]
+fn vast_is_the_catalogues_vast_ai_and_its_h200_without_a_form_factor_is_reported() {
     let mut c = fresh();
     let r = import(&mut c, "vast", "skypilot/v9/vast/vms.csv");
     assert!(c.all_offers(true).unwrap().iter().any(|(o, _)| o.provider_id == "vast-ai"));
