@@ -14,8 +14,10 @@ use crate::rows::*;
 use crate::{Catalog, Error, store};
 
 mod search;
+mod workload;
 
 pub use search::{HitKind, SearchHit};
+pub use workload::{AcceleratorForWorkload, BestOffer};
 
 /// The accelerator every ratio is relative to by default.
 pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
