@@ -9,6 +9,7 @@
 
 pub mod analytics;
 pub mod catalog;
+mod database;
 pub mod deploy;
 pub mod document;
 mod error;

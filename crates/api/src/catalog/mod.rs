@@ -18,6 +18,7 @@ use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomi
 
 mod refresh;
 
+pub use crate::database::{open_catalog, open_reader};
 pub use refresh::{
     FeedChoice, FeedReport, FeedSource, FeedUrls, FetchedFeeds, REFRESHABLE_FEEDS, RefreshProgress, feed_choice,
     parse_feeds, refresh, refresh_apply, refresh_fetch,
@@ -42,19 +43,6 @@ pub use suanli_catalog::{
     Accelerator, BillingMode, Catalog, ChangeKind, ChangeSummary, Confidence, Counts, MultiNode, Node, Offer,
     OfferChange, OfferChangeKind, Opened, Provider, ScaleOut, ScaleUp, Source, Tables,
 };
-
-/// Opens the catalogue database (creating it from the bundled catalogue
-/// on first start). `path`: `None` means [`crate::default_db_path`].
-pub fn open_catalog(path: Option<&Path>) -> Result<(Catalog, Opened), Error> {
-    let path = path.map_or_else(crate::default_db_path, Path::to_path_buf);
-    Ok(Catalog::open(&path, &now_utc())?)
-}
-
-/// A read-only second connection to the catalogue at `path`, which
-/// [`open_catalog`] opened: it reads while the first writes.
-pub fn open_reader(path: &Path) -> Result<Catalog, Error> {
-    Ok(Catalog::open_reader(path)?)
-}
 
 /// The installed catalogue's version (none before the first pack).
 pub fn version(c: &Catalog) -> Result<Option<i64>, Error> {
