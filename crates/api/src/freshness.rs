@@ -229,7 +229,7 @@ pub fn stale_after_for(s: &suanli_model::Scenario, db: Option<&std::path::Path>)
     if !has_dated_figures(s) {
         return Ok(DEFAULT_STALE_AFTER_MONTHS);
     }
-    let (c, _) = crate::catalog::open_catalog(db)?;
+    let (c, _) = crate::database::open_catalog(db)?;
     stale_after_months(&c)
 }
 

@@ -10,6 +10,7 @@
 pub mod analytics;
 pub mod catalog;
 pub mod choices;
+mod database;
 pub mod deploy;
 pub mod document;
 mod error;

@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+pub use crate::bundled::FEED_SOURCES;
+
 /// What the table says to do with a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -59,9 +61,6 @@ struct Cloud {
 
 const ALIASES: &str = include_str!("../../../data/catalog/feeds/aliases.csv");
 const CLOUDS: &str = include_str!("../../../data/catalog/feeds/clouds.csv");
-/// The `feed:*` sources the alias rows and provider rows cite (part of the
-/// bundled catalogue's sources).
-pub const FEED_SOURCES: &str = include_str!("../../../data/catalog/feeds/sources.csv");
 
 /// Every alias row, in file order.
 pub fn table() -> &'static [Alias] {

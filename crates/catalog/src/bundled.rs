@@ -26,12 +26,16 @@ pub fn tables() -> Result<Tables, Error> {
     })
 }
 
+/// The `feed:*` sources the alias rows and provider rows cite (part of the
+/// bundled catalogue's sources).
+pub const FEED_SOURCES: &str = include_str!("../../../data/catalog/feeds/sources.csv");
+
 /// The bundled sources rows cite: the registers' (`sources.csv`) and the
 /// feed files the importers read (a provider row can cite its feed).
 pub fn sources() -> Result<Vec<crate::rows::Source>, Error> {
     Ok([
         csv_rows("sources.csv", include_str!("../../../data/catalog/sources.csv"))?,
-        csv_rows("feeds/sources.csv", crate::aliases::FEED_SOURCES)?,
+        csv_rows("feeds/sources.csv", FEED_SOURCES)?,
     ]
     .concat())
 }

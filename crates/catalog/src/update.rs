@@ -339,6 +339,9 @@ pub fn download_with(
     Ok(Download { pack, signature })
 }
 
+/// Azure pages followed before a refresh gives up (a GPU-filtered answer is a few dozen).
+pub const MAX_AZURE_PAGES: usize = 500;
+
 /// Several downloads under one deadline and one strict client: what a feed
 /// refresh fetches (SkyPilot files, Azure pages) before anything is applied.
 #[derive(Debug)]
@@ -381,6 +384,35 @@ impl<'c> Session<'c> {
         let cap = (Fetching::Feed, self.limits.max_pack_bytes);
         let body = get(&self.client, url, cap, self.deadline, &self.limits, &mut watched)?;
         Ok(body.ok_or_else(|| UpdateError::NotFound { url: url.into() })?)
+    }
+
+    /// Every page of an Azure Retail Prices answer, from `first_url` on
+    /// through each `NextPageLink` (within its origin, at most
+    /// [`MAX_AZURE_PAGES`]), as one JSON array of pages: what the Azure
+    /// importer reads. A page that is not JSON fails the whole download.
+    pub fn fetch_azure_pages(
+        &self,
+        first_url: &str,
+        progress: &mut dyn FnMut(u64, Option<u64>),
+    ) -> Result<Vec<u8>, Error> {
+        let mut pages = Vec::new();
+        let mut next = Some(first_url.to_owned());
+        while let Some(url) = next.take() {
+            if pages.len() >= MAX_AZURE_PAGES {
+                return Err(Error::IncompleteFeed { pages: pages.len(), next: url });
+            }
+            if !same_origin_urls(first_url, &url) {
+                let to = url.clone();
+                return Err(UpdateError::CrossOriginRedirect { url: first_url.to_owned(), to }.into());
+            }
+            let bytes = self.fetch(&url, progress)?;
+            let page: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+                Error::Pack(format!("{url}: not an Azure Retail Prices page: {e}; nothing was imported"))
+            })?;
+            next = page.get("NextPageLink").and_then(|l| l.as_str()).filter(|l| !l.is_empty()).map(str::to_owned);
+            pages.push(page);
+        }
+        Ok(serde_json::to_vec(&pages)?)
     }
 }
 

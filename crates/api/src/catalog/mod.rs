@@ -16,6 +16,14 @@ use suanli_model::{InputError, Rule, WorkloadClass};
 use crate::Error;
 use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomic};
 
+mod refresh;
+
+pub use crate::database::{open_catalog, open_reader};
+pub use refresh::{
+    FeedChoice, FeedReport, FeedSource, FeedUrls, FetchedFeeds, REFRESHABLE_FEEDS, RefreshProgress, feed_choice,
+    parse_feeds, refresh, refresh_apply, refresh_fetch,
+};
+
 // The catalogue's types the CLI and the shell name: the store as a handle,
 // its rows, filters and reports. Its methods stay behind this module's functions.
 /// What the catalogue refused, and why.
@@ -26,27 +34,15 @@ pub use suanli_catalog::import::{ImportReport, Provenance, SkipReason};
 pub use suanli_catalog::pack::{FieldCount, MAX_REMOVAL_SHARE, Plan, Removals, Scope, Subset, TableChange};
 pub use suanli_catalog::pricebook::{Discount, PriceBookFile, Targets};
 pub use suanli_catalog::query::{
-    AcceleratorFilter, InferenceModel, Jurisdiction, OfferFilter, OfferSort, OfferView, SearchHit,
+    AcceleratorFilter, AcceleratorForWorkload, BestOffer, InferenceModel, Jurisdiction, OfferFilter, OfferSort,
+    OfferView, SearchHit,
 };
 pub use suanli_catalog::ratios::{Basis, IMPLAUSIBLE, PinnedRatio};
-pub use suanli_catalog::update::{Limits, UpdateError};
+pub use suanli_catalog::update::{Limits, MAX_AZURE_PAGES, UpdateError};
 pub use suanli_catalog::{
     Accelerator, BillingMode, Catalog, ChangeKind, ChangeSummary, Confidence, Counts, MultiNode, Node, Offer,
     OfferChange, OfferChangeKind, Opened, Provider, ScaleOut, ScaleUp, Source, Tables,
 };
-
-/// Opens the catalogue database (creating it from the bundled catalogue
-/// on first start). `path`: `None` means [`crate::default_db_path`].
-pub fn open_catalog(path: Option<&Path>) -> Result<(Catalog, Opened), Error> {
-    let path = path.map_or_else(crate::default_db_path, Path::to_path_buf);
-    Ok(Catalog::open(&path, &now_utc())?)
-}
-
-/// A read-only second connection to the catalogue at `path`, which
-/// [`open_catalog`] opened: it reads while the first writes.
-pub fn open_reader(path: &Path) -> Result<Catalog, Error> {
-    Ok(Catalog::open_reader(path)?)
-}
 
 /// The installed catalogue's version (none before the first pack).
 pub fn version(c: &Catalog) -> Result<Option<i64>, Error> {
@@ -108,88 +104,6 @@ pub fn offer_history(c: &Catalog, id: &str) -> Result<Vec<PriceChange>, Error> {
     Ok(c.price_history(id)?)
 }
 
-/// One accelerator for a workload: its ratio (with its basis) and its
-/// cheapest offer per unit of useful work.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct AcceleratorForWorkload {
-    /// Catalogue id (`nvidia-a100-sxm-80gb`).
-    pub accelerator_id: String,
-    /// Product name in English.
-    pub name: String,
-    /// Product name in Chinese, where it has one.
-    pub name_zh: Option<String>,
-    /// Vendor name in English.
-    pub vendor: String,
-    /// `true` for a Chinese domestic vendor's part.
-    pub domestic: Option<bool>,
-    /// Its ratio to the reference GPU for the filter's workload class, with its basis.
-    pub ratio: Option<std::sync::Arc<RatioUsed>>,
-    /// Why it has no ratio, when it has none.
-    pub no_ratio: Option<NoRatio>,
-    /// Rental offers (purchase offers are not priced per hour) that pass the filter.
-    pub rental_offers: u32,
-    /// Of those, the ones whose instance holds the served model (when the
-    /// filter states one): only these are priced per million tokens.
-    pub rentals_holding_model: Option<u32>,
-    /// The rental offer with the lowest effective price (or cost per
-    /// million tokens, when the filter states a served model).
-    pub best_offer: Option<BestOffer>,
-    /// The best offer's price per reference-GPU-hour, in the filter's currency.
-    pub price_per_ref_gpu_hour: Option<f64>,
-    /// When the best offer's price is a range (quoted by its source, or the
-    /// spread of market quotes): its low and high ends per
-    /// reference-GPU-hour, in the filter's currency.
-    pub effective_price_range_per_ref_gpu_hour: Option<[f64; 2]>,
-    /// The best offer's cost per million output tokens, in the filter's
-    /// currency (when the filter states a served model).
-    pub cost_per_million_tokens: Option<f64>,
-    /// Server purchase offers: the lowest hardware price per reference GPU.
-    pub best_capex_per_ref_gpu: Option<f64>,
-    /// The purchase offer with that price.
-    pub best_purchase_offer: Option<BestOffer>,
-    /// Fewest of these accelerators that hold the filter's served model.
-    pub min_accelerators_for_model: Option<u32>,
-}
-
-/// Who sells an accelerator's best offer, and how it is billed.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct BestOffer {
-    /// The offer's id.
-    pub id: String,
-    /// The provider's name in English.
-    pub provider_name: Option<String>,
-    /// How it is billed.
-    pub billing_mode: BillingMode,
-    /// Region code (`us-east-1`) or the source's word; `null` when not stated.
-    pub region: Option<String>,
-    /// What kind of figure its price is: an official list price (A), a
-    /// market quote (C) …
-    pub quote: suanli_catalog::query::QuoteKind,
-    /// Its confidence tag.
-    pub confidence: suanli_catalog::Confidence,
-    /// Its source ids (`;`-separated).
-    pub source: String,
-    /// The date its source gives for the price; `null` when undated.
-    pub as_of: Option<String>,
-}
-
-impl BestOffer {
-    fn of(o: &OfferView) -> BestOffer {
-        BestOffer {
-            id: o.offer.id.clone(),
-            provider_name: o.provider_name.clone(),
-            billing_mode: o.offer.billing_mode,
-            region: o.offer.region.clone(),
-            quote: o.quote,
-            confidence: o.offer.confidence,
-            source: o.offer.source.clone(),
-            as_of: o.offer.as_of.clone(),
-        }
-    }
-}
-
 /// Every accelerator of the catalogue for the filter's workload class,
 /// ranked by its best offer's effective price per reference-GPU-hour (or
 /// cost per million tokens when the filter states a served model); those
@@ -203,88 +117,7 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
     if filter.currency.is_none() {
         return Err(required("currency"));
     }
-    let book = c.ratio_book(REFERENCE_ACCELERATOR)?;
-    let offers = c.offers(filter)?;
-    let accelerators = c.accelerators(&AcceleratorFilter {
-        domestic: filter.domestic,
-        vendor: filter.vendor.clone(),
-        obtainable_in: filter.obtainable_in,
-        ..AcceleratorFilter::default()
-    })?;
-    let by_tokens = filter.inference.is_some();
-    let mut out: Vec<AcceleratorForWorkload> = accelerators
-        .into_iter()
-        .filter(|a| filter.accelerator.as_ref().is_none_or(|id| id == &a.id))
-        .map(|a| {
-            let mine = || offers.iter().filter(|o| o.offer.accelerator_id.as_deref() == Some(a.id.as_str()));
-            let rentals = || mine().filter(|o| o.offer.billing_mode != BillingMode::Purchase);
-            let key = |o: &&OfferView| if by_tokens { o.cost_per_million_tokens } else { o.price_per_ref_gpu_hour };
-            // A served model is priced only on instances that hold it.
-            let holds = |o: &&OfferView| o.instance_holds_model != Some(false);
-            let best = rentals().filter(|o| key(o).is_some() && holds(o)).min_by(|x, y| {
-                key(x)
-                    .unwrap_or(f64::INFINITY)
-                    .total_cmp(&key(y).unwrap_or(f64::INFINITY))
-                    .then_with(|| x.offer.id.cmp(&y.offer.id))
-            });
-            let (ratio, no_ratio) = match book.get(&a.id, class) {
-                Ok(r) => (Some(r.clone()), None),
-                Err(why) => (None, Some(why)),
-            };
-            let purchase = mine().filter(|o| o.effective_capex_per_ref_gpu.is_some()).min_by(|x, y| {
-                x.effective_capex_per_ref_gpu
-                    .unwrap_or(f64::INFINITY)
-                    .total_cmp(&y.effective_capex_per_ref_gpu.unwrap_or(f64::INFINITY))
-            });
-            AcceleratorForWorkload {
-                rental_offers: rentals().count() as u32,
-                rentals_holding_model: by_tokens.then(|| rentals().filter(holds).count() as u32),
-                best_offer: best.map(BestOffer::of),
-                price_per_ref_gpu_hour: best.and_then(|o| o.price_per_ref_gpu_hour),
-                effective_price_range_per_ref_gpu_hour: best.and_then(|o| {
-                    let (s, r) = (o.spread.as_ref()?, o.efficiency.as_ref()?);
-                    Some([s.low / r.ratio, s.high / r.ratio])
-                }),
-                cost_per_million_tokens: best.and_then(|o| o.cost_per_million_tokens),
-                best_capex_per_ref_gpu: purchase.and_then(|o| o.effective_capex_per_ref_gpu),
-                best_purchase_offer: purchase.map(BestOffer::of),
-                min_accelerators_for_model: filter
-                    .inference
-                    .as_ref()
-                    .zip(a.memory_gb)
-                    .and_then(|(m, gb)| m.min_accelerators(gb)),
-                accelerator_id: a.id,
-                name: a.name,
-                name_zh: a.name_zh,
-                vendor: a.vendor,
-                domestic: a.domestic,
-                ratio,
-                no_ratio,
-            }
-        })
-        .collect();
-    let rank = |a: &AcceleratorForWorkload| {
-        let price = if by_tokens { a.cost_per_million_tokens } else { a.price_per_ref_gpu_hour };
-        (
-            price.is_none(),
-            price.unwrap_or(0.0),
-            a.best_capex_per_ref_gpu.is_none(),
-            a.best_capex_per_ref_gpu.unwrap_or(0.0),
-        )
-    };
-    out.sort_by(|x, y| {
-        let (a, b) = (rank(x), rank(y));
-        a.0.cmp(&b.0)
-            .then(a.1.total_cmp(&b.1))
-            .then(a.2.cmp(&b.2))
-            .then(a.3.total_cmp(&b.3))
-            .then_with(|| {
-                let r = |v: &AcceleratorForWorkload| v.ratio.as_ref().map_or(0.0, |r| r.ratio);
-                r(y).total_cmp(&r(x))
-            })
-            .then_with(|| x.accelerator_id.cmp(&y.accelerator_id))
-    });
-    Ok(out)
+    Ok(c.accelerators_for_workload(filter, class)?)
 }
 
 /// An accelerator's ratio for one workload class, or why it has none.
@@ -795,171 +628,6 @@ pub fn pricebook_import(c: &mut Catalog, file: &Path) -> Result<usize, Error> {
     Ok(c.import_pricebook(&parsed)?)
 }
 
-/// A public price feed `catalog refresh` can download.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FeedSource {
-    /// A SkyPilot catalogue `vms.csv`, by SkyPilot cloud name (`aws`, `gcp`, `vast` …).
-    Skypilot {
-        /// SkyPilot's name for the cloud (`aws`).
-        cloud: String,
-    },
-    /// The Azure Retail Prices API, GPU VM sizes (`Standard_N*`), every page.
-    Azure,
-}
-
-impl FeedSource {
-    /// `skypilot:aws,gcp` → two SkyPilot feeds; `azure` → the Azure API.
-    pub fn parse_list(text: &str) -> Result<Vec<FeedSource>, String> {
-        let mut out = Vec::new();
-        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (kind, cloud) = match part.split_once(':') {
-                Some((k, c)) => (k.trim(), Some(c.trim())),
-                None => (part, None),
-            };
-            match (kind, cloud) {
-                ("azure", None) => out.push(FeedSource::Azure),
-                ("skypilot", Some(c)) if !c.is_empty() => out.push(FeedSource::Skypilot { cloud: c.to_owned() }),
-                // `skypilot:aws,gcp`: a bare name after a SkyPilot entry is another cloud.
-                (c, None) if matches!(out.last(), Some(FeedSource::Skypilot { .. })) => {
-                    out.push(FeedSource::Skypilot { cloud: c.to_owned() })
-                }
-                _ => return Err(format!("{part:?}: expected skypilot:CLOUD[,CLOUD…] or azure")),
-            }
-        }
-        if out.is_empty() {
-            return Err("no feed named: expected skypilot:CLOUD[,CLOUD…] or azure".into());
-        }
-        Ok(out)
-    }
-}
-
-/// Where the feeds are downloaded from (tests point these at loopback).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FeedUrls {
-    /// `{cloud}` is replaced by the SkyPilot cloud name.
-    pub skypilot: String,
-    /// The first Azure Retail Prices page; later pages follow `NextPageLink`.
-    pub azure: String,
-    /// Deadline, timeouts and size caps of the downloads.
-    pub limits: Limits,
-}
-
-impl Default for FeedUrls {
-    fn default() -> Self {
-        FeedUrls {
-            skypilot: "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v9/{cloud}/vms.csv"
-                .into(),
-            azure: "https://prices.azure.com/api/retail/prices?api-version=2023-01-01-preview&$filter=serviceName%20eq%20%27Virtual%20Machines%27%20and%20startswith(armSkuName,%27Standard_N%27)".into(),
-            limits: Limits::default(),
-        }
-    }
-}
-
-/// Azure pages followed before a refresh gives up (a GPU-filtered answer is a few dozen).
-pub const MAX_AZURE_PAGES: usize = 500;
-
-/// Downloads the feeds (over the strict update client: one deadline, a
-/// size cap while streaming, no redirect or next page to another origin),
-/// then imports them all in one transaction. A download that fails,
-/// anywhere, leaves the catalogue as it was. `progress(feed, received)`.
-pub fn refresh(
-    c: &mut Catalog,
-    feeds: &[FeedSource],
-    urls: &FeedUrls,
-    progress: &mut dyn FnMut(&str, u64),
-) -> Result<Vec<(String, ImportReport)>, Error> {
-    let fetched = refresh_fetch(feeds, urls, progress, &std::sync::atomic::AtomicBool::new(false))?;
-    refresh_apply(c, &fetched)
-}
-
-/// Every feed of a refresh as downloaded: nothing imported yet.
-#[derive(Debug, Clone)]
-pub struct FetchedFeeds(Vec<(String, FeedFormat, Vec<u8>, Provenance)>);
-
-/// The network half of [`refresh`]: needs no database, so a caller can
-/// download without holding one (the desktop app keeps evaluating while
-/// feeds arrive). Setting `cancel` stops it with an error at the next chunk.
-pub fn refresh_fetch(
-    feeds: &[FeedSource],
-    urls: &FeedUrls,
-    progress: &mut dyn FnMut(&str, u64),
-    cancel: &std::sync::atomic::AtomicBool,
-) -> Result<FetchedFeeds, Error> {
-    use suanli_catalog::update::{Session, same_origin_urls};
-    let first = match feeds.first() {
-        Some(FeedSource::Azure) => urls.azure.clone(),
-        _ => urls.skypilot.clone(),
-    };
-    let session = Session::new(&first, &urls.limits)?;
-    let session = session.cancelled_by(cancel);
-    let today = crate::today();
-    let mut downloaded: Vec<(String, FeedFormat, Vec<u8>, Provenance)> = Vec::new();
-    for feed in feeds {
-        match feed {
-            FeedSource::Skypilot { cloud } => {
-                let url = urls.skypilot.replace("{cloud}", cloud);
-                let bytes = session.fetch(&url, &mut |n, _| progress(cloud, n))?;
-                let provenance = Provenance {
-                    source: format!("SkyPilot catalogue {cloud}/vms.csv ({url})"),
-                    as_of: Some(today.clone()),
-                    confidence: Confidence::A,
-                };
-                downloaded.push((
-                    format!("skypilot:{cloud}"),
-                    FeedFormat::Skypilot { provider: cloud.clone() },
-                    bytes,
-                    provenance,
-                ));
-            }
-            FeedSource::Azure => {
-                let mut pages = Vec::new();
-                let mut next = Some(urls.azure.clone());
-                while let Some(url) = next.take() {
-                    if pages.len() >= MAX_AZURE_PAGES {
-                        return Err(Error::Catalog(suanli_catalog::Error::IncompleteFeed {
-                            pages: pages.len(),
-                            next: url,
-                        }));
-                    }
-                    if !same_origin_urls(&urls.azure, &url) {
-                        let to = url.clone();
-                        return Err(Error::Catalog(
-                            UpdateError::CrossOriginRedirect { url: urls.azure.clone(), to }.into(),
-                        ));
-                    }
-                    let bytes = session.fetch(&url, &mut |n, _| progress("azure", n))?;
-                    let page: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-                        Error::Catalog(suanli_catalog::Error::Pack(format!(
-                            "{url}: not an Azure Retail Prices page: {e}; nothing was imported"
-                        )))
-                    })?;
-                    next =
-                        page.get("NextPageLink").and_then(|l| l.as_str()).filter(|l| !l.is_empty()).map(str::to_owned);
-                    pages.push(page);
-                }
-                let bytes = serde_json::to_vec(&pages).map_err(|e| Error::Catalog(e.into()))?;
-                let provenance = Provenance {
-                    source: format!("Azure Retail Prices API ({})", urls.azure),
-                    as_of: Some(today.clone()),
-                    confidence: Confidence::A,
-                };
-                downloaded.push(("azure".into(), FeedFormat::AzureRetail, bytes, provenance));
-            }
-        }
-    }
-    Ok(FetchedFeeds(downloaded))
-}
-
-/// The database half of [`refresh`]: imports every fetched feed in one
-/// transaction (on any failure nothing changes). Each feed's report, by name.
-pub fn refresh_apply(c: &mut Catalog, fetched: &FetchedFeeds) -> Result<Vec<(String, ImportReport)>, Error> {
-    let FetchedFeeds(downloaded) = fetched;
-    let batch: Vec<(FeedFormat, &[u8], Provenance)> =
-        downloaded.iter().map(|(_, f, b, p)| (f.clone(), b.as_slice(), p.clone())).collect();
-    let reports = c.import_all(&batch, &now_utc())?;
-    Ok(downloaded.iter().map(|(name, ..)| name.clone()).zip(reports).collect())
-}
-
 /// The user's own offers and negotiated discounts.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -1025,96 +693,6 @@ pub struct UpdateProgress {
     pub done_bytes: f64,
     /// The download's size, when the server says it.
     pub total_bytes: Option<f64>,
-}
-
-/// Progress of a price refresh, sent as an event while it runs.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct RefreshProgress {
-    /// Where the refresh is.
-    pub stage: UpdateStage,
-    /// The feed downloading (`skypilot:aws`, `azure`); empty past the download.
-    pub feed: String,
-    /// Bytes of that feed received so far.
-    pub done_bytes: f64,
-}
-
-/// What one feed of a refresh did, row by row.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct FeedReport {
-    /// The feed (`skypilot:aws`, `azure`).
-    pub feed: String,
-    /// Rows read.
-    pub rows: u32,
-    /// Rows that landed an offer (or found it unchanged).
-    pub rows_landed: u32,
-    /// Rows that landed nothing, each with its reason (`catalog import` lists them).
-    pub rows_reported: u32,
-    /// Offers written (new or changed).
-    pub imported: u32,
-    /// Offers already there, unchanged.
-    pub unchanged: u32,
-    /// Accelerator names no alias maps, once each, with how many rows used them.
-    pub unknown_names: Vec<(String, u32)>,
-}
-
-impl FeedReport {
-    /// One feed's report as the window shows it.
-    pub fn of(feed: String, r: &ImportReport) -> FeedReport {
-        let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
-        FeedReport {
-            feed,
-            rows: n(r.rows),
-            rows_landed: n(r.rows_landed),
-            rows_reported: n(r.rows_reported),
-            imported: n(r.imported),
-            unchanged: n(r.unchanged),
-            unknown_names: r.unknown_names.iter().map(|(name, count)| (name.clone(), n(*count))).collect(),
-        }
-    }
-}
-
-/// The feeds the app offers to refresh, as `FeedSource::parse_list` reads them:
-/// the SkyPilot catalogues of the clouds whose GPU rows the importer maps, and Azure's API.
-pub const REFRESHABLE_FEEDS: &[&str] = &[
-    "skypilot:aws",
-    "skypilot:gcp",
-    "skypilot:lambda",
-    "skypilot:nebius",
-    "skypilot:oci",
-    "skypilot:vast",
-    "skypilot:fluidstack",
-    "azure",
-];
-
-/// The feeds a refresh can download and the addresses it downloads them
-/// from unless the user names a mirror.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct FeedChoice {
-    /// Each feed as [`FeedSource::parse_list`] reads it.
-    pub feeds: Vec<String>,
-    /// The SkyPilot catalogue's address; `{cloud}` is the cloud's name.
-    pub skypilot_url: String,
-    /// The Azure Retail Prices API's first page (GPU VM sizes).
-    pub azure_url: String,
-}
-
-/// The feeds and their public addresses.
-pub fn feed_choice() -> FeedChoice {
-    let urls = FeedUrls::default();
-    FeedChoice {
-        feeds: REFRESHABLE_FEEDS.iter().map(|f| (*f).to_owned()).collect(),
-        skypilot_url: urls.skypilot,
-        azure_url: urls.azure,
-    }
-}
-
-/// Feeds named one per entry (`skypilot:aws`, `azure`), checked; the error names `feeds`.
-pub fn parse_feeds(feeds: &[String]) -> Result<Vec<FeedSource>, Error> {
-    let text = feeds.join(",");
-    FeedSource::parse_list(&text).map_err(|problem| Error::Reference { path: "feeds".into(), value: text, problem })
 }
 
 /// What a catalogue update did.
