@@ -18,7 +18,7 @@ use suanli_api::Lang;
 use terminal::{erroutln, out, outln};
 
 // An import allocates a few strings per offer and frees them all at once;
-// mimalloc does that about a fifth faster than glibc's malloc (see
+// mimalloc does that about a tenth faster than glibc's malloc (690 → 620 ms; see
 // docs/performance.md, "Import speed").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
