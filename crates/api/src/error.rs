@@ -269,6 +269,10 @@ impl Error {
                     (true, Allowed::AtLeast { min }) => format!("必须不小于 {min}"),
                     (false, Allowed::AtLeast { min }) => format!("must be at least {min}"),
                     (true, Allowed::Date) => "必须是日期（YYYY-MM-DD）".to_owned(),
+                    (true, Allowed::Currency) => "必须指定：价格以同一种货币比较（如 CNY、USD）".to_owned(),
+                    (false, Allowed::Currency) => {
+                        "must be given: prices are compared in one currency (CNY, USD …)".to_owned()
+                    }
                     (false, Allowed::Date) => "must be a date, YYYY-MM-DD".to_owned(),
                 };
                 if zh {
@@ -380,6 +384,8 @@ pub enum Allowed {
         /// The least allowed.
         min: u64,
     },
+    /// A currency, which the command needs to compare prices in.
+    Currency,
     /// A calendar date, `YYYY-MM-DD`.
     Date,
 }

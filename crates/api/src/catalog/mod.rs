@@ -13,8 +13,8 @@ use suanli_catalog::query::REFERENCE_ACCELERATOR;
 use suanli_catalog::ratios::{Calibration, DerivedRatio, NoRatio, RatioUsed};
 use suanli_model::{InputError, Rule, WorkloadClass};
 
-use crate::Error;
 use crate::files::{Output, now_utc, read, write_all, write_all_into, write_atomic};
+use crate::{Allowed, Error};
 
 mod refresh;
 
@@ -115,7 +115,11 @@ pub fn accelerators_for_workload(c: &Catalog, filter: &OfferFilter) -> Result<Ve
     let required = |field: &str| Error::Invalid(vec![InputError::missing(field, Rule::Required)]);
     let class = filter.workload_class.ok_or_else(|| required("workload_class"))?;
     if filter.currency.is_none() {
-        return Err(required("currency"));
+        return Err(Error::Argument {
+            name: "--currency".into(),
+            value: "(missing)".into(),
+            allowed: Allowed::Currency,
+        });
     }
     Ok(c.accelerators_for_workload(filter, class)?)
 }

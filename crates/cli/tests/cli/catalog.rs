@@ -29,6 +29,19 @@ fn catalogue_lists_domestic_accelerators_with_provenance() {
 }
 
 #[test]
+fn for_workload_without_a_currency_names_the_flag_in_either_language() {
+    let o = suanli(&["catalog", "list", "for-workload", "--workload", "llm_inference"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("--currency") && err.contains("one currency") && !err.contains("scenario"), "{err}");
+    let o = suanli(&["--lang", "zh", "catalog", "list", "for-workload", "--workload", "llm_inference"]);
+    let err = stderr(&o);
+    assert!(err.contains("--currency") && err.contains("同一种货币"), "{err}");
+    let o = suanli(&["catalog", "list", "for-workload", "--workload", "llm_inference", "--currency", "USD"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn catalogue_search_show_and_offers() {
     let o = suanli(&["catalog", "search", "昇腾"]);
     assert!(stdout(&o).contains("huawei-ascend-910b"), "{}", stdout(&o));
