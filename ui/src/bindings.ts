@@ -1633,12 +1633,22 @@ export type ListedOffer = ListedOffer_Serialize | ListedOffer_Deserialize;
 export type ListedOffer_Deserialize = {
 	/**  Its price's age against the stale threshold (a setting) on the day asked. */
 	freshness: Freshness_Deserialize,
+	/**
+	 *  Months its billing mode commits the buyer for ([`BillingMode::term_months`]);
+	 *  none for on demand, spot and purchases.
+	 */
+	term_months?: number | null,
 } & OfferView_Deserialize;
 
 /**  An offer as the offers list shows it: with how old its price is. */
 export type ListedOffer_Serialize = {
 	/**  Its price's age against the stale threshold (a setting) on the day asked. */
 	freshness: Freshness_Serialize,
+	/**
+	 *  Months its billing mode commits the buyer for ([`BillingMode::term_months`]);
+	 *  none for on demand, spot and purchases.
+	 */
+	term_months: number | null,
 } & OfferView_Serialize;
 
 /**  The model against an option's accelerators. */

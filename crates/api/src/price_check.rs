@@ -39,11 +39,7 @@ pub fn price_flags(s: &Scenario) -> Vec<PriceFlag> {
     let mut out = Vec::new();
     for o in &s.options {
         let Some(accelerator) = o.accelerator.as_deref() else { continue };
-        let reserved_mode = o.reserved.as_ref().and_then(|r| match r.term_months {
-            12 => Some(BillingMode::Reserved1y),
-            36 => Some(BillingMode::Reserved3y),
-            _ => None,
-        });
+        let reserved_mode = o.reserved.as_ref().and_then(|r| BillingMode::reserved_for_term(r.term_months));
         let pools = [
             (
                 "on_demand",

@@ -81,6 +81,11 @@ impl BillingMode {
         }
     }
 
+    /// The reserved mode that commits for `months` (12 or 36), if one does.
+    pub fn reserved_for_term(months: u32) -> Option<BillingMode> {
+        [BillingMode::Reserved1y, BillingMode::Reserved3y].into_iter().find(|m| m.term_months() == Some(months))
+    }
+
     /// The mode whose key is `text` (surrounding spaces ignored).
     pub fn parse(text: &str) -> Option<BillingMode> {
         BillingMode::ALL.into_iter().find(|m| m.key() == text.trim())

@@ -52,13 +52,11 @@ export function withBilling(o: ScenarioDoc, billing: "on_demand" | "reserved" | 
   return next;
 }
 
-const TERM: Record<string, number> = { reserved_1y: 12, reserved_3y: 36, savings_plan: 12, monthly: 1 };
-
 /** A rent option that takes its price from a catalogue (or price-book) offer. */
 export function optionFromOffer(existing: string[], offer: OfferView, billingLabel: string): ScenarioDoc {
   const billing = offer.billing_mode === "on_demand" ? "on_demand" : offer.billing_mode === "spot" ? "spot" : "reserved";
   const pool: ScenarioDoc = { offer: offer.id };
-  if (billing === "reserved") pool.term_months = TERM[offer.billing_mode] ?? 12;
+  if (billing === "reserved") pool.term_months = offer.term_months ?? 12;
   const o: ScenarioDoc = {
     id: uniqueId(existing, offer.id),
     label: `${offer.provider_name} ${offer.accelerator_name ?? offer.accelerator_id ?? ""} ${billingLabel}`.replace(/\s+/g, " ").trim(),

@@ -83,6 +83,9 @@ pub struct ListedOffer {
     pub view: OfferView,
     /// Its price's age against the stale threshold (a setting) on the day asked.
     pub freshness: crate::freshness::Freshness,
+    /// Months its billing mode commits the buyer for ([`BillingMode::term_months`]);
+    /// none for on demand, spot and purchases.
+    pub term_months: Option<u32>,
 }
 
 /// Offers of the catalogue, imports and the price book that pass the filter,
@@ -93,7 +96,8 @@ pub fn list_offers(c: &Catalog, filter: &OfferFilter, today: NaiveDate) -> Resul
         .into_iter()
         .map(|view| {
             let freshness = crate::freshness::Freshness::of(view.offer.as_of.as_deref(), today, stale_after);
-            ListedOffer { view, freshness }
+            let term_months = view.offer.billing_mode.term_months();
+            ListedOffer { view, freshness, term_months }
         })
         .collect())
 }

@@ -231,7 +231,7 @@ pub(super) fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error>
                 lang.pick("As of", "日期"),
                 lang.pick("Conf.", "置信度"),
             ]);
-            for catalog::ListedOffer { view: v, freshness } in rows {
+            for catalog::ListedOffer { view: v, freshness, .. } in rows {
                 let price = match v.offer.price_high {
                     Some(high) => format!("{}–{high} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
                     None => format!("{} {} / {}", v.offer.price, v.offer.currency, v.offer.price_unit),
