@@ -1706,6 +1706,26 @@ unpublished: boolean } |
 /**  A benchmark probe, not a workload offers are priced for. */
 { kind: "not_priced" };
 
+/**  How two results were made comparable. */
+export type Normalisation = 
+/**  The same figure on both sides (per accelerator, same count). */
+"none" | 
+/**
+ *  System throughput ÷ accelerators (MLPerf inference runs of
+ *  different sizes: data-parallel replicas).
+ */
+"per_accelerator" | 
+/**
+ *  MFU × the part's dense peak at the run's precision (the PaLM
+ *  definition FlagPerf states): throughput when only MFU is published.
+ */
+"mfu_times_peak" | 
+/**
+ *  Time-to-train runs of different sizes: one side moved to the other's
+ *  count by its own measured scaling ([`ScaleCorrection`]).
+ */
+"scale_corrected";
+
 /**  Why an offer cannot be the cluster a demand needs. */
 export type NotFeasible = 
 /**  No source states how many accelerators one node holds, so nodes cannot be counted. */
@@ -2877,32 +2897,32 @@ export type RatioComparison = RatioComparison_Serialize | RatioComparison_Deseri
 export type RatioComparison_Deserialize = {
 	/**  The suite's case. */
 	case: string,
-	/**  The suite, as a reader names it (`MLPerf Inference`). */
-	suite: string,
+	/**  The suite (`Suite::label` names it for a reader). */
+	suite: Suite,
 	/**  The round; `None` where rounds do not matter. */
 	round?: string | null,
 	/**  The step's `to` ÷ its `from`, by this comparison. */
 	ratio: number | null,
 	/**  The two measurement ids, the `to` side's first. */
 	measurements: [string, string],
-	/**  `none`, `per_accelerator`, `mfu_times_peak` or `scale_corrected`. */
-	normalisation: string,
+	/**  How the two results were made comparable. */
+	normalisation: Normalisation,
 };
 
 /**  A like-for-like comparison as a step shows it. */
 export type RatioComparison_Serialize = {
 	/**  The suite's case. */
 	case: string,
-	/**  The suite, as a reader names it (`MLPerf Inference`). */
-	suite: string,
+	/**  The suite (`Suite::label` names it for a reader). */
+	suite: Suite,
 	/**  The round; `None` where rounds do not matter. */
 	round: string | null,
 	/**  The step's `to` ÷ its `from`, by this comparison. */
 	ratio: number | null,
 	/**  The two measurement ids, the `to` side's first. */
 	measurements: [string, string],
-	/**  `none`, `per_accelerator`, `mfu_times_peak` or `scale_corrected`. */
-	normalisation: string,
+	/**  How the two results were made comparable. */
+	normalisation: Normalisation,
 };
 
 /**  The ratio an accelerator gets for a workload class, and why. */
@@ -3582,6 +3602,21 @@ export type Step_Serialize = {
 	/**  What the step rests on. */
 	kind: StepKind_Serialize,
 };
+
+/**  Who published a measurement. */
+export type Suite = 
+/**  BAAI's FlagPerf (vendors run it; test code is open). */
+"flagperf" | 
+/**  MLPerf Training, closed division. */
+"mlperf_training" | 
+/**  MLPerf Inference, closed division. */
+"mlperf_inference" | 
+/**  A vendor's own published table. */
+"vendor" | 
+/**  A research paper's published results. */
+"paper" | 
+/**  A community-compiled result. */
+"community";
 
 /**  An option's supply-risk score. */
 export type SupplyJson = {

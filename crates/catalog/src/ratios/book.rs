@@ -9,7 +9,7 @@ use suanli_model::WorkloadClass;
 use super::derivation::derive;
 use super::graph::{Anchored, BookContext, Graph, anchor_groups, graphs, solve_groups};
 use super::model::{Model, equations, estimate_value, fit, spec_guess};
-use super::{Basis, DerivedRatio, NoRatio, PinnedRatio, RatioUsed, Step, StepKind};
+use super::{Basis, DerivedRatio, NoRatio, Normalisation, PinnedRatio, RatioUsed, Step, StepKind};
 use crate::rows::{Accelerator, Confidence, Efficiency, Measurement};
 
 /// Every ratio of every accelerator for every class, built once from the
@@ -379,7 +379,12 @@ fn step_text(s: &Step) -> (String, String) {
             let cases: Vec<String> = comparisons
                 .iter()
                 .map(|c| {
-                    format!("{} {}{}", c.suite, c.case, c.round.as_ref().map_or(String::new(), |r| format!(" {r}")))
+                    format!(
+                        "{} {}{}",
+                        c.suite.label(),
+                        c.case,
+                        c.round.as_ref().map_or(String::new(), |r| format!(" {r}"))
+                    )
                 })
                 .collect::<BTreeSet<_>>()
                 .into_iter()
@@ -389,7 +394,7 @@ fn step_text(s: &Step) -> (String, String) {
             let (low, high) =
                 comparisons.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), c| (lo.min(c.ratio), hi.max(c.ratio)));
             let spread = if n > 1 { format!(" {low:.3}–{high:.3}") } else { String::new() };
-            let scaled = comparisons.iter().filter(|c| c.normalisation == "scale_corrected").count();
+            let scaled = comparisons.iter().filter(|c| c.normalisation == Normalisation::ScaleCorrected).count();
             let (scaled_en, scaled_zh) = if scaled == 0 {
                 (String::new(), String::new())
             } else {

@@ -7,7 +7,7 @@ use suanli_model::WorkloadClass;
 
 use super::derivation::dense_peak;
 use super::model::{Model, REFERENCE_STACK, estimate_value, solve};
-use super::{Basis, DerivedRatio, Estimate, Normalisation, RatioComparison, Step, StepKind};
+use super::{Basis, DerivedRatio, Estimate, RatioComparison, Step, StepKind};
 use crate::rows::{Accelerator, Confidence, Efficiency};
 
 /// An edge of a class's comparison graph: `to` relative to `from`.
@@ -30,17 +30,11 @@ fn comparison(d: &DerivedRatio, flip: bool) -> RatioComparison {
     };
     RatioComparison {
         case: d.case.clone(),
-        suite: d.suite.label().to_owned(),
+        suite: d.suite,
         round: d.round.clone(),
         ratio,
         measurements,
-        normalisation: match d.normalisation {
-            Normalisation::None => "none",
-            Normalisation::PerAccelerator => "per_accelerator",
-            Normalisation::MfuTimesPeak => "mfu_times_peak",
-            Normalisation::ScaleCorrected => "scale_corrected",
-        }
-        .to_owned(),
+        normalisation: d.normalisation,
     }
 }
 

@@ -147,7 +147,7 @@ pub struct ScaleCorrection {
 }
 
 /// How two results were made comparable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Normalisation {
@@ -241,16 +241,16 @@ pub enum StepKind {
 pub struct RatioComparison {
     /// The suite's case.
     pub case: String,
-    /// The suite, as a reader names it (`MLPerf Inference`).
-    pub suite: String,
+    /// The suite (`Suite::label` names it for a reader).
+    pub suite: Suite,
     /// The round; `None` where rounds do not matter.
     pub round: Option<String>,
     /// The step's `to` ÷ its `from`, by this comparison.
     pub ratio: f64,
     /// The two measurement ids, the `to` side's first.
     pub measurements: [String; 2],
-    /// `none`, `per_accelerator`, `mfu_times_peak` or `scale_corrected`.
-    pub normalisation: String,
+    /// How the two results were made comparable.
+    pub normalisation: Normalisation,
 }
 
 /// How an estimate was made: ratio = compute_ratio^compute_exponent ×
