@@ -2753,8 +2753,8 @@ export type Provider_Deserialize = {
 	country?: string | null,
 	/**  What kind of seller or source it is. */
 	kind: ProviderKind,
-	/**  `;`-separated billing modes. */
-	billing_modes?: string | null,
+	/**  How it bills (`;`-separated in the CSV); none where no source says. */
+	billing_modes?: BillingMode[],
 	/**  `true` when a bare-metal GPU product is sourced; empty if unsourced. */
 	bare_metal?: boolean | null,
 	/**
@@ -2793,8 +2793,8 @@ export type Provider_Serialize = {
 	country: string | null,
 	/**  What kind of seller or source it is. */
 	kind: ProviderKind,
-	/**  `;`-separated billing modes. */
-	billing_modes: string | null,
+	/**  How it bills (`;`-separated in the CSV); none where no source says. */
+	billing_modes: BillingMode[],
 	/**  `true` when a bare-metal GPU product is sourced; empty if unsourced. */
 	bare_metal: boolean | null,
 	/**

@@ -29,6 +29,36 @@ fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> 
     }
 }
 
+/// Billing modes from a CSV's `;`-separated text (and databases written
+/// before lists were stored as JSON), a database's JSON text, or a JSON list;
+/// empty text is none. An unknown mode is refused by name.
+fn billing_modes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BillingMode>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flex {
+        List(Vec<BillingMode>),
+        Text(String),
+    }
+    let text = match Option::<Flex>::deserialize(d)? {
+        None => return Ok(Vec::new()),
+        Some(Flex::List(modes)) => return Ok(modes),
+        Some(Flex::Text(t)) => t,
+    };
+    if text.trim_start().starts_with('[') {
+        return serde_json::from_str(&text).map_err(serde::de::Error::custom);
+    }
+    text.split(';')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(|k| {
+            BillingMode::parse(k).ok_or_else(|| {
+                let known: Vec<&str> = BillingMode::ALL.iter().map(|m| m.key()).collect();
+                serde::de::Error::custom(format!("{k:?} is not a billing mode: one of {}", known.join(", ")))
+            })
+        })
+        .collect()
+}
+
 /// A source rows cite: a fact sheet's register entry, a benchmark, a spec
 /// sheet (`sources.csv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -196,8 +226,10 @@ pub struct Provider {
     pub country: Option<String>,
     /// What kind of seller or source it is.
     pub kind: ProviderKind,
-    /// `;`-separated billing modes.
-    pub billing_modes: Option<String>,
+    /// How it bills (`;`-separated in the CSV); none where no source says.
+    #[serde(deserialize_with = "billing_modes", default)]
+    #[cfg_attr(feature = "specta", specta(type = Vec<BillingMode>))]
+    pub billing_modes: Vec<BillingMode>,
     /// `true` when a bare-metal GPU product is sourced; empty if unsourced.
     #[serde(deserialize_with = "flex_bool", default)]
     #[cfg_attr(feature = "specta", specta(type = Option<bool>))]

@@ -151,3 +151,38 @@ fn an_older_bundled_version_is_upgraded_and_the_price_book_kept() {
     assert_eq!((last.what.key(), last.old_price, last.new_price), ("repriced", Some(1.0), Some(55.04)));
     assert_eq!(c.changes().unwrap()[0].repriced, 1);
 }
+
+#[test]
+fn a_providers_billing_modes_are_a_list_from_csv_database_and_json() {
+    use suanli_catalog::{BillingMode, Provider};
+    // From the bundled CSV (`;`-separated) through the database, as a list.
+    let aws = fresh().provider("aws").unwrap().unwrap();
+    assert_eq!(
+        aws.billing_modes,
+        [
+            BillingMode::OnDemand,
+            BillingMode::Spot,
+            BillingMode::Reserved1y,
+            BillingMode::Reserved3y,
+            BillingMode::SavingsPlan
+        ]
+    );
+    // As JSON (the desktop's and a pack's form): a list of keys, read back the same.
+    let json = serde_json::to_value(&aws).unwrap();
+    assert_eq!(
+        json["billing_modes"],
+        serde_json::json!(["on_demand", "spot", "reserved_1y", "reserved_3y", "savings_plan"])
+    );
+    let back: Provider = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back, aws);
+    // A database written before lists were JSON kept the CSV's text: still read.
+    let mut old = json.clone();
+    old["billing_modes"] = "on_demand; spot".into();
+    let p: Provider = serde_json::from_value(old).unwrap();
+    assert_eq!(p.billing_modes, [BillingMode::OnDemand, BillingMode::Spot]);
+    // An unknown mode is refused by name.
+    let mut bad = json;
+    bad["billing_modes"] = "on_demand;hourly".into();
+    let err = serde_json::from_value::<Provider>(bad).unwrap_err().to_string();
+    assert!(err.contains("\"hourly\" is not a billing mode"), "{err}");
+}

@@ -199,7 +199,7 @@ pub(super) fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error>
                     name,
                     opt(&p.country),
                     p.kind.key().to_owned(),
-                    opt(&p.billing_modes),
+                    p.billing_modes.iter().map(|m| m.key()).collect::<Vec<_>>().join(";"),
                     p.bare_metal.map_or(String::new(), |b| b.to_string()),
                     opt(&p.certifications),
                     p.source,
