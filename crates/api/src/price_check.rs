@@ -3,7 +3,7 @@
 
 use suanli_catalog::{BillingMode, Offer};
 use suanli_model::price_check::{CatalogueRange, PriceFlag, check};
-use suanli_model::{Currency, Scenario};
+use suanli_model::{Currency, Scenario, fx_rate};
 
 type Market = (Vec<Offer>, Vec<suanli_catalog::ReferenceRate>);
 
@@ -19,9 +19,7 @@ pub fn price_flags(s: &Scenario) -> Vec<PriceFlag> {
     };
     let mut with_rates = s.clone();
     suanli_plan::fill_rates(&mut with_rates, rates);
-    let into = |amount: f64, c: Currency| {
-        if c == s.currency { Some(amount) } else { with_rates.fx.get(&c).map(|rate| amount * rate) }
-    };
+    let into = |amount: f64, c: Currency| fx_rate(&with_rates.fx, c, s.currency).map(|rate| amount * rate);
     let range = |accelerator: &str, mode: BillingMode| -> Option<CatalogueRange> {
         let prices: Vec<(f64, f64)> = offers
             .iter()

@@ -36,6 +36,13 @@ pub struct Discount {
     pub as_of: Option<String>,
 }
 
+/// The share of a list price the buyer pays after a price-book discount
+/// (`discount_share`, none: the whole price). Every discounted price is the
+/// list price times this.
+pub fn share_paid(discount_share: Option<f64>) -> f64 {
+    1.0 - discount_share.unwrap_or(0.0)
+}
+
 /// Whether a discount's provider or offer must be in the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Targets {

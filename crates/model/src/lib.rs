@@ -48,7 +48,7 @@ pub use checked::Checked;
 pub use evaluate::{evaluate, scaling_at};
 pub use lang::Lang;
 pub use money::{
-    Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, round_money,
+    Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, fx_rate, round_money,
     round_quantity, round_score, round_share, round_unit_price, unit_price_digits,
 };
 pub use result::{BreakEven, Category, Evaluation, Fleet, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};

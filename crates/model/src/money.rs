@@ -73,6 +73,14 @@ impl FromStr for Currency {
     }
 }
 
+/// Units of `to` per unit of `from`: 1 for the same currency, else the rate
+/// `fx` gives `from` (a table of units of `to` per unit of each other
+/// currency, as a scenario's `[fx]`); `None` when it has none. Every
+/// conversion of a price into another currency goes through this.
+pub fn fx_rate(fx: &std::collections::BTreeMap<Currency, f64>, from: Currency, to: Currency) -> Option<f64> {
+    if from == to { Some(1.0) } else { fx.get(&from).copied() }
+}
+
 /// The rounding rules, one per kind of reported figure, all half away
 /// from zero and never `-0`. Applied once, where a figure is reported or
 /// stored; the engine itself never rounds.

@@ -7,7 +7,7 @@ use suanli_catalog::query::Jurisdiction;
 use suanli_catalog::ratios::Basis;
 use suanli_model::optimise::ConstraintKey;
 use suanli_model::recommend::Point;
-use suanli_model::{Currency, Demand, ExportStatus, InputError, Rule, Scenario};
+use suanli_model::{Currency, Demand, ExportStatus, InputError, Rule, Scenario, fx_rate};
 
 use crate::PlanError;
 use crate::spot::SpotAssumptions;
@@ -131,14 +131,10 @@ pub(crate) fn limits(c: &Constraints, s: &Scenario) -> Result<Limits, PlanError>
     }
     let rate = match c.budget_currency {
         None => 1.0,
-        Some(cur) if cur == s.currency => 1.0,
-        Some(cur) => match s.fx.get(&cur) {
-            Some(r) => *r,
-            None => {
-                errors.push(InputError::new("constraints.budget_currency", cur, Rule::MissingFx { currency: cur }));
-                1.0
-            }
-        },
+        Some(cur) => fx_rate(&s.fx, cur, s.currency).unwrap_or_else(|| {
+            errors.push(InputError::new("constraints.budget_currency", cur, Rule::MissingFx { currency: cur }));
+            1.0
+        }),
     };
     let buyer_cn = c.buyer_jurisdiction == Some(Jurisdiction::Cn);
     if let Some(cc) = &c.provider_country

@@ -7,7 +7,7 @@ use serde::Serialize;
 use suanli_catalog::query::OfferView;
 use suanli_catalog::ratios::RatioUsed;
 use suanli_catalog::{Accelerator, BillingMode, Node, PriceUnit, Provider, ScalingPoint};
-use suanli_model::{Currency, Scenario};
+use suanli_model::{Currency, Scenario, fx_rate};
 
 /// Offers kept per accelerator, billing mode and provider: the cheapest
 /// per accelerator-hour (per server for a purchase). Constraints are facts
@@ -170,13 +170,13 @@ pub(crate) fn offered(m: &Market, s: &Scenario, stats: &mut SearchStats) -> Vec<
 
 /// A purchase offer's server price after any discount, in the scenario currency.
 pub(crate) fn server_price(v: &OfferView, s: &Scenario) -> Option<f64> {
-    let price = v.offer.price * (1.0 - v.discount_share.unwrap_or(0.0));
+    let price = v.offer.price * suanli_catalog::pricebook::share_paid(v.discount_share);
     rate(s, v.offer.currency).map(|r| price * r)
 }
 
 /// Scenario-currency units per unit of `c`.
 pub(crate) fn rate(s: &Scenario, c: Currency) -> Option<f64> {
-    if c == s.currency { Some(1.0) } else { s.fx.get(&c).copied() }
+    fx_rate(&s.fx, c, s.currency)
 }
 
 pub(crate) fn per_server(v: &OfferView) -> Option<u32> {

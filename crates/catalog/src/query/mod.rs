@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
-use suanli_model::{Currency, ExportStatus};
+use suanli_model::{Currency, ExportStatus, fx_rate};
 
 use crate::cache::{OfferRows, Stamp};
 use crate::ratios::{Calibration, NoRatio, RatioBook, RatioInputs, RatioUsed};
@@ -317,11 +317,8 @@ fn market_spreads(
         }
         let Some(low) = o.price_per_accel_hour() else { continue };
         let high = o.price_high_per_accel_hour().unwrap_or(low);
-        let (rate, cur) = match currency {
-            None => (Some(1.0), o.currency),
-            Some(c) if c == o.currency => (Some(1.0), c),
-            Some(c) => (fx.get(&o.currency).copied(), c),
-        };
+        let cur = currency.unwrap_or(o.currency);
+        let rate = fx_rate(fx, o.currency, cur);
         let (Some(rate), Some(key)) = (rate, spread_key(o, cur)) else { continue };
         quotes.entry(key).or_default().push(Quote { offer: o, low: low * rate, high: high * rate });
     }
@@ -603,14 +600,10 @@ impl Catalog {
                 .find(|d| d.offer_id.as_deref() == Some(&offer.id))
                 .or_else(|| discounts.iter().find(|d| d.provider_id.as_deref() == Some(&offer.provider_id)))
                 .map(|d| d.discount_share);
-            let kept = 1.0 - discount.unwrap_or(0.0);
+            let kept = crate::pricebook::share_paid(discount);
             let price = offer.price_per_accel_hour().map(|p| p * kept);
             let price_high = offer.price_high_per_accel_hour().map(|p| p * kept);
-            let rate = match f.currency {
-                None => Some(1.0),
-                Some(c) if c == offer.currency => Some(1.0),
-                Some(_) => f.fx.get(&offer.currency).copied(),
-            };
+            let rate = fx_rate(&f.fx, offer.currency, f.currency.unwrap_or(offer.currency));
             let comparable = price.zip(rate).map(|(p, r)| p * r);
             let comparable_high = price_high.zip(rate).map(|(p, r)| p * r);
             let spread_currency = f.currency.unwrap_or(offer.currency);
@@ -667,12 +660,8 @@ impl Catalog {
             };
             let effective_capex = match (&efficiency, offer.price_unit) {
                 (Some(r), PriceUnit::Server) => {
-                    let per_server = offer.price * (1.0 - discount.unwrap_or(0.0));
-                    let in_currency = match f.currency {
-                        None => Some(per_server),
-                        Some(c) if c == offer.currency => Some(per_server),
-                        Some(_) => f.fx.get(&offer.currency).map(|rate| per_server * rate),
-                    };
+                    let per_server = offer.price * kept;
+                    let in_currency = rate.map(|rate| per_server * rate);
                     match (in_currency, offer.accelerators_per_instance.filter(|n| *n > 0.0)) {
                         (Some(p), Some(n)) => Some(p / n / r.ratio),
                         _ => None,

@@ -20,10 +20,7 @@ impl<'a> Context<'a> {
 
     /// Scenario-currency units per unit of `c`.
     pub(super) fn fx(&self, c: Option<crate::Currency>) -> f64 {
-        match c {
-            Some(c) if c != self.s.currency => self.s.fx.get(&c).copied().unwrap_or(f64::NAN),
-            _ => 1.0,
-        }
+        c.map_or(Some(1.0), |c| crate::fx_rate(&self.s.fx, c, self.s.currency)).unwrap_or(f64::NAN)
     }
 
     /// Number of refreshes a rental pool has had by month `m`.
