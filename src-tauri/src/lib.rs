@@ -62,6 +62,8 @@ pub fn specta_builder<R: tauri::Runtime>() -> tauri_specta::Builder<R> {
         .constant("BILLING_MODES", suanli_api::choices::BILLING_MODES)
         .constant("RENT_BILLINGS", suanli_api::choices::RENT_BILLINGS)
         .constant("OPTION_KINDS", suanli_api::choices::OPTION_KINDS)
+        .constant("CATEGORIES", suanli_api::choices::CATEGORIES)
+        .constant("MATURITIES", suanli_api::choices::MATURITIES)
 }
 
 /// Writes the TypeScript bindings (a test keeps the committed file current).

@@ -72,6 +72,10 @@ export const commands = {
 /* Constants */
 export const BILLING_MODES = ["on_demand","reserved_1y","reserved_3y","spot","monthly","savings_plan","purchase"] as const;
 
+export const CATEGORIES = ["hardware","installation","hosting","power","staff","maintenance","other_opex","residual_value","on_demand","reserved","spot","storage","edge_bandwidth","edge_sites","porting","porting_maintenance","bridge"] as const;
+
+export const MATURITIES = ["mature","beta","early"] as const;
+
 export const MAX_PICKS = 5 as const;
 
 export const OPTION_KINDS = ["buy","rent","mix"] as const;
@@ -723,6 +727,46 @@ export type CandidateJson_Serialize = {
 	/**  Why it sits where it does. */
 	why: string,
 };
+
+/**
+ *  Cost categories of the breakdown. Cash view: capex when paid, the
+ *  residual value as a credit at the horizon. Serialised as its [`Category::key`].
+ */
+export type Category = 
+/**  Servers, accelerators, network and storage equipment. */
+"hardware" | 
+/**  Installation of owned servers, one-off. */
+"installation" | 
+/**  Colocation per provisioned kW. */
+"hosting" | 
+/**  Electricity of owned servers, PUE included. */
+"power" | 
+/**  Staff running owned servers. */
+"staff" | 
+/**  Maintenance of owned hardware: a yearly share of its capex. */
+"maintenance" | 
+/**  Other yearly running costs of owned servers. */
+"other_opex" | 
+/**  Book or resale value at the horizon (negative: money back). */
+"residual_value" | 
+/**  On-demand rental. */
+"on_demand" | 
+/**  Reserved (committed) rental, paid whether used or not. */
+"reserved" | 
+/**  Spot rental, interruption waste included. */
+"spot" | 
+/**  Storing the data set (object or attached storage). */
+"storage" | 
+/**  Bandwidth to ship edge data to the central cloud. */
+"edge_bandwidth" | 
+/**  Running the edge sites that compute features. */
+"edge_sites" | 
+/**  Engineer time to port the workload off CUDA. */
+"porting" | 
+/**  Upkeep of the port once it runs. */
+"porting_maintenance" | 
+/**  Demand served by the incumbent while the port is under way. */
+"bridge";
 
 /**  One field that differs between two scenarios. */
 export type Change = Change_Serialize | Change_Deserialize;
@@ -1651,6 +1695,18 @@ export type ListedOffer_Serialize = {
 	term_months: number | null,
 } & OfferView_Serialize;
 
+/**
+ *  How ready the accelerator's framework adapter (torch_npu, torch_musa …)
+ *  is for this workload.
+ */
+export type Maturity = 
+/**  Runs the workload's models with few changes. */
+"mature" | 
+/**  Works for common models; custom operators need porting. */
+"beta" | 
+/**  Partial coverage; expect rewrites and debugging. */
+"early";
+
 /**  The model against an option's accelerators. */
 export type MemoryFitJson = MemoryFitJson_Serialize | MemoryFitJson_Deserialize;
 
@@ -2229,7 +2285,7 @@ export type OptionJson_Deserialize = {
 	 */
 	effective_price_per_ref_gpu_hour?: number | null,
 	/**  Category → nominal amount over the horizon (non-zero categories). */
-	breakdown: { [key in string]: number | null },
+	breakdown: Partial<{ [key in Category]: number | null }>,
 	/**  Nominal cash flow of each month. */
 	monthly: (number | null)[],
 	/**  Useful work delivered, reference-GPU-hours. */
@@ -2291,7 +2347,7 @@ export type OptionJson_Serialize = {
 	 */
 	effective_price_per_ref_gpu_hour: number | null,
 	/**  Category → nominal amount over the horizon (non-zero categories). */
-	breakdown: { [key in string]: number | null },
+	breakdown: Partial<{ [key in Category]: number | null }>,
 	/**  Nominal cash flow of each month. */
 	monthly: (number | null)[],
 	/**  Useful work delivered, reference-GPU-hours. */
@@ -2480,8 +2536,8 @@ export type PortingJson = PortingJson_Serialize | PortingJson_Deserialize;
 
 /**  What porting an option's workload off CUDA costs. */
 export type PortingJson_Deserialize = {
-	/**  Maturity of the framework adapter: `mature`, `beta` or `early`. */
-	maturity: string,
+	/**  Maturity of the framework adapter. */
+	maturity: Maturity,
 	/**  The framework adapter, as the option names it. */
 	adapter?: string | null,
 	/**  Engineer-months to port and validate the workload. */
@@ -2498,8 +2554,8 @@ export type PortingJson_Deserialize = {
 
 /**  What porting an option's workload off CUDA costs. */
 export type PortingJson_Serialize = {
-	/**  Maturity of the framework adapter: `mature`, `beta` or `early`. */
-	maturity: string,
+	/**  Maturity of the framework adapter. */
+	maturity: Maturity,
 	/**  The framework adapter, as the option names it. */
 	adapter: string | null,
 	/**  Engineer-months to port and validate the workload. */

@@ -6,7 +6,7 @@ use suanli_model::lang::Bilingual;
 use suanli_model::optimise::{Outcome, explain};
 use suanli_model::uncertainty::{Percentiles, SimulationConfig};
 use suanli_model::{
-    Checked, Currency, Evaluation, Lang, Scenario, round_money, round_quantity, round_score, round_share,
+    Checked, Currency, Evaluation, Lang, Maturity, Scenario, round_money, round_quantity, round_score, round_share,
     round_unit_price,
 };
 
@@ -118,8 +118,8 @@ pub struct SimulatedOptionJson {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PortingJson {
-    /// Maturity of the framework adapter: `mature`, `beta` or `early`.
-    pub maturity: String,
+    /// Maturity of the framework adapter.
+    pub maturity: Maturity,
     /// The framework adapter, as the option names it.
     pub adapter: Option<String>,
     /// Engineer-months to port and validate the workload.
@@ -188,7 +188,7 @@ pub fn simulation_json(
                 npv: range(&r.npv, c),
                 probability_cheapest: round_share(r.probability_cheapest),
                 porting: o.porting.as_ref().map(|p| PortingJson {
-                    maturity: format!("{:?}", p.maturity).to_lowercase(),
+                    maturity: p.maturity,
                     adapter: p.adapter.clone(),
                     engineer_months: round_quantity(p.engineer_months),
                     cost: round_money(p.cost, c),

@@ -2,7 +2,7 @@
 //! shell exports them to TypeScript as constants, so the UI repeats none.
 
 use suanli_catalog::{BillingMode, SECURITY_FLAGS};
-use suanli_model::{Billing, OptionKind};
+use suanli_model::{Billing, Category, Maturity, OptionKind};
 
 /// The most search candidates a user can turn into a scenario's options at once.
 pub const MAX_PICKS: usize = suanli_plan::MAX_PICKS;
@@ -13,6 +13,12 @@ pub const SECURITY_NEEDS: [&str; 3] = SECURITY_FLAGS;
 /// Every way an offer is billed, as the search's billing filter offers them.
 pub const BILLING_MODES: [BillingMode; 7] = BillingMode::ALL;
 
+/// The cost categories a breakdown names.
+pub const CATEGORIES: [Category; 17] = Category::ALL;
+
+/// How ready a framework adapter can be.
+pub const MATURITIES: [Maturity; 3] = [Maturity::Mature, Maturity::Beta, Maturity::Early];
+
 /// What an option can be.
 pub const OPTION_KINDS: [OptionKind; 3] = [OptionKind::Buy, OptionKind::Rent, OptionKind::Mix];
 
@@ -21,6 +27,9 @@ pub const RENT_BILLINGS: [Billing; 3] = [Billing::OnDemand, Billing::Reserved, B
 
 // A new kind of option or rent pool must be offered above: these matches
 // stop compiling until it is.
+const _: fn(Maturity) = |m| match m {
+    Maturity::Mature | Maturity::Beta | Maturity::Early => {}
+};
 const _: fn(OptionKind) = |k| match k {
     OptionKind::Buy | OptionKind::Rent | OptionKind::Mix => {}
 };

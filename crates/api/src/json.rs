@@ -58,7 +58,7 @@ pub struct OptionJson {
     /// reference-GPU-hour; `null` when they delivered none.
     pub effective_price_per_ref_gpu_hour: Option<f64>,
     /// Category → nominal amount over the horizon (non-zero categories).
-    pub breakdown: BTreeMap<&'static str, f64>,
+    pub breakdown: BTreeMap<Category, f64>,
     /// Nominal cash flow of each month.
     pub monthly: Vec<f64>,
     /// Useful work delivered, reference-GPU-hours.
@@ -164,7 +164,7 @@ impl OptionJson {
         let c = o.currency;
         let breakdown = Category::ALL
             .iter()
-            .map(|cat| (cat.key(), round_money(o.breakdown(*cat), c)))
+            .map(|cat| (*cat, round_money(o.breakdown(*cat), c)))
             .filter(|(_, amount)| *amount != 0.0)
             .collect();
         OptionJson {

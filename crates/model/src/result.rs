@@ -1,12 +1,17 @@
 //! What an evaluation returns. Plain data: the API crate shapes it for
-//! JSON, the report crate for paper.
+//! JSON, the report crate for paper. Only the closed vocabulary it names
+//! (`Category`) is serialised, as its keys.
+
+use serde::Serialize;
 
 use crate::money::Currency;
 use crate::scenario::OptionKind;
 
 /// Cost categories of the breakdown. Cash view: capex when paid, the
-/// residual value as a credit at the horizon.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// residual value as a credit at the horizon. Serialised as its [`Category::key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Category {
     /// Servers, accelerators, network and storage equipment.
     Hardware,
@@ -510,5 +515,17 @@ impl Evaluation {
     /// The result of the option with this id.
     pub fn option(&self, id: &str) -> Option<&OptionResult> {
         self.options.iter().find(|o| o.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Category;
+
+    #[test]
+    fn a_category_serialises_as_its_key() {
+        for c in Category::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), serde_json::json!(c.key()));
+        }
     }
 }

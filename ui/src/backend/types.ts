@@ -6,10 +6,10 @@
 import type * as B from "../bindings";
 
 /** The choices the UI offers, as the backend defines them. */
-export { BILLING_MODES, MAX_PICKS, OPTION_KINDS, RENT_BILLINGS, SECURITY_NEEDS } from "../bindings";
+export { BILLING_MODES, CATEGORIES, MATURITIES, MAX_PICKS, OPTION_KINDS, RENT_BILLINGS, SECURITY_NEEDS } from "../bindings";
 
 export type {
-  Basis, Bilingual, BillingMode, LatencyClass, Precision, Confidence, NoRatio, QuoteKind, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
+  Basis, Bilingual, Category, Maturity, BillingMode, LatencyClass, Precision, Confidence, NoRatio, QuoteKind, RatioUsed, Counts, Currency, WorkloadClass, Example, Exported, FieldError, JsonValue, Jurisdiction, Lang, OfferSort, PriceUnit,
   RangeJson, SavedScenario, ScenarioDoc,
   ScenarioMeta, Settings, SourceLine, FarPrice, NoteJson, SupplyJson,
 } from "../bindings";

@@ -1,6 +1,6 @@
 // ECharts option builders, pure functions of the evaluation (the PDF can reuse
 // them with the same palette). Amount axes use the 万/亿 formatter in zh.
-import type { EvaluationJson } from "../backend/types";
+import type { Category, EvaluationJson } from "../backend/types";
 import { formatAxis, formatMoney, formatPrice } from "../format";
 import type { Lang } from "../backend/types";
 import { cumulativeSeries } from "../results/derive";
@@ -25,8 +25,8 @@ export function cumulativeOption(ev: EvaluationJson, lang: Lang, monthLabel: str
   };
 }
 
-export function breakdownOption(ev: EvaluationJson, lang: Lang, categoryName: (k: string) => string) {
-  const cats = [...new Set(ev.options.flatMap((o) => Object.keys(o.breakdown)))];
+export function breakdownOption(ev: EvaluationJson, lang: Lang, categoryName: (k: Category) => string) {
+  const cats = [...new Set(ev.options.flatMap((o) => Object.keys(o.breakdown) as Category[]))];
   return {
     textStyle: { fontFamily: FONT },
     grid: { ...grid, right: 20, top: 50, bottom: ev.options.length > 4 ? 70 : 40 },

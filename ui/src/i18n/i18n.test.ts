@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import en from "./en";
 import zh from "./zh-CN";
-import { BILLING_MODES, OPTION_KINDS, RENT_BILLINGS, SECURITY_NEEDS } from "../backend/types";
+import { BILLING_MODES, CATEGORIES, MATURITIES, OPTION_KINDS, RENT_BILLINGS, SECURITY_NEEDS } from "../backend/types";
 
 function leaves(o: unknown, prefix = ""): Record<string, string> {
   const out: Record<string, string> = {};
@@ -39,6 +39,8 @@ describe("the backend's choices", () => {
       ...BILLING_MODES.map((k) => `billing.${k}`),
       ...RENT_BILLINGS.map((k) => `billing.${k}`),
       ...OPTION_KINDS.map((k) => `editor.${k}`),
+      ...CATEGORIES.map((k) => `category.${k}`),
+      ...MATURITIES.map((k) => `results.maturityName.${k}`),
     ];
     expect(keys.filter((k) => !(k in e))).toEqual([]);
   });

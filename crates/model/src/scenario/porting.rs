@@ -10,6 +10,7 @@ use crate::money::Currency;
 /// is for this workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Maturity {
     /// Runs the workload's models with few changes.
     Mature,
