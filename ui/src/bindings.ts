@@ -1980,6 +1980,18 @@ export type OfferFilter_Serialize = {
 };
 
 /**
+ *  Which layer an offer comes from; by id, an import shadows the catalogue
+ *  and the user's price book shadows both.
+ */
+export type OfferOrigin = 
+/**  The bundled catalogue (or a pack applied to it). */
+"catalogue" | 
+/**  A price feed the user imported or refreshed. */
+"import" | 
+/**  The user's own price book. */
+"pricebook";
+
+/**
  *  The order of the offers view, lowest first. Offers without the key
  *  come last; ties go by offer id.
  */
@@ -1998,8 +2010,8 @@ export type OfferView = OfferView_Serialize | OfferView_Deserialize;
 
 /**  An offer with what a reader needs beside it. */
 export type OfferView_Deserialize = {
-	/**  `catalogue`, `import` (a price feed) or `pricebook` (the user's own). */
-	origin: string,
+	/**  Which layer it comes from. */
+	origin: OfferOrigin,
 	/**
 	 *  What kind of figure the price is (official list price, market
 	 *  quote …), from its confidence tag.
@@ -2072,8 +2084,8 @@ export type OfferView_Deserialize = {
 
 /**  An offer with what a reader needs beside it. */
 export type OfferView_Serialize = {
-	/**  `catalogue`, `import` (a price feed) or `pricebook` (the user's own). */
-	origin: string,
+	/**  Which layer it comes from. */
+	origin: OfferOrigin,
 	/**
 	 *  What kind of figure the price is (official list price, market
 	 *  quote …), from its confidence tag.
@@ -2183,8 +2195,8 @@ export type Offer_Deserialize = {
 	price_unit: PriceUnit,
 	/**  Currency of `price`, as the source quotes it. */
 	currency: Currency,
-	/**  Paid up front: `none`, `partial` or `all`; empty when not stated. */
-	upfront?: string | null,
+	/**  How much is paid up front; empty when not stated. */
+	upfront?: Upfront | null,
 	/**  Network and scale-up facts for the instance, free text. */
 	interconnect?: string | null,
 	/**  Date the source gives for the price; empty when it gives none. */
@@ -2236,8 +2248,8 @@ export type Offer_Serialize = {
 	price_unit: PriceUnit,
 	/**  Currency of `price`, as the source quotes it. */
 	currency: Currency,
-	/**  Paid up front: `none`, `partial` or `all`; empty when not stated. */
-	upfront: string | null,
+	/**  How much is paid up front; empty when not stated. */
+	upfront: Upfront | null,
 	/**  Network and scale-up facts for the instance, free text. */
 	interconnect: string | null,
 	/**  Date the source gives for the price; empty when it gives none. */
@@ -3121,6 +3133,25 @@ export type RefreshProgress = {
 	done_bytes: number | null,
 };
 
+/**  A register of sources (`data/catalog/sources.csv`'s `sheet` column). */
+export type Register = 
+/**  Accelerator facts. */
+"gpu-facts" | 
+/**  Cloud and provider prices. */
+"provider-prices" | 
+/**  Prices of domestic accelerators and Chinese clouds. */
+"china-prices" | 
+/**  Benchmark sources. */
+"benchmarks" | 
+/**  Specification sources. */
+"specs" | 
+/**  Node and fabric sources. */
+"nodes" | 
+/**  The source article. */
+"article" | 
+/**  The price feed files (`data/catalog/feeds/sources.csv`). */
+"feeds";
+
 /**  A saved scenario, opened. */
 export type SavedScenario = {
 	/**  Its id, name and dates. */
@@ -3418,11 +3449,8 @@ export type Source_Deserialize = {
 	 *  `bench:…`, `spec:…` (`feed:…` in the feed tables).
 	 */
 	id: string,
-	/**
-	 *  The register it is listed in (`gpu-facts`, `provider-prices`,
-	 *  `benchmarks`, `specs`, `article`; `feeds`).
-	 */
-	sheet: string,
+	/**  The register it is listed in. */
+	sheet: Register,
 	/**  What the source is, in the register's words. */
 	title: string,
 	/**  Its address; empty when the register gives none that is usable. */
@@ -3444,11 +3472,8 @@ export type Source_Serialize = {
 	 *  `bench:…`, `spec:…` (`feed:…` in the feed tables).
 	 */
 	id: string,
-	/**
-	 *  The register it is listed in (`gpu-facts`, `provider-prices`,
-	 *  `benchmarks`, `specs`, `article`; `feeds`).
-	 */
-	sheet: string,
+	/**  The register it is listed in. */
+	sheet: Register,
 	/**  What the source is, in the register's words. */
 	title: string,
 	/**  Its address; empty when the register gives none that is usable. */
@@ -3795,6 +3820,15 @@ export type UpdateSummary_Serialize = {
 	/**  Offers whose price, currency or price unit changed. */
 	repriced: number,
 };
+
+/**  How much of a committed price is paid up front. */
+export type Upfront = 
+/**  Nothing: paid as used or monthly. */
+"none" | 
+/**  Part up front, the rest over the term. */
+"partial" | 
+/**  The whole term's price up front. */
+"all";
 
 /**  Where buying an owned option equals renting the cheapest rent option. */
 export type UtilisationBreakEvenJson = UtilisationBreakEvenJson_Serialize | UtilisationBreakEvenJson_Deserialize;

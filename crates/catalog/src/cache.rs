@@ -37,7 +37,7 @@ pub(crate) struct OfferRows {
     pub accelerators: BTreeMap<String, Accelerator>,
     pub discounts: Vec<Discount>,
     /// Every offer with its origin (price book included).
-    pub offers: Vec<(Arc<Offer>, &'static str)>,
+    pub offers: Vec<(Arc<Offer>, crate::query::OfferOrigin)>,
 }
 
 #[derive(Debug, Default)]

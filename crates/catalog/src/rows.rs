@@ -3,11 +3,11 @@
 //! confidence; an empty field means "not sourced", never zero.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use suanli_model::{Currency, ExportStatus};
+use suanli_model::{Currency, ExportStatus, Register};
 
 pub use suanli_model::WorkloadClass;
 
-pub use crate::vocab::{BillingMode, Confidence, Metric, MultiNode, PriceUnit, ScaleOut, ScaleUp, Suite};
+pub use crate::vocab::{BillingMode, Confidence, Metric, MultiNode, PriceUnit, ScaleOut, ScaleUp, Suite, Upfront};
 
 /// `true`/`false` from CSV text, JSON booleans or the database's text.
 fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -68,9 +68,8 @@ pub struct Source {
     /// Its id as rows cite it: `article`, `gpu:S<n>`, `prices:S<n>`,
     /// `bench:…`, `spec:…` (`feed:…` in the feed tables).
     pub id: String,
-    /// The register it is listed in (`gpu-facts`, `provider-prices`,
-    /// `benchmarks`, `specs`, `article`; `feeds`).
-    pub sheet: String,
+    /// The register it is listed in.
+    pub sheet: Register,
     /// What the source is, in the register's words.
     pub title: String,
     /// Its address; empty when the register gives none that is usable.
@@ -310,8 +309,8 @@ pub struct Offer {
     pub price_unit: PriceUnit,
     /// Currency of `price`, as the source quotes it.
     pub currency: Currency,
-    /// Paid up front: `none`, `partial` or `all`; empty when not stated.
-    pub upfront: Option<String>,
+    /// How much is paid up front; empty when not stated.
+    pub upfront: Option<Upfront>,
     /// Network and scale-up facts for the instance, free text.
     pub interconnect: Option<String>,
     /// Date the source gives for the price; empty when it gives none.

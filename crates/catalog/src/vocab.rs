@@ -92,6 +92,38 @@ impl BillingMode {
     }
 }
 
+/// How much of a committed price is paid up front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Upfront {
+    /// Nothing: paid as used or monthly.
+    None,
+    /// Part up front, the rest over the term.
+    Partial,
+    /// The whole term's price up front.
+    All,
+}
+
+impl Upfront {
+    /// Every value, in the order the CSV documents them.
+    pub const ALL: [Upfront; 3] = [Upfront::None, Upfront::Partial, Upfront::All];
+
+    /// The key used in CSV, packs and JSON.
+    pub fn key(self) -> &'static str {
+        match self {
+            Upfront::None => "none",
+            Upfront::Partial => "partial",
+            Upfront::All => "all",
+        }
+    }
+
+    /// The value whose key is `text` (surrounding spaces ignored).
+    pub fn parse(text: &str) -> Option<Upfront> {
+        Upfront::ALL.into_iter().find(|u| u.key() == text.trim())
+    }
+}
+
 /// What an offer's price is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

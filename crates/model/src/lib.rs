@@ -36,6 +36,7 @@ pub mod porting;
 pub mod price_check;
 pub mod random;
 pub mod recommend;
+pub mod register;
 pub mod result;
 pub mod scenario;
 pub mod sensitivity;
@@ -51,6 +52,7 @@ pub use money::{
     Currency, format_amount, format_axis, format_number, format_percent, format_unit_price, fx_rate, round_money,
     round_quantity, round_score, round_share, round_unit_price, unit_price_digits,
 };
+pub use register::Register;
 pub use result::{BreakEven, Category, Evaluation, Fleet, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

@@ -1,17 +1,17 @@
 //! Where an option's figures come from, as the source texts a scenario
 //! keeps beside them.
 
-use suanli_catalog::query::OfferView;
+use suanli_catalog::query::{OfferOrigin, OfferView};
 use suanli_catalog::ratios::RatioUsed;
 
 /// An offer's price as a source text: origin, price, unit, sources, date,
 /// confidence and any discount.
 pub fn provenance(v: &OfferView) -> String {
     let o = &v.offer;
-    let origin = match v.origin.as_str() {
-        "pricebook" => "your price book",
-        "import" => "imported feed",
-        _ => "catalogue",
+    let origin = match v.origin {
+        OfferOrigin::Pricebook => "your price book",
+        OfferOrigin::Import => "imported feed",
+        OfferOrigin::Catalogue => "catalogue",
     };
     let discount = v
         .discount_share

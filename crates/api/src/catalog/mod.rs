@@ -34,8 +34,8 @@ pub use suanli_catalog::import::{ImportReport, Provenance, SkipReason};
 pub use suanli_catalog::pack::{FieldCount, MAX_REMOVAL_SHARE, Plan, Removals, Scope, Subset, TableChange};
 pub use suanli_catalog::pricebook::{Discount, PriceBookFile, Targets};
 pub use suanli_catalog::query::{
-    AcceleratorFilter, AcceleratorForWorkload, BestOffer, InferenceModel, Jurisdiction, OfferFilter, OfferSort,
-    OfferView, SearchHit,
+    AcceleratorFilter, AcceleratorForWorkload, BestOffer, InferenceModel, Jurisdiction, OfferFilter, OfferOrigin,
+    OfferSort, OfferView, SearchHit,
 };
 pub use suanli_catalog::ratios::{Basis, IMPLAUSIBLE, PinnedRatio};
 pub use suanli_catalog::update::{Limits, MAX_AZURE_PAGES, UpdateError};

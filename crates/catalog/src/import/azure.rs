@@ -1,6 +1,7 @@
 //! Azure Retail Prices API pages: the catalogue's own Azure sizes tell which
 //! meters are GPU sizes.
 
+use crate::Upfront;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -180,7 +181,7 @@ pub(super) fn parse_azure(
             price_high: None,
             price_unit: PriceUnit::InstanceHour,
             currency,
-            upfront: (item.price_type == "Reservation").then(|| "all".to_owned()),
+            upfront: (item.price_type == "Reservation").then_some(Upfront::All),
             interconnect: None,
             as_of,
             source: p.source.clone(),
@@ -207,7 +208,7 @@ pub(super) fn parse_azure(
                         id: format!("{id_base}-savings-plan-{years}y"),
                         billing_mode: BillingMode::SavingsPlan,
                         price: plan.retail_price,
-                        upfront: Some("none".to_owned()),
+                        upfront: Some(Upfront::None),
                         notes: Some(format!("{years}-year savings plan, hourly rate")),
                         ..offer.clone()
                     },

@@ -1,5 +1,6 @@
 //! The project's own offers CSV (the columns of `data/catalog/offers.csv`).
 
+use crate::Upfront;
 use suanli_model::Currency;
 
 use super::landing::{Parsed, field_too_long, reject};
@@ -80,6 +81,13 @@ fn offer_from_record(
     let billing_mode = closed("billing_mode", BillingMode::ALL.iter().map(|m| m.key()).collect());
     let price_unit = closed("price_unit", PriceUnit::ALL.iter().map(|u| u.key()).collect());
     let confidence = closed("confidence", Confidence::ALL.iter().map(|c| c.key()).collect());
+    let upfront = text("upfront").and_then(|t| {
+        let found = Upfront::parse(&t);
+        if found.is_none() {
+            fail("upfront", &t, Problem::OneOf(Upfront::ALL.iter().map(|u| u.key()).collect()));
+        }
+        found
+    });
     let currency = field("currency").trim().parse::<Currency>();
     if currency.is_err() {
         rejected.push(reject(line, &id, "currency", field("currency").trim(), Problem::UnknownCurrency));
@@ -101,7 +109,7 @@ fn offer_from_record(
             .and_then(|u| PriceUnit::ALL.into_iter().find(|x| x.key() == u))
             .unwrap_or(PriceUnit::AcceleratorHour),
         currency: currency.unwrap_or(Currency::CNY),
-        upfront: text("upfront"),
+        upfront,
         interconnect: text("interconnect"),
         as_of: text("as_of"),
         source: field("source").to_owned(),

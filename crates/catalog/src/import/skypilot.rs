@@ -1,6 +1,7 @@
 //! SkyPilot catalogue `vms.csv` files: one offer per row and billing mode,
 //! with the quirks of the clouds that need them (GCP, Vast).
 
+use crate::Upfront;
 use std::fmt::Write as _;
 
 use foldhash::{HashMap, HashMapExt, HashSet};
@@ -253,7 +254,7 @@ fn push_priced(p: Priced<'_>, prov: &Provenance, parsed: &mut Parsed) {
         price_high: None,
         price_unit: p.unit,
         currency: Currency::USD,
-        upfront: Some("none".to_owned()),
+        upfront: Some(Upfront::None),
         interconnect: None,
         as_of: prov.as_of.clone(),
         source: prov.source.clone(),

@@ -133,8 +133,8 @@ pub struct OfferView {
     /// The offer itself (its fields are flattened into the JSON).
     #[serde(flatten)]
     pub offer: std::sync::Arc<Offer>,
-    /// `catalogue`, `import` (a price feed) or `pricebook` (the user's own).
-    pub origin: String,
+    /// Which layer it comes from.
+    pub origin: OfferOrigin,
     /// What kind of figure the price is (official list price, market
     /// quote …), from its confidence tag.
     pub quote: QuoteKind,
@@ -187,6 +187,20 @@ pub struct OfferView {
     /// Whether one instance has that many (with an inference model and a
     /// known memory size).
     pub instance_holds_model: Option<bool>,
+}
+
+/// Which layer an offer comes from; by id, an import shadows the catalogue
+/// and the user's price book shadows both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum OfferOrigin {
+    /// The bundled catalogue (or a pack applied to it).
+    Catalogue,
+    /// A price feed the user imported or refreshed.
+    Import,
+    /// The user's own price book.
+    Pricebook,
 }
 
 /// What kind of figure a price is, from its confidence tag: what a reader
@@ -306,13 +320,13 @@ fn spread_key(o: &Offer, currency: Currency) -> Option<SpreadKey> {
 /// The spread of the market quotes (confidence C) of each accelerator,
 /// billing mode and size, in `currency` (or, without one, per offer currency).
 fn market_spreads(
-    offers: &[(std::sync::Arc<Offer>, &'static str)],
+    offers: &[(std::sync::Arc<Offer>, OfferOrigin)],
     currency: Option<Currency>,
     fx: &BTreeMap<Currency, f64>,
 ) -> BTreeMap<SpreadKey, std::sync::Arc<PriceSpread>> {
     let mut quotes: BTreeMap<SpreadKey, Vec<Quote<'_>>> = BTreeMap::new();
     for (o, origin) in offers {
-        if *origin == "pricebook" || o.confidence != Confidence::C {
+        if *origin == OfferOrigin::Pricebook || o.confidence != Confidence::C {
             continue;
         }
         let Some(low) = o.price_per_accel_hour() else { continue };
@@ -573,7 +587,7 @@ impl Catalog {
         let spreads = market_spreads(offers, f.currency, &f.fx);
         let mut out = Vec::new();
         for (offer, origin) in offers {
-            if f.exclude_pricebook && *origin == "pricebook" {
+            if f.exclude_pricebook && *origin == OfferOrigin::Pricebook {
                 continue;
             }
             let provider = providers.get(&offer.provider_id);
@@ -689,7 +703,7 @@ impl Catalog {
                 cost_per_million_tokens,
                 min_accelerators_for_model: min_accelerators,
                 instance_holds_model,
-                origin: (*origin).to_owned(),
+                origin: *origin,
                 quote: QuoteKind::of(offer.confidence),
                 provider_name: provider.map(|p| p.name.clone()),
                 provider_country: provider.and_then(|p| p.country.clone()),
@@ -733,12 +747,15 @@ impl Catalog {
 
     /// Every offer with its origin. By id, an imported offer shadows the
     /// catalogue's and the user's own shadows both.
-    pub fn all_offers(&self, with_pricebook: bool) -> Result<Vec<(Offer, &'static str)>, Error> {
+    pub fn all_offers(&self, with_pricebook: bool) -> Result<Vec<(Offer, OfferOrigin)>, Error> {
         let conn = self.connection();
-        let mut by_id: BTreeMap<String, (Offer, &'static str)> = BTreeMap::new();
-        let mut layers = vec![("SELECT * FROM offers", "catalogue"), ("SELECT * FROM imported_offers", "import")];
+        let mut by_id: BTreeMap<String, (Offer, OfferOrigin)> = BTreeMap::new();
+        let mut layers = vec![
+            ("SELECT * FROM offers", OfferOrigin::Catalogue),
+            ("SELECT * FROM imported_offers", OfferOrigin::Import),
+        ];
         if with_pricebook {
-            layers.push(("SELECT * FROM pricebook_offers", "pricebook"));
+            layers.push(("SELECT * FROM pricebook_offers", OfferOrigin::Pricebook));
         }
         for (sql, origin) in layers {
             for o in store::select::<Offer, _>(conn, sql, [])? {

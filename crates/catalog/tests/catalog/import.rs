@@ -35,7 +35,7 @@ fn skypilot_excerpt_imports_gpu_rows_and_skips_cpu_rows() {
     assert_eq!(a6000, vec![6, 7, 8]);
     assert_eq!(report.imported, 4);
     let v100 = c.offer("lambda-gpu-8x-v100-v100-x8-us-east-1-on-demand", &OfferFilter::default()).unwrap().unwrap();
-    assert_eq!(v100.origin, "import");
+    assert_eq!(v100.origin, suanli_catalog::query::OfferOrigin::Import);
     assert_eq!(v100.offer.accelerator_id.as_deref(), Some("nvidia-v100-16gb"));
     // 4.40 USD for 8 cards = 0.55 per card-hour.
     assert!((v100.price_per_accel_hour.unwrap() - 0.55).abs() < 1e-12);
@@ -168,7 +168,7 @@ fn azure_retail_page_handles_reservations_spot_and_windows() {
     assert_eq!(reserved.offer.billing_mode, suanli_catalog::BillingMode::Reserved1y);
     assert_eq!(get("azure-nd96asr-v4-eastus-spot").offer.price, 2.99);
     // The import shadows the bundled offer with the same id.
-    assert_eq!(get("azure-nd96asr-v4-eastus-on-demand").origin, "import");
+    assert_eq!(get("azure-nd96asr-v4-eastus-on-demand").origin, suanli_catalog::query::OfferOrigin::Import);
 }
 
 #[test]

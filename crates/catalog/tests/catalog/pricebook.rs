@@ -44,7 +44,7 @@ fn own_offers_and_discounts_appear_marked_and_survive_a_catalogue_replacement() 
     .unwrap();
     let all = c.offers(&OfferFilter::default()).unwrap();
     let mine = all.iter().find(|o| o.offer.id == "my-aliyun-quote").unwrap();
-    assert_eq!(mine.origin, "pricebook");
+    assert_eq!(mine.origin, suanli_catalog::query::OfferOrigin::Pricebook);
     // 40,000 CNY a month for 8 cards: 40,000 ÷ 8 ÷ 730 = 6.849 per card-hour.
     assert!((mine.price_per_accel_hour.unwrap() - 40_000.0 / 8.0 / 730.0).abs() < 1e-9);
     let p5 = all.iter().find(|o| o.offer.id == "aws-p5-48xlarge-us-east-1-on-demand").unwrap();

@@ -246,7 +246,8 @@ pub(super) fn list(what: ListWhat, c: &Catalog, lang: Lang) -> Result<(), Error>
                     ),
                     _ => num(v.comparable_price_per_accel_hour, 4),
                 };
-                let mine = if v.origin == "pricebook" { lang.pick(" (mine)", "（我的）") } else { "" };
+                let mine =
+                    if v.origin == catalog::OfferOrigin::Pricebook { lang.pick(" (mine)", "（我的）") } else { "" };
                 t.row([
                     format!("{}{mine}", v.offer.id),
                     v.provider_name.clone().unwrap_or(v.offer.provider_id.clone()),

@@ -2,7 +2,7 @@
 //! (title, publisher, address, date, without the registers' working notes)
 //! and the list drawn as a table.
 
-use suanli_model::Lang;
+use suanli_model::{Lang, Register};
 
 use super::{RATIO_BOOK, Reference, Source};
 
@@ -73,7 +73,11 @@ pub(super) fn reference(key: &str, source: Option<&Source>, lang: Lang) -> Refer
             key: key.to_owned(),
             title: client_text(s.title.trim()),
             publisher: publisher(s, lang),
-            address: s.url.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| register_path(&s.sheet, lang)),
+            address: s
+                .url
+                .clone()
+                .filter(|u| !u.trim().is_empty())
+                .unwrap_or_else(|| register_path(Some(s.sheet), lang)),
             date: s.date.as_deref().and_then(client_date).unwrap_or(undated),
             confidence: Vec::new(),
         },
@@ -92,6 +96,7 @@ pub(super) fn reference(key: &str, source: Option<&Source>, lang: Lang) -> Refer
         // A register section ("gpu-facts 3G", "provider-prices 6.4").
         None => {
             let (sheet, section) = key.split_once(' ').unwrap_or((key, ""));
+            let sheet = Register::parse(sheet);
             Reference {
                 key: key.to_owned(),
                 title: match lang {
@@ -110,28 +115,31 @@ pub(super) fn reference(key: &str, source: Option<&Source>, lang: Lang) -> Refer
 }
 
 /// A register's name.
-fn register_name(sheet: &str, lang: Lang) -> String {
+/// A register's name; a section key that names no register is "a source register".
+fn register_name(sheet: Option<Register>, lang: Lang) -> String {
     match sheet {
-        "gpu-facts" => lang.pick("GPU facts register", "GPU 事实登记表"),
-        "provider-prices" => lang.pick("Provider prices register", "服务商价格登记表"),
-        "china-prices" => lang.pick("China prices register", "国内价格登记表"),
-        "benchmarks" => lang.pick("Benchmark sources register", "基准来源登记表"),
-        "specs" => lang.pick("Specification sources register", "规格来源登记表"),
-        "nodes" => lang.pick("Node and fabric sources register", "节点与互联来源登记表"),
-        "feeds" => lang.pick("Price feed files", "价格数据源文件"),
-        _ => lang.pick("Source register", "来源登记表"),
+        Some(Register::GpuFacts) => lang.pick("GPU facts register", "GPU 事实登记表"),
+        Some(Register::ProviderPrices) => lang.pick("Provider prices register", "服务商价格登记表"),
+        Some(Register::ChinaPrices) => lang.pick("China prices register", "国内价格登记表"),
+        Some(Register::Benchmarks) => lang.pick("Benchmark sources register", "基准来源登记表"),
+        Some(Register::Specs) => lang.pick("Specification sources register", "规格来源登记表"),
+        Some(Register::Nodes) => lang.pick("Node and fabric sources register", "节点与互联来源登记表"),
+        Some(Register::Feeds) => lang.pick("Price feed files", "价格数据源文件"),
+        Some(Register::Article) | None => lang.pick("Source register", "来源登记表"),
     }
     .to_owned()
 }
 
 /// Where a register is kept in the project's repository.
-fn register_path(sheet: &str, lang: Lang) -> String {
+fn register_path(sheet: Option<Register>, lang: Lang) -> String {
     match sheet {
-        "gpu-facts" | "provider-prices" | "china-prices" => {
+        Some(Register::GpuFacts | Register::ProviderPrices | Register::ChinaPrices) => {
             lang.pick("no address recorded (Suanli's research notes)", "未记录地址（Suanli 研究笔记）").to_owned()
         }
-        "feeds" => "data/catalog/feeds/sources.csv".to_owned(),
-        _ => "data/catalog/sources.csv".to_owned(),
+        Some(Register::Feeds) => "data/catalog/feeds/sources.csv".to_owned(),
+        Some(Register::Benchmarks | Register::Specs | Register::Nodes | Register::Article) | None => {
+            "data/catalog/sources.csv".to_owned()
+        }
     }
 }
 
@@ -235,8 +243,8 @@ fn client_date(date: &str) -> Option<String> {
 fn publisher(s: &Source, lang: Lang) -> String {
     let Some(url) = s.url.as_deref().filter(|u| !u.trim().is_empty()) else {
         return match lang {
-            Lang::En => format!("as listed in Suanli's {}", register_name(&s.sheet, lang)),
-            Lang::Zh => format!("据 Suanli {}", register_name(&s.sheet, lang)),
+            Lang::En => format!("as listed in Suanli's {}", register_name(Some(s.sheet), lang)),
+            Lang::Zh => format!("据 Suanli {}", register_name(Some(s.sheet), lang)),
         };
     };
     let rest = url.split_once("://").map_or(url, |(_, r)| r);

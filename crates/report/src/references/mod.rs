@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
-use suanli_model::Lang;
+use suanli_model::{Lang, Register};
 
 mod list;
 
@@ -25,11 +25,10 @@ pub use list::section;
 
 /// A source the catalogue lists (`data/catalog/sources.csv` and the feeds'
 /// sources): what a reference is made from.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Source {
-    /// The register it is listed in (`gpu-facts`, `provider-prices`,
-    /// `china-prices`, `benchmarks`, `specs`, `nodes`, `article`, `feeds`).
-    pub sheet: String,
+    /// The register it is listed in.
+    pub sheet: Register,
     /// What it is, in the register's words.
     pub title: String,
     /// Its address, when the register gives one.
@@ -119,7 +118,7 @@ impl Book {
             }
         };
         if let Some(tag) = confidence {
-            let sheet = self.sources.get(key).map_or("", |s| s.sheet.as_str());
+            let sheet = self.sources.get(key).map(|s| s.sheet);
             let words = confidence_words(sheet, tag, lang);
             if !self.list[at].confidence.contains(&words) {
                 self.list[at].confidence.push(words);
@@ -463,11 +462,11 @@ fn price_kind(tag: &str, origin: &str, lang: Lang) -> String {
 }
 
 /// A confidence tag in words, in the vocabulary of the register it comes from.
-fn confidence_words(sheet: &str, tag: &str, lang: Lang) -> String {
+fn confidence_words(sheet: Option<Register>, tag: &str, lang: Lang) -> String {
     let words = match (sheet, tag) {
         (_, "A") => lang.pick("the provider's own price data", "服务商自有价格数据"),
         (_, "B") => lang.pick("a third party transcribing the provider", "第三方转录服务商价格"),
-        ("china-prices", "C") => {
+        (Some(Register::ChinaPrices), "C") => {
             lang.pick("market quote (forum, blog or aggregator)", "市场报价（论坛、博客或聚合站）")
         }
         (_, "C") => lang.pick("secondary source (blog or aggregator)", "二手来源（博客或聚合站）"),
@@ -523,7 +522,7 @@ mod tests {
         s.insert(
             "prices:S6".into(),
             Source {
-                sheet: "provider-prices".into(),
+                sheet: Register::ProviderPrices,
                 title: "skypilot-catalog catalogs/v8/oci/vms.csv @ 0588751".into(),
                 url: Some(
                     "https://github.com/skypilot-org/skypilot-catalog/blob/0588751/catalogs/v8/oci/vms.csv".into(),
@@ -533,15 +532,15 @@ mod tests {
         );
         s.insert(
             "prices:S37".into(),
-            Source { sheet: "provider-prices".into(), title: "CFETS".into(), url: None, date: Some("2025-09".into()) },
+            Source { sheet: Register::ProviderPrices, title: "CFETS".into(), url: None, date: Some("2025-09".into()) },
         );
         s.insert(
             "cn:S5".into(),
-            Source { sheet: "china-prices".into(), title: "A forum post".into(), url: None, date: None },
+            Source { sheet: Register::ChinaPrices, title: "A forum post".into(), url: None, date: None },
         );
         s.insert(
             "gpu:S1".into(),
-            Source { sheet: "gpu-facts".into(), title: "ml-engineering".into(), ..Default::default() },
+            Source { sheet: Register::GpuFacts, title: "ml-engineering".into(), url: None, date: None },
         );
         s
     }
