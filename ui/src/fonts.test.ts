@@ -48,10 +48,26 @@ describe("the bundled face", () => {
     }
   });
 
-  it("is a file the repository holds, in both weights", () => {
-    const css = readFileSync(join(src, "styles.css"), "utf8");
-    const urls = [...css.matchAll(/url\("@data\/([^"]+)"\)/g)].map((m) => m[1]);
-    expect(urls.length).toBe(2);
-    for (const u of urls) expect(existsSync(resolve(src, "../../data", u)), u).toBe(true);
+  it("is files the repository holds, in both weights, each part with the characters it alone holds", () => {
+    const css = readFileSync(join(src, "fonts.css"), "utf8");
+    const faces = [...css.matchAll(/url\("@data\/([^"]+)"\)[^}]*font-weight: ([^;]+);[^}]*unicode-range: ([^;]+);/g)];
+    expect(faces.map((f) => f[1].replace(/.*\//, ""))).toEqual([
+      "NotoSansSC-Regular-core.otf", "NotoSansSC-Regular-rest.otf", "NotoSansSC-Bold-core.otf", "NotoSansSC-Bold-rest.otf",
+    ]);
+    for (const f of faces) expect(existsSync(resolve(src, "../../data", f[1])), f[1]).toBe(true);
+    const points = (ranges: string) => ranges.split(",").flatMap((r) => {
+      const [a, b] = r.trim().slice(2).split("-").map((x) => parseInt(x, 16));
+      return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
+    });
+    for (const weight of ["400", "600 700"]) {
+      const [core, rest] = faces.filter((f) => f[2] === weight).map((f) => new Set(points(f[3])));
+      // The two parts never overlap: which one draws a character does not depend on the order faces are tried.
+      expect([...rest].filter((p) => core.has(p))).toEqual([]);
+      // Every character of the app's own text is in the core part: the rarer hanzi load only for user text.
+      for (const file of files(src).filter((f) => /i18n\/.*\.ts$/.test(f))) {
+        const missing = [...readFileSync(file, "utf8")].filter((ch) => ch.codePointAt(0)! > 0x2e7f && !core.has(ch.codePointAt(0)!));
+        expect(missing, file).toEqual([]);
+      }
+    }
   });
 });
