@@ -2667,20 +2667,20 @@ export type PriceChange_Deserialize = {
 	what: OfferChangeKind,
 	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
 	old_price?: number | null,
-	/**  Currency code before (`USD`). */
-	old_currency?: string | null,
-	/**  Price unit before (`instance_hour` …). */
-	old_price_unit?: string | null,
+	/**  Currency before. */
+	old_currency?: Currency | null,
+	/**  Price unit before. */
+	old_price_unit?: PriceUnit | null,
 	/**  As-of date of the price before. */
 	old_as_of?: string | null,
 	/**  Source ids of the price before. */
 	old_source?: string | null,
 	/**  Price after, in `new_currency` per `new_price_unit`; `None` when removed. */
 	new_price?: number | null,
-	/**  Currency code after. */
-	new_currency?: string | null,
+	/**  Currency after. */
+	new_currency?: Currency | null,
 	/**  Price unit after. */
-	new_price_unit?: string | null,
+	new_price_unit?: PriceUnit | null,
 	/**  As-of date of the price after. */
 	new_as_of?: string | null,
 };
@@ -2697,20 +2697,20 @@ export type PriceChange_Serialize = {
 	what: OfferChangeKind,
 	/**  Price before, in `old_currency` per `old_price_unit`; `None` when added. */
 	old_price: number | null,
-	/**  Currency code before (`USD`). */
-	old_currency: string | null,
-	/**  Price unit before (`instance_hour` …). */
-	old_price_unit: string | null,
+	/**  Currency before. */
+	old_currency: Currency | null,
+	/**  Price unit before. */
+	old_price_unit: PriceUnit | null,
 	/**  As-of date of the price before. */
 	old_as_of: string | null,
 	/**  Source ids of the price before. */
 	old_source: string | null,
 	/**  Price after, in `new_currency` per `new_price_unit`; `None` when removed. */
 	new_price: number | null,
-	/**  Currency code after. */
-	new_currency: string | null,
+	/**  Currency after. */
+	new_currency: Currency | null,
 	/**  Price unit after. */
-	new_price_unit: string | null,
+	new_price_unit: PriceUnit | null,
 	/**  As-of date of the price after. */
 	new_as_of: string | null,
 };

@@ -34,7 +34,7 @@ use std::path::Path;
 use crate::change_label::{ChangeLabel, label_zh};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::de::DeserializeOwned;
-use suanli_model::Lang;
+use suanli_model::{Currency, Lang};
 
 pub use check::RowError;
 pub use rows::*;
@@ -580,20 +580,20 @@ pub struct PriceChange {
     pub what: OfferChangeKind,
     /// Price before, in `old_currency` per `old_price_unit`; `None` when added.
     pub old_price: Option<f64>,
-    /// Currency code before (`USD`).
-    pub old_currency: Option<String>,
-    /// Price unit before (`instance_hour` …).
-    pub old_price_unit: Option<String>,
+    /// Currency before.
+    pub old_currency: Option<Currency>,
+    /// Price unit before.
+    pub old_price_unit: Option<PriceUnit>,
     /// As-of date of the price before.
     pub old_as_of: Option<String>,
     /// Source ids of the price before.
     pub old_source: Option<String>,
     /// Price after, in `new_currency` per `new_price_unit`; `None` when removed.
     pub new_price: Option<f64>,
-    /// Currency code after.
-    pub new_currency: Option<String>,
+    /// Currency after.
+    pub new_currency: Option<Currency>,
     /// Price unit after.
-    pub new_price_unit: Option<String>,
+    pub new_price_unit: Option<PriceUnit>,
     /// As-of date of the price after.
     pub new_as_of: Option<String>,
 }
@@ -609,10 +609,10 @@ pub struct OfferChange {
     pub old_price: Option<f64>,
     /// Price after (in `new_currency`); `None` when removed.
     pub new_price: Option<f64>,
-    /// Currency code before.
-    pub old_currency: Option<String>,
-    /// Currency code after.
-    pub new_currency: Option<String>,
+    /// Currency before.
+    pub old_currency: Option<Currency>,
+    /// Currency after.
+    pub new_currency: Option<Currency>,
 }
 
 /// What a change's offers are, and so what its history rows say.

@@ -107,9 +107,9 @@ pub fn run(cmd: CatalogCommand, c: &mut Catalog, lang: Lang) -> Result<(), Error
                     let mut t =
                         Table::new([lang.pick("Offer", "报价"), lang.pick("What", "变化"), lang.pick("Price", "价格")]);
                     for d in details {
-                        let price = |p: Option<f64>, cur: &Option<String>| {
+                        let price = |p: Option<f64>, cur: &Option<suanli_api::Currency>| {
                             p.map_or(String::new(), |p| {
-                                format!("{p} {}", cur.as_deref().unwrap_or("")).trim().to_owned()
+                                format!("{p} {}", cur.map_or("", |c| c.code())).trim().to_owned()
                             })
                         };
                         let (what, figure) = match d.what {
