@@ -728,6 +728,29 @@ export type CandidateJson_Serialize = {
 	why: string,
 };
 
+/**  A table of the catalogue, as packs carry them. */
+export type CatalogTable = 
+/**  Sources rows cite. */
+"sources" | 
+/**  Accelerators. */
+"accelerators" | 
+/**  Providers. */
+"providers" | 
+/**  Offers. */
+"offers" | 
+/**  Published efficiency ratios. */
+"efficiency" | 
+/**  Benchmark measurements. */
+"measurements" | 
+/**  Multi-node scaling points. */
+"scaling" | 
+/**  Export-control rules. */
+"export_controls" | 
+/**  Node and fabric facts. */
+"nodes" | 
+/**  Reference exchange rates. */
+"reference_rates";
+
 /**
  *  Cost categories of the breakdown. Cash view: capex when paid, the
  *  residual value as a credit at the horizon. Serialised as its [`Category::key`].
@@ -3709,8 +3732,8 @@ export type SupplyJson = {
 
 /**  What applying a pack does to one table. */
 export type TableChange = {
-	/**  The table (`offers`, `providers` …). */
-	table: string,
+	/**  The table. */
+	table: CatalogTable,
 	/**  Rows it held before. */
 	before: number | null,
 	/**  Rows the pack adds. */

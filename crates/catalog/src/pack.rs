@@ -84,12 +84,64 @@ pub enum Removals {
     Allowed,
 }
 
+/// A table of the catalogue, as packs carry them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum CatalogTable {
+    /// Sources rows cite.
+    #[default]
+    Sources,
+    /// Accelerators.
+    Accelerators,
+    /// Providers.
+    Providers,
+    /// Offers.
+    Offers,
+    /// Published efficiency ratios.
+    Efficiency,
+    /// Benchmark measurements.
+    Measurements,
+    /// Multi-node scaling points.
+    Scaling,
+    /// Export-control rules.
+    ExportControls,
+    /// Node and fabric facts.
+    Nodes,
+    /// Reference exchange rates.
+    ReferenceRates,
+}
+
+impl CatalogTable {
+    /// The table's name in packs and messages (`export_controls`).
+    pub fn key(self) -> &'static str {
+        match self {
+            CatalogTable::Sources => "sources",
+            CatalogTable::Accelerators => "accelerators",
+            CatalogTable::Providers => "providers",
+            CatalogTable::Offers => "offers",
+            CatalogTable::Efficiency => "efficiency",
+            CatalogTable::Measurements => "measurements",
+            CatalogTable::Scaling => "scaling",
+            CatalogTable::ExportControls => "export_controls",
+            CatalogTable::Nodes => "nodes",
+            CatalogTable::ReferenceRates => "reference_rates",
+        }
+    }
+}
+
+impl std::fmt::Display for CatalogTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
 /// What applying a pack does to one table.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TableChange {
-    /// The table (`offers`, `providers` …).
-    pub table: String,
+    /// The table.
+    pub table: CatalogTable,
     /// Rows it held before.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub before: usize,
@@ -127,7 +179,7 @@ pub struct Plan {
 
 impl Plan {
     /// One table's change, by name.
-    pub fn table(&self, name: &str) -> Option<&TableChange> {
+    pub fn table(&self, name: CatalogTable) -> Option<&TableChange> {
         self.tables.iter().find(|t| t.table == name)
     }
 
@@ -140,7 +192,7 @@ impl Plan {
         for t in &self.tables {
             if t.removed > 0 && t.removed as f64 > MAX_REMOVAL_SHARE * t.before as f64 {
                 return Err(PackError::TooManyRemovals {
-                    table: t.table.clone(),
+                    table: t.table,
                     removed: t.removed,
                     before: t.before,
                     share: MAX_REMOVAL_SHARE,
@@ -217,7 +269,7 @@ pub enum PackError {
     )]
     TooManyRemovals {
         /// The table.
-        table: String,
+        table: CatalogTable,
         /// Rows it would remove.
         removed: usize,
         /// Rows the table holds.
@@ -230,8 +282,8 @@ pub enum PackError {
     OutOfScope {
         /// The pack's providers.
         scope: Vec<String>,
-        /// `providers` or `offers`.
-        table: String,
+        /// Providers or offers.
+        table: CatalogTable,
         /// The row's id.
         id: String,
         /// The row's provider.
@@ -582,20 +634,20 @@ pub struct TrustedKey {
 fn scoped(current: &Tables, pack: &Pack) -> Result<Tables, PackError> {
     let Scope::Providers(scope) = &pack.scope else { return Ok(pack.tables.clone()) };
     let inside = |p: &str| scope.iter().any(|s| s == p);
-    let outside = |table: &str, id: &str, provider: &str| PackError::OutOfScope {
+    let outside = |table: CatalogTable, id: &str, provider: &str| PackError::OutOfScope {
         scope: scope.clone(),
-        table: table.to_owned(),
+        table,
         id: id.to_owned(),
         provider: provider.to_owned(),
     };
     if let Some(p) = pack.tables.providers.iter().find(|p| !inside(&p.id)) {
-        return Err(outside("providers", &p.id, &p.id));
+        return Err(outside(CatalogTable::Providers, &p.id, &p.id));
     }
     if let Some(o) = pack.tables.offers.iter().find(|o| !inside(&o.provider_id)) {
-        return Err(outside("offers", &o.id, &o.provider_id));
+        return Err(outside(CatalogTable::Offers, &o.id, &o.provider_id));
     }
     if let Some(n) = pack.tables.nodes.iter().find(|n| !inside(&n.provider_id)) {
-        return Err(outside("nodes", &n.id, &n.provider_id));
+        return Err(outside(CatalogTable::Nodes, &n.id, &n.provider_id));
     }
     let t = &pack.tables;
     let mut after = current.clone();
@@ -635,16 +687,16 @@ fn upsert<T: Clone>(rows: &mut Vec<T>, new: &[T], id: fn(&T) -> &str) {
 /// Table by table, what turns `before` into `after`.
 fn plan(before: &Tables, after: &Tables) -> Plan {
     let tables = vec![
-        table_change("sources", &before.sources, &after.sources),
-        table_change("accelerators", &before.accelerators, &after.accelerators),
-        table_change("providers", &before.providers, &after.providers),
-        table_change("offers", &before.offers, &after.offers),
-        table_change("efficiency", &before.efficiency, &after.efficiency),
-        table_change("measurements", &before.measurements, &after.measurements),
-        table_change("scaling", &before.scaling, &after.scaling),
-        table_change("export_controls", &before.export_controls, &after.export_controls),
-        table_change("nodes", &before.nodes, &after.nodes),
-        table_change("reference_rates", &before.reference_rates, &after.reference_rates),
+        table_change(CatalogTable::Sources, &before.sources, &after.sources),
+        table_change(CatalogTable::Accelerators, &before.accelerators, &after.accelerators),
+        table_change(CatalogTable::Providers, &before.providers, &after.providers),
+        table_change(CatalogTable::Offers, &before.offers, &after.offers),
+        table_change(CatalogTable::Efficiency, &before.efficiency, &after.efficiency),
+        table_change(CatalogTable::Measurements, &before.measurements, &after.measurements),
+        table_change(CatalogTable::Scaling, &before.scaling, &after.scaling),
+        table_change(CatalogTable::ExportControls, &before.export_controls, &after.export_controls),
+        table_change(CatalogTable::Nodes, &before.nodes, &after.nodes),
+        table_change(CatalogTable::ReferenceRates, &before.reference_rates, &after.reference_rates),
     ];
     Plan { tables }
 }
@@ -657,7 +709,7 @@ fn fields<T: Serialize>(row: &T) -> serde_json::Map<String, serde_json::Value> {
     }
 }
 
-fn table_change<T: Serialize>(table: &str, before: &[T], after: &[T]) -> TableChange {
+fn table_change<T: Serialize>(table: CatalogTable, before: &[T], after: &[T]) -> TableChange {
     use std::collections::{BTreeMap, HashMap};
     // Rows are keyed by `id`; a reference rate by its currency.
     let id = |m: &serde_json::Map<String, serde_json::Value>| {
@@ -665,7 +717,7 @@ fn table_change<T: Serialize>(table: &str, before: &[T], after: &[T]) -> TableCh
     };
     let old: HashMap<String, serde_json::Map<String, serde_json::Value>> =
         before.iter().map(fields).map(|m| (id(&m), m)).collect();
-    let mut change = TableChange { table: table.to_owned(), before: before.len(), ..TableChange::default() };
+    let mut change = TableChange { table, before: before.len(), ..TableChange::default() };
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     for new in after.iter().map(fields) {

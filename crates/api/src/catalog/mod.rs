@@ -31,7 +31,9 @@ pub use suanli_catalog::Error as CatalogError;
 /// A price feed's format: what `import` reads.
 pub use suanli_catalog::import::Format as FeedFormat;
 pub use suanli_catalog::import::{ImportReport, Provenance, SkipReason};
-pub use suanli_catalog::pack::{FieldCount, MAX_REMOVAL_SHARE, Plan, Removals, Scope, Subset, TableChange};
+pub use suanli_catalog::pack::{
+    CatalogTable, FieldCount, MAX_REMOVAL_SHARE, Plan, Removals, Scope, Subset, TableChange,
+};
 pub use suanli_catalog::pricebook::{Discount, PriceBookFile, Targets};
 pub use suanli_catalog::query::{
     AcceleratorFilter, AcceleratorForWorkload, BestOffer, InferenceModel, Jurisdiction, OfferFilter, OfferOrigin,

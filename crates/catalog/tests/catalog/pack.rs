@@ -1,7 +1,8 @@
 //! Signed packs: good, tampered, unsigned, untrusted, older, truncated.
 
 use suanli_catalog::pack::{
-    self, MAX_PACK_VERSION, MAX_VERSION_STEP, PackError, Removals, Scope, Subset, TrustedKey, VerifyOptions,
+    self, CatalogTable, MAX_PACK_VERSION, MAX_VERSION_STEP, PackError, Removals, Scope, Subset, TrustedKey,
+    VerifyOptions,
 };
 
 use suanli_model::Lang;
@@ -192,10 +193,10 @@ fn a_provider_pack_changes_only_its_providers() {
     let before = c.tables().unwrap();
     let v = sign_for(&mut c, &p);
     let plan = c.pack_plan(&v.pack).unwrap();
-    let offers = plan.table("offers").unwrap();
+    let offers = plan.table(CatalogTable::Offers).unwrap();
     assert_eq!((offers.added, offers.removed, offers.changed), (0, 1, 1), "{plan:?}");
     assert_eq!(offers.fields, vec![pack::FieldCount { field: "region".into(), rows: 1 }]);
-    assert_eq!(plan.table("providers").unwrap().removed, 0);
+    assert_eq!(plan.table(CatalogTable::Providers).unwrap().removed, 0);
 
     let (_, change) = c.apply_pack(&v, NOW, Removals::WithinShare).unwrap();
     assert_eq!((change.added, change.removed), (0, 1));
@@ -236,7 +237,7 @@ fn an_empty_whole_catalogue_pack_removes_nothing_without_the_explicit_flag() {
     let v = sign_for(&mut c, &p);
     let before = c.tables().unwrap();
     let plan = c.pack_plan(&v.pack).unwrap();
-    assert_eq!(plan.table("offers").unwrap().removed, n);
+    assert_eq!(plan.table(CatalogTable::Offers).unwrap().removed, n);
     match c.apply_pack(&v, NOW, Removals::WithinShare) {
         Err(suanli_catalog::Error::Refused(e @ PackError::TooManyRemovals { .. })) => {
             assert!(e.message(Lang::En).contains(&n.to_string()), "{}", e.message(Lang::En));
@@ -287,11 +288,11 @@ fn the_plan_counts_every_changed_field() {
     p.tables.providers[0].name = "New name".into();
     let v = sign_for(&mut c, &p);
     let plan = c.pack_plan(&v.pack).unwrap();
-    let offers = plan.table("offers").unwrap();
+    let offers = plan.table(CatalogTable::Offers).unwrap();
     assert_eq!(offers.changed, 2);
     let fields: Vec<(&str, usize)> = offers.fields.iter().map(|f| (f.field.as_str(), f.rows)).collect();
     assert_eq!(fields, vec![("instance", 1), ("notes", 1), ("region", 1)]);
-    assert_eq!(plan.table("providers").unwrap().changed, 1);
+    assert_eq!(plan.table(CatalogTable::Providers).unwrap().changed, 1);
     let (after, _) = c.apply_pack(&v, NOW, Removals::WithinShare).unwrap();
     assert_eq!(after, plan);
 }

@@ -414,7 +414,9 @@ pub(super) fn report_pack(s: &suanli_api::catalog::PackSummary, change: Option<&
             lang.pick("applying it changes:", "应用后将更改：")
         }
     );
-    for t in s.plan.tables.iter().filter(|t| t.table == "offers" || t.added + t.removed + t.changed > 0) {
+    for t in
+        s.plan.tables.iter().filter(|t| t.table == catalog::CatalogTable::Offers || t.added + t.removed + t.changed > 0)
+    {
         let fields: Vec<String> = t.fields.iter().map(|f| format!("{} {}", f.field, f.rows)).collect();
         let fields = if fields.is_empty() { String::new() } else { format!(" ({})", fields.join(", ")) };
         outln!(
