@@ -37,7 +37,7 @@ pub(crate) struct OfferRows {
     pub accelerators: BTreeMap<String, Accelerator>,
     pub discounts: Vec<Discount>,
     /// Every offer with its origin (price book included).
-    pub offers: Vec<(Arc<Offer>, crate::query::OfferOrigin)>,
+    pub offers: Vec<(Arc<Offer>, crate::vocab::OfferOrigin)>,
 }
 
 #[derive(Debug, Default)]

@@ -92,6 +92,20 @@ impl BillingMode {
     }
 }
 
+/// Which layer an offer comes from; by id, an import shadows the catalogue
+/// and the user's price book shadows both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum OfferOrigin {
+    /// The bundled catalogue (or a pack applied to it).
+    Catalogue,
+    /// A price feed the user imported or refreshed.
+    Import,
+    /// The user's own price book.
+    Pricebook,
+}
+
 /// How much of a committed price is paid up front.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

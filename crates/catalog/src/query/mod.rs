@@ -19,6 +19,8 @@ mod workload;
 pub use search::{HitKind, SearchHit};
 pub use workload::{AcceleratorForWorkload, BestOffer};
 
+pub use crate::vocab::OfferOrigin;
+
 /// The accelerator every ratio is relative to by default.
 pub const REFERENCE_ACCELERATOR: &str = "nvidia-a100-sxm-80gb";
 
@@ -187,20 +189,6 @@ pub struct OfferView {
     /// Whether one instance has that many (with an inference model and a
     /// known memory size).
     pub instance_holds_model: Option<bool>,
-}
-
-/// Which layer an offer comes from; by id, an import shadows the catalogue
-/// and the user's price book shadows both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum OfferOrigin {
-    /// The bundled catalogue (or a pack applied to it).
-    Catalogue,
-    /// A price feed the user imported or refreshed.
-    Import,
-    /// The user's own price book.
-    Pricebook,
 }
 
 /// What kind of figure a price is, from its confidence tag: what a reader
