@@ -85,12 +85,11 @@ pub enum Removals {
 }
 
 /// A table of the catalogue, as packs carry them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum CatalogTable {
     /// Sources rows cite.
-    #[default]
     Sources,
     /// Accelerators.
     Accelerators,
@@ -137,7 +136,7 @@ impl std::fmt::Display for CatalogTable {
 }
 
 /// What applying a pack does to one table.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TableChange {
     /// The table.
@@ -717,7 +716,7 @@ fn table_change<T: Serialize>(table: CatalogTable, before: &[T], after: &[T]) ->
     };
     let old: HashMap<String, serde_json::Map<String, serde_json::Value>> =
         before.iter().map(fields).map(|m| (id(&m), m)).collect();
-    let mut change = TableChange { table, before: before.len(), ..TableChange::default() };
+    let mut change = TableChange { table, before: before.len(), added: 0, removed: 0, changed: 0, fields: Vec::new() };
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     for new in after.iter().map(fields) {
