@@ -172,18 +172,20 @@ fn inference_h100_fleet_worked_by_hand() {
     let suanli_api::Demand::Inference(d) = &s.demand else { panic!("an inference demand") };
     let per_ref = d.tokens_per_second_per_ref_gpu.unwrap();
     let ratio = s.options.iter().find(|o| o.id == "h100").unwrap().efficiency_ratio.unwrap();
-    // 2e9 tokens a day ÷ 86,400 s = 23,148.15 tokens/s ÷ ~93.03 per reference GPU (the decode
-    // roofline on the A100) = 248.8 reference GPUs ÷ 2.495 (H100 vs A100, catalogue) = 99.7 H100,
-    // every hour of the year: 99.7 × 730 × 12 = 873,588 accelerator-hours; 100 at the peak, 13 replicas of 8.
+    // 2e9 tokens a day ÷ 86,400 s = 23,148.15 tokens/s ÷ ~584.70 per reference GPU (the serving
+    // model on the A100: 8-card replicas, 356 sequences, 76.1 ms a step) = 39.59 reference GPUs
+    // ÷ 2.495 (H100 vs A100, catalogue) = 15.87 H100, every hour of the year:
+    // 15.87 × 730 × 12 = 139,000 accelerator-hours; 16 at the peak, 2 replicas of 8.
+    assert!((per_ref - 584.70).abs() < 0.01, "{per_ref}");
     let by_hand = 2e9 / 86_400.0 / per_ref / ratio;
-    assert!((by_hand - 99.7).abs() < 0.5, "{per_ref} tokens/s, ratio {ratio}: {by_hand}");
+    assert!((by_hand - 15.87).abs() < 0.05, "{per_ref} tokens/s, ratio {ratio}: {by_hand}");
     let fleet = option(&e, "h100").fleet;
     assert!((fleet.peak_accelerators - by_hand).abs() < 1e-6 * by_hand, "{fleet:?}");
     assert!((fleet.average_accelerators - by_hand).abs() < 1e-6 * by_hand);
     assert!((fleet.accelerator_hours - by_hand * 730.0 * 12.0).abs() < 1e-3 * by_hand);
-    assert_eq!((fleet.months, fleet.peak_count(), fleet.per_replica, fleet.replicas()), (12.0, 100, 8, 13));
+    assert_eq!((fleet.months, fleet.peak_count(), fleet.per_replica, fleet.replicas()), (12.0, 16, 8, 2));
     assert_eq!(fleet.servers, None);
-    // "Rent 8×H100" names 8 of the 100: flagged.
+    // "Rent 8×H100" names 8 of the 16: flagged.
     let m = suanli_api::label_mismatch(option(&e, "h100")).expect("flagged");
     assert_eq!(m.named, 8);
 }

@@ -5,7 +5,7 @@
 
 use suanli_catalog::query::{Jurisdiction, OfferFilter, OfferSort, OfferView};
 use suanli_catalog::{BillingMode, Catalog};
-use suanli_model::inference::{BANDWIDTH_UTILISATION, COMPUTE_UTILISATION, Device, decode_throughput};
+use suanli_model::inference::{BANDWIDTH_UTILISATION, FITTED, decode_throughput};
 use suanli_model::{
     Currency, Demand, InputError, Lang, OfferSelector, OptionSpec, Rule, Scenario, Uncertain, WorkloadClass,
 };
@@ -50,7 +50,7 @@ pub fn catalog_required(s: &Scenario) -> bool {
         })
 }
 
-/// An inference demand without a stated throughput: the roofline estimate
+/// An inference demand without a stated throughput: the serving model's estimate
 /// on the reference accelerator's catalogue specs, with where it came from.
 pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Option<Note>, Error> {
     let Demand::Inference(d) = &mut s.demand else { return Ok(None) };
@@ -58,35 +58,34 @@ pub(crate) fn estimate_throughput(s: &mut Scenario, c: &Catalog) -> Result<Optio
         return Ok(None);
     }
     let Some(r) = c.accelerator(&s.reference_gpu)? else { return Ok(None) };
-    let device = match (r.bf16_tflops.or(r.fp16_tflops), r.memory_bandwidth_gbps, r.memory_gb) {
-        (Some(f), Some(b), Some(m)) => Device { dense_tflops: f, bandwidth_gbps: b, memory_gb: m },
-        _ => return Ok(None),
-    };
+    let Some(device) = r.serving_device(d.precision) else { return Ok(None) };
     let Some(t) = decode_throughput(d, &device) else { return Ok(None) };
     d.tokens_per_second_per_ref_gpu = Some(t.tokens_per_second_per_accelerator);
     let en = format!(
-        "estimated: decode roofline on {} ({} TFLOPS, {} GB/s, {} GB; bandwidth used {:.0} %, compute {:.0} %): \
-         {} per replica, batch {}, {:.1} ms per token",
+        "estimated: serving model on {} ({} TFLOPS, {} GB/s, {} GB; bandwidth used {:.0} %, compute {:.0} %, \
+         {:.0} ms a step beyond both, as calibrated on MLPerf Inference): {} per replica, batch {}, {:.1} ms per token",
         r.id,
         device.dense_tflops,
         device.bandwidth_gbps,
         device.memory_gb,
         BANDWIDTH_UTILISATION * 100.0,
-        COMPUTE_UTILISATION * 100.0,
+        FITTED.compute_utilisation * 100.0,
+        FITTED.step_overhead_ms,
         t.accelerators_per_replica,
         t.batch,
         t.ms_per_token
     );
     // Both languages, "English / 中文": a report prints its own side.
     let zh = format!(
-        "估算：按 {} 的解码屋顶线模型（{} TFLOPS，{} GB/s，{} GB；带宽利用 {:.0} %，算力利用 {:.0} %）：\
-         每副本 {} 张卡，批大小 {}，每 token {:.1} 毫秒",
+        "估算：按 {} 的推理服务模型（{} TFLOPS，{} GB/s，{} GB；带宽利用 {:.0} %，算力利用 {:.0} %，\
+         每步另加 {:.0} 毫秒，按 MLPerf 推理基准校准）：每副本 {} 张卡，批大小 {}，每 token {:.1} 毫秒",
         r.id,
         device.dense_tflops,
         device.bandwidth_gbps,
         device.memory_gb,
         BANDWIDTH_UTILISATION * 100.0,
-        COMPUTE_UTILISATION * 100.0,
+        FITTED.compute_utilisation * 100.0,
+        FITTED.step_overhead_ms,
         t.accelerators_per_replica,
         t.batch,
         t.ms_per_token

@@ -25,6 +25,7 @@ pub mod query;
 pub mod ratios;
 pub mod rows;
 mod schema;
+pub mod serving;
 mod store;
 pub mod update;
 mod vocab;

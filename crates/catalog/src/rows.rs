@@ -3,7 +3,8 @@
 //! confidence; an empty field means "not sourced", never zero.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use suanli_model::{Currency, ExportStatus, Register};
+use suanli_model::inference::Device;
+use suanli_model::{Currency, ExportStatus, Precision, Register};
 
 pub use suanli_model::WorkloadClass;
 
@@ -167,6 +168,28 @@ impl Accelerator {
     /// Whether a spec field is listed as having no public figure.
     pub fn is_unpublished(&self, field: &str) -> bool {
         self.unpublished.as_deref().is_some_and(|u| u.split(';').any(|f| f.trim() == field))
+    }
+
+    /// Dense peak compute at a served precision, TFLOPS: the FP8 (INT8)
+    /// figure for 8- and 4-bit formats when the part has one, else its
+    /// 16-bit figure (a part without FP8 computes 8-bit weights in 16 bits).
+    pub fn peak_tflops(&self, precision: Precision) -> Option<f64> {
+        let sixteen = self.bf16_tflops.or(self.fp16_tflops);
+        match precision {
+            Precision::Fp32 => self.fp32_tflops,
+            Precision::Bf16 | Precision::Fp16 => sixteen,
+            Precision::Fp8 => self.fp8_tflops.or(sixteen),
+            Precision::Int8 | Precision::Int4 => self.int8_tops.or(sixteen),
+        }
+    }
+
+    /// The figures the serving model needs at a precision, when all are published.
+    pub fn serving_device(&self, precision: Precision) -> Option<Device> {
+        Some(Device {
+            dense_tflops: self.peak_tflops(precision)?,
+            bandwidth_gbps: self.memory_bandwidth_gbps?,
+            memory_gb: self.memory_gb?,
+        })
     }
 }
 

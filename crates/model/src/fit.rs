@@ -18,14 +18,21 @@ const OPTIMIZER_BYTES_PER_PARAMETER: f64 = 12.0;
 /// Width ÷ depth of a dense transformer (GPT-3 175B: 12,288 / 96 = 128).
 const ASPECT_RATIO: f64 = 128.0;
 
-/// KV cache bytes per token of a dense transformer of `parameters`
-/// without grouped-query attention: parameters ≈ 12 · layers · width² and
+/// Width of the keys (or the values) one layer caches per token under
+/// grouped-query attention with 8 KV heads of 128: Llama 2 70B, Llama 3
+/// 8B/70B/405B, Qwen 2.5 72B and Mistral 7B all cache this.
+const GQA_KV_WIDTH: f64 = 8.0 * 128.0;
+
+/// KV cache bytes per token of a dense transformer of `parameters` with
+/// grouped-query attention: parameters ≈ 12 · layers · width² and
 /// width = 128 · layers give the layers; K and V of every layer are
-/// stored: 2 · layers · width · bytes. On the high side for GQA models
-/// (Llama-2-70B keeps 8× less); give the model's figure when known.
+/// stored at [`GQA_KV_WIDTH`] (or the whole width, if narrower):
+/// 2 · layers · kv width · bytes. Llama 2 70B: the rule gives 71 layers and
+/// 290,000 bytes against its 80 layers and 327,680. A model with full
+/// multi-head attention keeps 8× more: give its own figure.
 pub fn default_kv_bytes_per_token(parameters: f64, precision: Precision) -> f64 {
     let layers = (parameters / (12.0 * ASPECT_RATIO * ASPECT_RATIO)).cbrt();
-    2.0 * layers * (ASPECT_RATIO * layers) * precision.bytes()
+    2.0 * layers * GQA_KV_WIDTH.min(ASPECT_RATIO * layers) * precision.bytes()
 }
 
 pub(crate) fn usable_bytes(memory_gb: f64) -> f64 {

@@ -40,6 +40,7 @@ pub use suanli_catalog::query::{
     OfferSort, OfferView, SearchHit,
 };
 pub use suanli_catalog::ratios::{Basis, IMPLAUSIBLE, PinnedRatio};
+pub use suanli_catalog::serving::{ServingCalibration, ServingPoint, SetAside, StackFit};
 pub use suanli_catalog::update::{Limits, MAX_AZURE_PAGES, UpdateError};
 pub use suanli_catalog::{
     Accelerator, BillingMode, Catalog, ChangeKind, ChangeSummary, Confidence, Counts, MultiNode, Node, Offer,
@@ -166,6 +167,8 @@ pub struct CalibrationReport {
     /// Comparisons set aside: they disagree with both parts' specs by more
     /// than [`IMPLAUSIBLE`] (a log or unit problem, an untuned run).
     pub set_aside: Vec<DerivedRatio>,
+    /// The serving model (tokens per second) against MLPerf Inference.
+    pub serving: ServingCalibration,
 }
 
 /// The leave-one-out calibration of the estimate model, with how many
@@ -176,6 +179,7 @@ pub fn calibration(c: &Catalog) -> Result<CalibrationReport, Error> {
         calibration: c.calibration(REFERENCE_ACCELERATOR)?,
         comparisons: book.derived.len() as u32,
         set_aside: book.set_aside.clone(),
+        serving: c.serving_calibration()?,
     })
 }
 

@@ -181,6 +181,7 @@ const PROPER: &[&str] = &[
     "kWh",
     "Uptime",
     "FlagPerf",
+    "MLPerf",
     "torch_npu",
     "MindIE",
     "vllm",

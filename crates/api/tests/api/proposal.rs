@@ -329,10 +329,10 @@ fn the_appendix_traces_an_estimated_throughput_to_its_method() {
     let db = tempfile::tempdir().unwrap();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/scenarios/llm-inference-70b.toml");
     let meta = ProposalMeta { date: "2026-11-30".into(), ..ProposalMeta::default() };
-    for (lang, method) in [(Lang::En, "decode roofline"), (Lang::Zh, "解码屋顶线")] {
+    for (lang, method) in [(Lang::En, "serving model"), (Lang::Zh, "推理服务模型")] {
         let pages = proposal_text_for_file(&file, Some(&db.path().join("db.sqlite")), lang, &meta).unwrap();
         let text = pages.concat().join("\n");
-        let at = text.find("93.031124").unwrap_or_else(|| panic!("no throughput row: {text}"));
+        let at = text.find("584.703288").unwrap_or_else(|| panic!("no throughput row: {text}"));
         let row: String = text[at..].chars().take(200).collect();
         assert!(row.contains(method), "{row}");
     }

@@ -410,15 +410,10 @@ impl InferenceModel {
     }
 }
 
-/// Output tokens per second of the reference accelerator (decode roofline
-/// on its catalogue specs), when it has them.
+/// Output tokens per second of the reference accelerator (the serving
+/// model on its catalogue specs), when it has them.
 fn reference_tokens_per_second(reference: Option<&Accelerator>, m: &InferenceModel) -> Option<f64> {
-    let r = reference?;
-    let device = suanli_model::inference::Device {
-        dense_tflops: r.bf16_tflops.or(r.fp16_tflops)?,
-        bandwidth_gbps: r.memory_bandwidth_gbps?,
-        memory_gb: r.memory_gb?,
-    };
+    let device = reference?.serving_device(m.precision)?;
     suanli_model::inference::decode_throughput(&m.demand(), &device).map(|t| t.tokens_per_second_per_accelerator)
 }
 
@@ -535,6 +530,11 @@ impl Catalog {
             pins: &pins,
             reference,
         }))
+    }
+
+    /// The serving model against MLPerf Inference's Llama 2 70B results.
+    pub fn serving_calibration(&self) -> Result<crate::serving::ServingCalibration, Error> {
+        Ok(crate::serving::calibrate(&self.measurements()?, &self.accelerators(&AcceleratorFilter::default())?))
     }
 
     /// The leave-one-out calibration of the estimate model.

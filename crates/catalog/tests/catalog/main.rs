@@ -11,6 +11,7 @@ mod pack;
 mod pricebook;
 mod query;
 mod ratios;
+mod serving;
 mod update;
 
 use suanli_catalog::Catalog;

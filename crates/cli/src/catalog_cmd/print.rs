@@ -2,7 +2,7 @@
 //! (accelerators, providers, offers, accelerators for a workload), the
 //! calibration, a record's outline and a pack's report.
 
-use suanli_api::catalog::{AcceleratorFilter, Catalog, ChangeSummary, IMPLAUSIBLE, Jurisdiction};
+use suanli_api::catalog::{AcceleratorFilter, Catalog, ChangeSummary, IMPLAUSIBLE, Jurisdiction, ServingCalibration};
 use suanli_api::freshness;
 use suanli_api::{Currency, Error, Lang, catalog, format_percent};
 
@@ -366,7 +366,74 @@ pub(super) fn calibration(c: &Catalog, format: Format, lang: Lang) -> Result<(),
             );
         }
     }
+    outln!();
+    serving_calibration(&r.serving, lang);
     Ok(())
+}
+
+/// The serving model's fit and its error on each MLPerf result.
+fn serving_calibration(s: &ServingCalibration, lang: Lang) {
+    outln!(
+        "{} {} ({}, {} {}): {} {:.0} %; {} {:.2}, {:.0} ms ({}) — {} {}, {} {}",
+        lang.pick("Serving model against MLPerf Inference", "推理服务模型对照 MLPerf Inference"),
+        s.case,
+        s.precision.key(),
+        s.context_tokens,
+        lang.pick("tokens of context", "token 上下文"),
+        lang.pick("bandwidth used (assumed)", "带宽利用（假设）"),
+        s.bandwidth_utilisation * 100.0,
+        lang.pick(
+            "compute utilisation and step overhead fitted on CUDA, used by the engine",
+            "以 CUDA 结果拟合、引擎所用的算力利用与每步开销"
+        ),
+        s.compute_utilisation,
+        s.step_overhead_ms,
+        s.stacks
+            .iter()
+            .map(|f| format!(
+                "{} {:.2}, {:.0} ms, {} {}",
+                f.stack,
+                f.compute_utilisation,
+                f.step_overhead_ms,
+                f.points,
+                lang.pick("results", "个结果")
+            ))
+            .collect::<Vec<_>>()
+            .join("; "),
+        format_percent(s.median_abs_error, 0),
+        lang.pick("median error", "误差中位数"),
+        format_percent(s.median_abs_error_left_out, 0),
+        lang.pick("left out", "留一法"),
+    );
+    let mut t = Table::new([
+        lang.pick("Accelerator", "加速卡"),
+        lang.pick("Stack", "软件栈"),
+        lang.pick("Scenario", "场景"),
+        lang.pick("Round", "轮次"),
+        lang.pick("Cards", "卡数"),
+        lang.pick("Measured tokens/s per card", "实测每卡 token/s"),
+        lang.pick("Model", "模型"),
+        lang.pick("Error", "误差"),
+        lang.pick("Left out", "留一法"),
+    ])
+    .right_from(4);
+    for p in &s.points {
+        t.row([
+            p.accelerator_id.clone(),
+            p.stack.clone(),
+            p.scenario.clone(),
+            p.suite_version.clone().unwrap_or_default(),
+            p.accelerators.to_string(),
+            format!("{:.0}", p.measured),
+            format!("{:.0}", p.modelled),
+            format!("{:+.0}%", p.error * 100.0),
+            format!("{:+.0}%", p.error_left_out * 100.0),
+        ]);
+    }
+    out(&t.render());
+    for (why, n) in &s.set_aside {
+        outln!("  {} {n}: {}", lang.pick("Not used:", "未使用："), why.label(lang));
+    }
 }
 
 /// `lines 2, 5, 9` or `lines 2, 5, 9 … (40 in all)`.

@@ -115,8 +115,8 @@ pub struct Inference {
     #[serde(default)]
     pub latency: LatencyClass,
     /// KV cache per token of context, bytes (Llama-2-70B: 327,680). When
-    /// absent, the dense-transformer rule of `crate::fit::default_kv_bytes_per_token`
-    /// (no grouped-query attention, so on the high side); give the model's own figure.
+    /// absent, the rule of `crate::fit::default_kv_bytes_per_token` (grouped-query
+    /// attention with 8 KV heads, as Llama 2 70B and Llama 3); give the model's own figure.
     #[serde(default)]
     pub kv_bytes_per_token: Option<f64>,
     /// Output tokens per second one reference GPU sustains for this model
@@ -126,7 +126,8 @@ pub struct Inference {
     /// Where that figure comes from (filled in when it is estimated).
     #[serde(default)]
     pub throughput_source: String,
-    /// Accelerators a serving replica runs on; sets multi-node scaling.
+    /// Accelerators a serving replica may span (a node: 8); the throughput
+    /// estimate picks the replica size up to it that serves most per accelerator.
     #[serde(default = "default_replica")]
     pub cluster_accelerators: u32,
 }
