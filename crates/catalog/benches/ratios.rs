@@ -62,6 +62,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function("calibration (book and leave-one-out fits, bundled)", |b| {
         b.iter(|| catalog.calibration(black_box(REFERENCE_ACCELERATOR)).expect("calibration"))
     });
+    group.bench_function("serving calibration (fit per stack and leave-one-out, bundled)", |b| {
+        b.iter(|| catalog.serving_calibration().expect("serving calibration"))
+    });
     group.finish();
 }
 
