@@ -10,6 +10,10 @@ import { work } from "./app.mjs";
 
 const RUNS = Number(process.env.SUANLI_MEASURE_RUNS ?? 3);
 const IDLE_MS = Number(process.env.SUANLI_IDLE_MS ?? 15000);
+// Suanli's screens, each visited once in this order after the idle figure
+// (the window opens on the scenario); PSS read SCREEN_MS after each click.
+const SCREENS = ["plan", "catalogue", "library", "settings", "scenario"];
+const SCREEN_MS = Number(process.env.SUANLI_SCREEN_MS ?? 5000);
 const apps = [
   { name: "empty Tauri window", binary: process.env.SUANLI_EMPTY_APP, results: false },
   { name: "Suanli", binary: process.env.SUANLI_APP, results: true },
@@ -66,7 +70,7 @@ function pidOf(binary, marker) {
 
 const figures = [];
 for (const a of apps) {
-  const starts = [], results = [], memory = [];
+  const starts = [], results = [], memory = [], screens = [];
   for (let run = 0; run < RUNS; run++) {
     const db = join(mkdtempSync(join(work, "w-")), "suanli.sqlite"); // a first start, every run
     const app = await remote({
@@ -83,10 +87,26 @@ for (const a of apps) {
     }
     await new Promise((r) => setTimeout(r, IDLE_MS));
     memory.push(pss(pid));
+    if (a.results) {
+      const after = {};
+      for (const screen of SCREENS) {
+        await app.$(`[data-testid="nav-${screen}"]`).click();
+        await new Promise((r) => setTimeout(r, SCREEN_MS));
+        after[screen] = pss(pid);
+      }
+      screens.push(after);
+    }
     await app.deleteSession();
   }
   const total = memory.map((m) => Object.values(m).reduce((x, y) => x + y, 0));
-  figures.push({ name: a.name, start: median(starts), results: results.length ? median(results) : null, pss: median(total), parts: memory[total.indexOf(median(total))] });
+  const sum = (m) => Object.values(m).reduce((x, y) => x + y, 0);
+  // Each screen's median run, whole and by process.
+  const byScreen = Object.fromEntries(SCREENS.map((n) => {
+    if (!screens.length) return [n, null];
+    const totals = screens.map((x) => sum(x[n]));
+    return [n, { pss: median(totals), parts: screens[totals.indexOf(median(totals))][n] }];
+  }));
+  figures.push({ name: a.name, start: median(starts), results: results.length ? median(results) : null, pss: median(total), parts: memory[total.indexOf(median(total))], byScreen });
 }
 
 const [empty, suanli] = figures;
@@ -94,5 +114,10 @@ const mb = (x) => `${x.toFixed(0)} MB`;
 for (const f of figures) {
   const parts = Object.entries(f.parts).map(([k, v]) => `${k} ${mb(v)}`).join(", ");
   console.log(`${f.name}: idle PSS ${mb(f.pss)} [${parts}]; process start → first frame ${f.start.toFixed(0)} ms${f.results === null ? "" : `; → first results ${f.results.toFixed(0)} ms`} (medians of ${RUNS}, idle ${IDLE_MS / 1000} s)`);
+}
+console.log(`Suanli after each screen was visited once (in this order, ${SCREEN_MS / 1000} s after its click; medians of ${RUNS}):`);
+for (const n of SCREENS) {
+  const { pss: total, parts } = suanli.byScreen[n];
+  console.log(`  ${n}: ${mb(total)} (${(total / empty.pss).toFixed(2)}× the empty window) [${Object.entries(parts).map(([k, v]) => `${k} ${mb(v)}`).join(", ")}]`);
 }
 console.log(`ratio: idle PSS ${(suanli.pss / empty.pss).toFixed(2)}× the empty window (target ≤ 1.3×); first results ${(suanli.results / empty.start).toFixed(2)}× its first frame (target ≤ 1.5×); first frame ${(suanli.start / empty.start).toFixed(2)}×`);

@@ -212,15 +212,22 @@ describe("screens", () => {
     wrappers.push(s.mount(PlanView));
     const found = recordedAnswer("recommend", "plan: seed");
     const ids = () => [...document.querySelectorAll('[data-testid="plan-row"]')].map((e) => (e as HTMLElement).dataset.id);
+    // The first 20 rows are drawn; the rest when asked.
+    const first = (r: typeof found) => r.ranked.slice(0, 20).map((c) => c.id);
+    await until(() => ids().length === first(found).length);
+    expect(ids()).toEqual(first(found));
+    expect(found.ranked.length).toBeGreaterThan(20);
+    q('[data-testid="plan-all-rows"]')!.click();
     await until(() => ids().length === found.ranked.length);
     expect(ids()).toEqual(found.ranked.map((c) => c.id));
     expect(found.ranked.some((c) => c.on_frontier)).toBe(true);
-    // Domestic only: the backend's answer, whatever it is, replaces the list.
+    // Domestic only: the backend's answer, whatever it is, replaces the list (its first rows).
     q('[data-testid="plan-domestic"]')!.click();
     const domestic = recordedAnswer("recommend", "plan: seed, domestic only");
-    await until(() => ids().length === domestic.ranked.length && (domestic.infeasible.length === 0 || !!q('[data-testid="plan-infeasible"]')));
+    await until(() => ids().length === first(domestic).length && (domestic.infeasible.length === 0 || !!q('[data-testid="plan-infeasible"]')));
+    expect(ids()).toEqual(first(domestic));
     q('[data-testid="plan-domestic"]')!.click();
-    await until(() => ids().length === found.ranked.length);
+    await until(() => ids().length === first(found).length && ids()[0] === found.ranked[0].id);
     const boxes = [...document.querySelectorAll('[data-testid="plan-pick"]')] as HTMLElement[];
     boxes[1].querySelector("input")!.click();
     boxes[0].querySelector("input")!.click();

@@ -74,7 +74,7 @@ export default {
     searched: "{offers} offers searched, {candidates} candidates priced by the engine.",
     use: "Use {n} in the scenario", pickHint: "Tick 2 to {max} candidates: they become the scenario's options, with their catalogue references and sources.",
     candidate: "Candidate", npv: "NPV", total: "Nominal total", months: "Time to result (months)", risk: "Supply risk", basis: "Ratio basis",
-    onFrontier: "Frontier", apart: "Listed apart: {n} cannot do the work or hold the model", applied: "{n} candidates are now the scenario's options",
+    allRows: "Showing the first {shown} of {n}: show them all", onFrontier: "Frontier", apart: "Listed apart: {n} cannot do the work or hold the model", applied: "{n} candidates are now the scenario's options",
     clusterCol: "Nodes × accelerators", price: "Price source", allowConsumer: "Consumer cards across nodes",
     notFeasible: "Not feasible as the cluster one run needs: {n} offers", more: "… and {n} more",
     frontierRisk: "Cost against supply risk (steady demand serves from the start): {n} on the frontier",

@@ -74,7 +74,7 @@ export default {
     searched: "已搜索 {offers} 条报价，由引擎计算了 {candidates} 个候选方案。",
     use: "将 {n} 个用于方案", pickHint: "勾选 2 至 {max} 个候选：它们将成为场景的方案选项，并保留目录引用与来源。",
     candidate: "候选方案", npv: "净现值", total: "名义总额", months: "出结果时间（月）", risk: "供应风险", basis: "效率比依据",
-    onFrontier: "前沿", apart: "单独列出：{n} 个无法完成工作或装不下模型", applied: "已将 {n} 个候选设为场景的方案选项",
+    allRows: "显示前 {shown} 个，共 {n} 个：全部显示", onFrontier: "前沿", apart: "单独列出：{n} 个无法完成工作或装不下模型", applied: "已将 {n} 个候选设为场景的方案选项",
     clusterCol: "节点 × 卡数", price: "价格来源", allowConsumer: "允许消费级显卡跨节点",
     notFeasible: "无法组成单次运行所需的集群：{n} 条报价", more: "……另有 {n} 条",
     frontierRisk: "成本与供应风险（持续需求从一开始即可服务）：前沿上有 {n} 个",
