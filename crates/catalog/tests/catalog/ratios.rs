@@ -24,7 +24,8 @@ fn accelerator(id: &str, vendor: &str, stack: &str, tflops: Option<f64>, bandwid
     }
 }
 
-fn measurement(id: &str, accelerator: &str, case: &str, value: f64) -> Measurement {
+/// A FlagPerf measurement of `case` on 8 cards (other tests change what they need).
+pub(crate) fn measurement(id: &str, accelerator: &str, case: &str, value: f64) -> Measurement {
     Measurement {
         id: id.into(),
         suite: Suite::Flagperf,

@@ -4,7 +4,7 @@
 
 use suanli_catalog::query::{InferenceModel, OfferFilter};
 use suanli_catalog::serving::{CASE, CONTEXT_TOKENS, SetAside, calibrate};
-use suanli_catalog::{Accelerator, Confidence, Measurement, Metric, Suite, WorkloadClass};
+use suanli_catalog::{Accelerator, Measurement, Metric, Suite, WorkloadClass};
 use suanli_model::inference::{FITTED, Fitted, Served, serving_throughput};
 use suanli_model::{LatencyClass, Precision};
 
@@ -42,33 +42,13 @@ fn part(id: &str, fp8: f64, bandwidth: f64, memory: f64) -> Accelerator {
 
 fn result(id: &str, accelerator: &str, scenario: &str, precision: &str, per_card: f64) -> Measurement {
     Measurement {
-        id: id.into(),
         suite: Suite::MlperfInference,
         suite_version: Some("v5.1".into()),
-        case: CASE.into(),
-        variant: None,
-        submitter: Some("Someone".into()),
         workload_class: WorkloadClass::LlmInference,
-        model: Some("Llama 2 70B".into()),
         precision: Some(precision.into()),
-        sequence_length: None,
-        batch: None,
-        accelerators: 8.0,
-        nodes: Some(1.0),
-        parallel: None,
-        framework: None,
-        framework_version: None,
         inference_scenario: Some(scenario.into()),
-        accelerator_id: accelerator.into(),
-        system: None,
         metric: Metric::TokensPerSecond,
-        value: Some(per_card * 8.0),
-        published_as: None,
-        location: "mlcommons/inference_results_v5.1@x:closed/x/mlperf_log_summary.txt".into(),
-        source: "bench:mlperf-inference-v5.1".into(),
-        as_of: Some("2025-09-01".into()),
-        confidence: Confidence::M,
-        notes: None,
+        ..crate::ratios::measurement(id, accelerator, CASE, per_card * 8.0)
     }
 }
 
