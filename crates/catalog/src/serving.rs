@@ -7,6 +7,7 @@ use serde::Serialize;
 use suanli_model::inference::{BANDWIDTH_UTILISATION, Fitted, Served, serving_throughput};
 use suanli_model::{Lang, Precision, WorkloadClass};
 
+use crate::ratios::{REFERENCE_STACK, stack_of};
 use crate::rows::{Accelerator, Measurement};
 use crate::vocab::{Metric, Suite};
 
@@ -23,8 +24,6 @@ pub const CONTEXT_TOKENS: f64 = 2048.0;
 /// ran. Rows labelled fp16 are v4.1 results whose throughput equals the
 /// same systems' FP8 results of v5.1, so their label is doubtful.
 pub const PRECISION: Precision = Precision::Fp8;
-/// The reference A100's software stack.
-const REFERENCE_STACK: &str = "CUDA";
 /// A replica spans at most a node.
 const NODE: u32 = 8;
 /// Compute utilisations tried: 0.05 to 1.00 by 0.01 …
@@ -241,7 +240,7 @@ fn candidate<'a>(m: &'a Measurement, accelerators: &[Accelerator]) -> Result<Can
     let count = m.accelerators as u32;
     Ok(Candidate {
         row: m,
-        stack: a.software_stack.as_deref().and_then(|s| s.split(';').next()).unwrap_or("").trim().to_owned(),
+        stack: stack_of(a),
         measured: m.value.unwrap_or(0.0) / m.accelerators,
         accelerators: count,
         served: Served {

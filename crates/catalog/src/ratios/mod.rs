@@ -33,7 +33,7 @@ mod model;
 pub use book::{IMPLAUSIBLE, RatioBook, RatioInputs};
 pub use calibration::{Calibration, CalibrationRow, ClassError};
 pub use derivation::derive;
-pub use model::{Model, stack_of};
+pub use model::{Model, REFERENCE_STACK, stack_of};
 
 /// Where a ratio comes from, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -59,7 +59,8 @@ pub fn stack_of(a: &Accelerator) -> String {
     if name.is_empty() { format!("vendor:{}", a.vendor) } else { name.to_owned() }
 }
 
-pub(super) const REFERENCE_STACK: &str = "CUDA";
+/// The reference A100's software stack.
+pub const REFERENCE_STACK: &str = "CUDA";
 
 /// A weak pull toward the prior (exponents as [`prior`], stack factor 1),
 /// worth one comparison each, so a stack or class seen in few comparisons
