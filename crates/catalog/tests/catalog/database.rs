@@ -117,3 +117,55 @@ fn a_discount_for_a_provider_or_offer_that_does_not_exist_is_refused_unless_mean
     c.put_discount(&discount(None, Some("aws"))).unwrap();
     c.put_discount(&discount(Some("aws-p5-48xlarge-us-east-1-on-demand"), None)).unwrap();
 }
+
+fn page_size(path: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.pragma_query_value(None, "page_size", |r| r.get(0)).unwrap()
+}
+
+/// Rewrites the catalogue at `path` in 4 KiB pages, as versions before the
+/// larger page made it, with a row of the user's own in it.
+fn as_an_older_version_left_it(path: &std::path::Path) {
+    drop(Catalog::open(path, NOW).unwrap());
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch(
+        "INSERT INTO settings (key, value) VALUES ('mine', 'kept');
+         PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL;",
+    )
+    .unwrap();
+}
+
+fn kept(path: &std::path::Path) -> String {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.query_row("SELECT value FROM settings WHERE key = 'mine'", [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn a_new_catalogue_takes_the_large_page_and_an_older_one_is_rewritten_in_it_when_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.sqlite");
+    drop(Catalog::open(&path, NOW).unwrap());
+    assert_eq!(page_size(&path), suanli_catalog::PAGE_SIZE);
+
+    as_an_older_version_left_it(&path);
+    assert_eq!(page_size(&path), 4096);
+    // Another connection has it open (the app, while the CLI starts): used as it is.
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other.query_row("SELECT count(*) FROM offers", [], |r| r.get::<_, i64>(0)).unwrap();
+    let started = Instant::now();
+    let (c, _) = Catalog::open(&path, NOW).unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "it waited for the other connection");
+    assert!(c.integrity_ok().unwrap());
+    drop(c);
+    assert_eq!(page_size(&path), 4096);
+    drop(other);
+    // Alone: rewritten once, nothing of the user's lost.
+    let (c, _) = Catalog::open(&path, NOW).unwrap();
+    assert!(c.integrity_ok().unwrap());
+    drop(c);
+    assert_eq!(page_size(&path), suanli_catalog::PAGE_SIZE);
+    assert_eq!(kept(&path), "kept");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+}
