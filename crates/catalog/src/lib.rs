@@ -781,22 +781,32 @@ pub(crate) type OfferName = fn(&Offer) -> Option<&str>;
 pub(crate) const OFFER_NAMES: [(&str, OfferName); 2] =
     [("instance", |o| o.instance.as_deref()), ("region", |o| o.region.as_deref())];
 
-/// Adds to the search index the instance types and regions of `offers`
-/// (just imported) that it does not hold yet; a name no offer carries any
-/// more finds nothing, so nothing is taken out. One statement per kind:
-/// FTS5 flushes its pending terms at every statement.
-pub(crate) fn index_offers(conn: &Connection, offers: &[&Offer]) -> Result<(), Error> {
+/// The instance types and regions of `offers` (just imported), each kind's
+/// distinct names as a JSON array, for [`index_offer_names`].
+pub(crate) fn offer_names(offers: &[&Offer]) -> Result<Vec<(&'static str, String)>, Error> {
+    let mut out = Vec::with_capacity(OFFER_NAMES.len());
     for (kind, name) in OFFER_NAMES {
         let distinct: foldhash::HashSet<&str> =
             offers.iter().filter_map(|o| name(o)).filter(|n| !n.is_empty()).collect();
         let mut names: Vec<&str> = distinct.into_iter().collect();
         names.sort_unstable();
+        out.push((kind, serde_json::to_string(&names)?));
+    }
+    Ok(out)
+}
+
+/// Adds to the search index the names of [`offer_names`] that it does not
+/// hold yet; a name no offer carries any more finds nothing, so nothing is
+/// taken out. One statement per kind: FTS5 flushes its pending terms at
+/// every statement.
+pub(crate) fn index_offer_names(conn: &Connection, names: &[(&str, String)]) -> Result<(), Error> {
+    for (kind, json) in names {
         conn.prepare_cached(&format!(
             "INSERT INTO search (item_id, kind, text)
                SELECT value, '{kind}', value FROM json_each(?1)
                WHERE value NOT IN (SELECT item_id FROM search WHERE kind = '{kind}')"
         ))?
-        .execute(params![serde_json::to_string(&names)?])?;
+        .execute(params![json])?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use super::{FIELD_MAX_BYTES, ImportReport, Skipped};
 use crate::check::{Checker, Problem, RowError};
 use crate::rows::Offer;
-use crate::{ChangeScope, Error, index_offers, record_change_with, store};
+use crate::{ChangeScope, Error, index_offer_names, offer_names, record_change_with, store};
 /// Offers a small import looks up one by one; a larger one reads both tables once.
 const LOOKUP_MAX: usize = 1_000;
 
@@ -114,10 +114,15 @@ pub(super) fn land(
             record_change_with(tx, crate::ChangeKind::Import, label, None, now, &old, &written, ChangeScope::Import)?;
         // A new offer is marked with this change; a repriced one keeps its mark.
         // In id order, the id index is appended to rather than split.
-        written.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        written = in_id_order(written);
         let marked = written.iter().map(|o| (*o, (!before.contains_key(&o.id)).then_some(summary.id)));
-        store::upsert_rows(tx, "imported_offers", "_added_change", marked)?;
-        index_offers(tx, &written)?;
+        // The names for the search index are gathered on another thread while the rows are written.
+        let names = std::thread::scope(|s| {
+            let names = s.spawn(|| offer_names(&written));
+            store::upsert_rows(tx, "imported_offers", "_added_change", marked)?;
+            names.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        })?;
+        index_offer_names(tx, &names)?;
         Some(summary)
     };
     let mut unknown_names: Vec<(String, usize)> = parsed.unknown_names.into_iter().collect();
@@ -135,7 +140,36 @@ pub(super) fn land(
     })
 }
 
-#[derive(Default)]
+/// `offers` in id order: many are sorted in two halves on two threads and merged.
+fn in_id_order(mut offers: Vec<&Offer>) -> Vec<&Offer> {
+    let by_id = |a: &&Offer, b: &&Offer| a.id.cmp(&b.id);
+    if offers.len() < 10_000 {
+        offers.sort_unstable_by(by_id);
+        return offers;
+    }
+    let n = offers.len();
+    let (left, right) = offers.split_at_mut(n / 2);
+    std::thread::scope(|s| {
+        s.spawn(|| left.sort_unstable_by(by_id));
+        right.sort_unstable_by(by_id);
+    });
+    let mut merged = Vec::with_capacity(n);
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() && j < right.len() {
+        if left[i].id <= right[j].id {
+            merged.push(left[i]);
+            i += 1;
+        } else {
+            merged.push(right[j]);
+            j += 1;
+        }
+    }
+    merged.extend_from_slice(&left[i..]);
+    merged.extend_from_slice(&right[j..]);
+    merged
+}
+
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct Parsed {
     pub(super) rows: usize,
     /// (line, offer, whether every field parsed)
@@ -143,6 +177,20 @@ pub(super) struct Parsed {
     pub(super) rejected: Vec<RowError>,
     pub(super) skipped: Vec<Skipped>,
     pub(super) unknown_names: BTreeMap<String, usize>,
+}
+
+impl Parsed {
+    /// Adds what was read after this, its lines counted on from this one's rows.
+    pub(super) fn append(&mut self, after: Parsed) {
+        let shift = self.rows;
+        self.rows += after.rows;
+        self.offers.extend(after.offers.into_iter().map(|(line, o, whole)| (line + shift, o, whole)));
+        self.rejected.extend(after.rejected.into_iter().map(|e| RowError { line: e.line.map(|l| l + shift), ..e }));
+        self.skipped.extend(after.skipped.into_iter().map(|k| Skipped { line: k.line + shift, ..k }));
+        for (name, rows) in after.unknown_names {
+            *self.unknown_names.entry(name).or_insert(0) += rows;
+        }
+    }
 }
 
 pub(super) fn reject(line: usize, id: &str, field: &str, value: &str, problem: Problem) -> RowError {
@@ -187,5 +235,18 @@ mod tests {
     fn slugs_are_readable_ids() {
         assert_eq!(slug("Standard_ND96isr_H100_v5"), "standard-nd96isr-h100-v5");
         assert_eq!(slug("  gpu_8x_a100 "), "gpu-8x-a100");
+    }
+
+    #[test]
+    fn many_offers_sorted_on_two_threads_are_in_id_order() {
+        let one = crate::bundled::tables().unwrap().offers.swap_remove(0);
+        // Ids out of order, with repeats and shared prefixes, both sides of the split.
+        let offers: Vec<Offer> = (0..25_001_u64)
+            .map(|i| Offer { id: format!("aws-p5-{}", i.wrapping_mul(7_919) % 12_007), ..one.clone() })
+            .collect();
+        let sorted = in_id_order(offers.iter().collect());
+        let mut expected: Vec<&str> = offers.iter().map(|o| o.id.as_str()).collect();
+        expected.sort_unstable();
+        assert_eq!(sorted.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(), expected);
     }
 }
