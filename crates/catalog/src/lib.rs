@@ -25,6 +25,7 @@ pub mod query;
 pub mod ratios;
 pub mod rows;
 mod schema;
+mod search_index;
 pub mod serving;
 mod store;
 pub mod update;
@@ -39,7 +40,8 @@ use suanli_model::{Currency, Lang};
 
 pub use check::RowError;
 pub use rows::*;
-pub use schema::SCHEMA_VERSION;
+pub use schema::{PAGE_SIZE, SCHEMA_VERSION};
+pub(crate) use search_index::{OFFER_JOINS, OFFER_TEXT, index_offer_names, offer_names, rebuild_search};
 
 /// Why a catalogue operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -165,40 +167,6 @@ impl Error {
 /// A transaction that takes the write lock at once (waiting up to the busy
 /// timeout for another writer), so no read inside it can go stale and fail
 /// the write later: every write path starts here.
-/// The database's page size. An import writes tens of MB in one transaction,
-/// each page a frame of the write-ahead log and then a page of the file: in
-/// 64 KiB pages that is a sixteenth of the frames and writes of SQLite's
-/// default 4 KiB, and the import about a third faster (docs/performance.md,
-/// "Import speed"). Reads are of whole tables or from the page cache.
-pub const PAGE_SIZE: i64 = 65_536;
-
-/// A new file takes [`PAGE_SIZE`]; one made in another page size is rewritten
-/// in it once (`VACUUM`), when no other connection has it open — else it is
-/// used as it is, and rewritten at a later start.
-fn settle_page_size(conn: &Connection) -> Result<(), Error> {
-    let size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
-    if size == PAGE_SIZE {
-        return Ok(());
-    }
-    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
-    if tables == 0 {
-        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
-        return Ok(());
-    }
-    // Leaving WAL mode needs the only connection: another's is not waited for.
-    conn.busy_timeout(std::time::Duration::ZERO)?;
-    let alone = conn
-        .pragma_update_and_check(None, "journal_mode", "DELETE", |r| r.get::<_, String>(0))
-        .is_ok_and(|mode| mode.eq_ignore_ascii_case("delete"));
-    if alone {
-        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
-        // A VACUUM that fails (another connection came, the disk is full) changes nothing.
-        let _ = conn.execute_batch("VACUUM");
-    }
-    conn.busy_timeout(WRITE_WAIT)?;
-    Ok(())
-}
-
 pub(crate) fn write_transaction(conn: &mut Connection) -> Result<rusqlite::Transaction<'_>, Error> {
     Ok(conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
 }
@@ -277,10 +245,10 @@ impl Catalog {
         conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
         schema::refuse_foreign(&conn, path)?;
         schema::refuse_newer(&conn)?;
-        settle_page_size(&conn)?;
+        schema::settle_page_size(&conn)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // The write-ahead log is folded back into the file at about 4 MB, as with SQLite's default page.
-        conn.pragma_update(None, "wal_autocheckpoint", 4 * 1024 * 1024 / PAGE_SIZE)?;
+        conn.pragma_update(None, "wal_autocheckpoint", 4 * 1024 * 1024 / schema::PAGE_SIZE)?;
         Self::setup(conn, now)
     }
 
@@ -770,74 +738,4 @@ pub(crate) fn record_change_with(
         removed,
         repriced,
     })
-}
-
-/// Reads one of an offer's names.
-pub(crate) type OfferName = fn(&Offer) -> Option<&str>;
-
-/// Offers' names the search index holds, by kind (the column of that
-/// name): each name once, however many offers carry it. `search` turns a
-/// matched name into its offers.
-pub(crate) const OFFER_NAMES: [(&str, OfferName); 2] =
-    [("instance", |o| o.instance.as_deref()), ("region", |o| o.region.as_deref())];
-
-/// The instance types and regions of `offers` (just imported), each kind's
-/// distinct names as a JSON array, for [`index_offer_names`].
-pub(crate) fn offer_names(offers: &[&Offer]) -> Result<Vec<(&'static str, String)>, Error> {
-    let mut out = Vec::with_capacity(OFFER_NAMES.len());
-    for (kind, name) in OFFER_NAMES {
-        let distinct: foldhash::HashSet<&str> =
-            offers.iter().filter_map(|o| name(o)).filter(|n| !n.is_empty()).collect();
-        let mut names: Vec<&str> = distinct.into_iter().collect();
-        names.sort_unstable();
-        out.push((kind, serde_json::to_string(&names)?));
-    }
-    Ok(out)
-}
-
-/// Adds to the search index the names of [`offer_names`] that it does not
-/// hold yet; a name no offer carries any more finds nothing, so nothing is
-/// taken out. One statement per kind: FTS5 flushes its pending terms at
-/// every statement.
-pub(crate) fn index_offer_names(conn: &Connection, names: &[(&str, String)]) -> Result<(), Error> {
-    for (kind, json) in names {
-        conn.prepare_cached(&format!(
-            "INSERT INTO search (item_id, kind, text)
-               SELECT value, '{kind}', value FROM json_each(?1)
-               WHERE value NOT IN (SELECT item_id FROM search WHERE kind = '{kind}')"
-        ))?
-        .execute(params![json])?;
-    }
-    Ok(())
-}
-
-/// The searchable text of an offer `o`, joined with its provider `p` and
-/// accelerator `a`: the one rule for what an offer is found by.
-pub(crate) const OFFER_TEXT: &str = "concat_ws(' ', o.id, o.instance, o.region, p.name, p.name_zh, a.name, a.name_zh)";
-pub(crate) const OFFER_JOINS: &str =
-    "LEFT JOIN providers p ON p.id = o.provider_id LEFT JOIN accelerators a ON a.id = o.accelerator_id";
-
-/// Rebuilds the full-text index: accelerators and providers by their names
-/// in Chinese and English, offers' instance types and regions once each,
-/// and the user's own offers one by one (the id is the user's name for one).
-pub(crate) fn rebuild_search(conn: &Connection) -> Result<(), Error> {
-    conn.execute_batch(&format!(
-        "DELETE FROM search;
-         INSERT INTO search (item_id, kind, text)
-           SELECT id, 'accelerator', concat_ws(' ', id, vendor, vendor_zh, name, name_zh, software_stack) FROM accelerators;
-         INSERT INTO search (item_id, kind, text)
-           SELECT id, 'provider', concat_ws(' ', id, name, name_zh, country) FROM providers;
-         INSERT INTO search (item_id, kind, text)
-           SELECT o.id, 'offer', concat_ws(' ', {OFFER_TEXT}, 'pricebook 价格簿') FROM pricebook_offers o {OFFER_JOINS};"
-    ))?;
-    for (kind, _) in OFFER_NAMES {
-        conn.execute_batch(&format!(
-            "INSERT INTO search (item_id, kind, text)
-               SELECT name, '{kind}', name FROM (
-                 SELECT {kind} AS name FROM offers UNION SELECT {kind} FROM imported_offers
-                 UNION SELECT {kind} FROM pricebook_offers)
-               WHERE coalesce(name, '') <> ''"
-        ))?;
-    }
-    Ok(())
 }
