@@ -8,8 +8,8 @@ use serde_json::Value;
 use specta::Type;
 use suanli_api::analytics::{SensitivityJson, SimulationJson};
 use suanli_api::catalog::{
-    Accelerator, AcceleratorFilter, Discount, FeedChoice, FeedReport, ListedOffer, Offer, OfferFilter, PriceBook,
-    PriceChange, Provider, RefreshProgress, Source, UpdateProgress, UpdateStage, UpdateSummary,
+    Accelerator, AcceleratorFilter, Discount, FeedChoice, FeedReport, ListedOffer, Offer, OfferFilter, OfferPage,
+    PriceBook, PriceChange, Provider, RefreshProgress, Source, UpdateProgress, UpdateStage, UpdateSummary,
 };
 use suanli_api::document::{Evaluated, Example};
 use suanli_api::library::{AppInfo, Comparison, Draft, SavedScenario, ScenarioMeta, Settings};
@@ -85,6 +85,19 @@ pub async fn list_providers(state: State<'_, AppState>) -> Reply<Vec<Provider>> 
 #[specta::specta]
 pub async fn list_offers(state: State<'_, AppState>, filter: OfferFilter) -> Reply<Vec<ListedOffer>> {
     state.with_reader(|c, _| suanli_api::catalog::list_offers(c, &filter, state.today()))
+}
+
+/// One page of the offers table: the table never holds more than a page,
+/// however many offers imports brought.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_offers_page(
+    state: State<'_, AppState>,
+    filter: OfferFilter,
+    offset: u32,
+    limit: u32,
+) -> Reply<OfferPage> {
+    state.with_reader(|c, _| suanli_api::catalog::list_offers_page(c, &filter, state.today(), offset, limit))
 }
 
 #[tauri::command]

@@ -22,6 +22,7 @@ pub fn specta_builder<R: tauri::Runtime>() -> tauri_specta::Builder<R> {
             list_accelerators,
             list_providers,
             list_offers,
+            list_offers_page,
             offer_history,
             feed_choice,
             catalog_refresh,

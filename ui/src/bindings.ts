@@ -13,6 +13,11 @@ export const commands = {
 	listAccelerators: (filter: AcceleratorFilter_Deserialize) => typedError<Accelerator_Serialize[], ErrorJson>(__TAURI_INVOKE("list_accelerators", { filter })),
 	listProviders: () => typedError<Provider_Serialize[], ErrorJson>(__TAURI_INVOKE("list_providers")),
 	listOffers: (filter: OfferFilter_Deserialize) => typedError<ListedOffer_Serialize[], ErrorJson>(__TAURI_INVOKE("list_offers", { filter })),
+	/**
+	 *  One page of the offers table: the table never holds more than a page,
+	 *  however many offers imports brought.
+	 */
+	listOffersPage: (filter: OfferFilter_Deserialize, offset: number, limit: number) => typedError<OfferPage_Serialize, ErrorJson>(__TAURI_INVOKE("list_offers_page", { filter, offset, limit })),
 	offerHistory: (id: string) => typedError<PriceChange_Serialize[], ErrorJson>(__TAURI_INVOKE("offer_history", { id })),
 	/**  The feeds a price refresh can download, and their public addresses. */
 	feedChoice: () => typedError<FeedChoice, ErrorJson>(__TAURI_INVOKE("feed_choice")),
@@ -2013,6 +2018,38 @@ export type OfferOrigin =
 "import" | 
 /**  The user's own price book. */
 "pricebook";
+
+/**
+ *  One page of [`list_offers`]: what a table draws at a time, however many
+ *  offers imports brought (a price feed can bring a hundred thousand).
+ */
+export type OfferPage = OfferPage_Serialize | OfferPage_Deserialize;
+
+/**
+ *  One page of [`list_offers`]: what a table draws at a time, however many
+ *  offers imports brought (a price feed can bring a hundred thousand).
+ */
+export type OfferPage_Deserialize = {
+	/**  How many offers pass the filter. */
+	total: number,
+	/**  The position of `rows[0]` among them (from 0). */
+	offset: number,
+	/**  At most the `limit` asked for, from `offset`, in the filter's order. */
+	rows: ListedOffer_Deserialize[],
+};
+
+/**
+ *  One page of [`list_offers`]: what a table draws at a time, however many
+ *  offers imports brought (a price feed can bring a hundred thousand).
+ */
+export type OfferPage_Serialize = {
+	/**  How many offers pass the filter. */
+	total: number,
+	/**  The position of `rows[0]` among them (from 0). */
+	offset: number,
+	/**  At most the `limit` asked for, from `offset`, in the filter's order. */
+	rows: ListedOffer_Serialize[],
+};
 
 /**
  *  The order of the offers view, lowest first. Offers without the key

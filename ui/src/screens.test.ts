@@ -99,10 +99,43 @@ describe("screens", () => {
     await s.state.loadCatalogue();
     await s.editor.init();
     wrappers.push(s.mount(OffersTable, {}, { ElTable: true }));
-    const offers = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price");
-    await until(() => document.body.textContent!.includes(`${offers.length} offers`));
-    expect(s.backend.calls).toContain("listOffers");
+    const page = recordedAnswer("listOffersPage", "offers page: llm_pretraining in CNY by price");
+    const offers = page.rows;
+    await until(() => document.body.textContent!.includes(`${page.total} offers`));
+    expect(s.backend.calls).toContain("listOffersPage");
+    expect(s.backend.calls).not.toContain("listOffers");
+    // The bundled catalogue's offers fit on one page: no pager.
+    expect(offers).toHaveLength(page.total);
+    expect(q('[data-testid="offer-pager"]')).toBeNull();
     expect(offers.some((o) => o.price_per_ref_gpu_hour !== null && o.efficiency?.workload_class === "llm_pretraining")).toBe(true);
+  });
+
+  it("offers table: more offers than a page are asked for and drawn a page at a time", async () => {
+    const s = setup();
+    await s.state.loadSettings();
+    await s.state.loadCatalogue();
+    await s.editor.init();
+    // As after a large import: 1,200 offers (the recorded ones, under ids of their own).
+    const recorded = recordedAnswer("listOffersPage", "offers page: llm_pretraining in CNY by price").rows;
+    const all = Array.from({ length: 1200 }, (_, i) => ({ ...recorded[i % recorded.length], id: `imported-${i}` }));
+    const asked: [number, number][] = [];
+    s.backend.listOffersPage = async (_filter, offset, limit) => {
+      asked.push([offset, limit]);
+      return { total: all.length, offset, rows: all.slice(offset, offset + limit) };
+    };
+    wrappers.push(s.mount(OffersTable, {}, { ElTable: true }));
+    const pageText = () => q('[data-testid="offer-page"]')?.textContent ?? "";
+    await until(() => pageText() === "Offers 1–500 of 1,200");
+    expect(q('[data-testid="offer-count"]')!.textContent).toBe("1,200 offers");
+    expect((q('[data-testid="offer-previous"]') as HTMLButtonElement).disabled).toBe(true);
+    q('[data-testid="offer-next"]')!.click();
+    await until(() => pageText() === "Offers 501–1,000 of 1,200");
+    q('[data-testid="offer-next"]')!.click();
+    await until(() => pageText() === "Offers 1,001–1,200 of 1,200");
+    expect((q('[data-testid="offer-next"]') as HTMLButtonElement).disabled).toBe(true);
+    expect(asked).toEqual([[0, 500], [500, 500], [1000, 500]]);
+    s.i18n.global.locale.value = "zh-CN";
+    await until(() => pageText() === "第 1,001–1,200 条，共 1,200 条");
   });
 
   it("for my workload: accelerators ranked as the backend ranks them, domestic ones and a served model too", async () => {

@@ -454,3 +454,21 @@ fn the_stale_threshold_is_a_setting_that_ages_every_offer() {
     let young = offers.iter().filter(|o| o["as_of"].as_str().is_some_and(|d| d >= "2024-06")).collect::<Vec<_>>();
     assert!(!young.is_empty() && young.iter().all(|o| o["freshness"]["stale"] == false));
 }
+
+#[test]
+fn the_offers_table_gets_a_page_and_the_count_never_every_offer() {
+    let (_dir, db) = temp_db();
+    let shell = shell(&db);
+    let filter = json!({ "fx": {}, "sort": "id", "exclude_pricebook": false });
+    let all = shell.ok("list_offers", json!({ "filter": filter }));
+    let all = all.as_array().unwrap();
+    assert!(all.len() > 100, "{} offers", all.len());
+    let page = shell.ok("list_offers_page", json!({ "filter": filter, "offset": 40, "limit": 25 }));
+    assert_eq!(page["total"], all.len());
+    assert_eq!(page["offset"], 40);
+    assert_eq!(page["rows"].as_array().unwrap(), &all[40..65], "the page is not those rows of the whole list");
+    let last = shell.ok("list_offers_page", json!({ "filter": filter, "offset": all.len() - 3, "limit": 25 }));
+    assert_eq!(last["rows"].as_array().unwrap(), &all[all.len() - 3..]);
+    let past = shell.ok("list_offers_page", json!({ "filter": filter, "offset": all.len() + 10, "limit": 25 }));
+    assert_eq!((past["total"].as_u64(), past["rows"].as_array().unwrap().len()), (Some(all.len() as u64), 0));
+}

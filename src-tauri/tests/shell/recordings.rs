@@ -362,6 +362,9 @@ fn script(r: &mut Recorder) {
     let fx = json!({ "USD": settings["usd_cny"] });
     let compared =
         json!({ "workload_class": "llm_pretraining", "currency": settings["currency"], "fx": fx, "sort": "price" });
+    // The offers table asks for its first page (`PAGE` in OffersTable.vue).
+    let page = json!({ "filter": offer_filter(compared.clone())["filter"], "offset": 0, "limit": 500 });
+    r.ok("offers page: llm_pretraining in CNY by price", "list_offers_page", page);
     let mut catalogue_offers = Value::Null;
     let mut first_rows = Vec::new();
     for (name, fields) in [

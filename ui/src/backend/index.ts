@@ -35,6 +35,7 @@ export interface Backend {
   listAccelerators(filter: T.AcceleratorFilter): Promise<T.Accelerator[]>;
   listProviders(): Promise<T.Provider[]>;
   listOffers(filter: T.OfferFilter): Promise<T.OfferView[]>;
+  listOffersPage(filter: T.OfferFilter, offset: number, limit: number): Promise<T.OfferPage>;
   offerHistory(id: string): Promise<T.PriceChange[]>;
   acceleratorsForWorkload(filter: T.OfferFilter): Promise<T.AcceleratorForWorkload[]>;
   getSource(id: string): Promise<T.Source | null>;

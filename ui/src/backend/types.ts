@@ -25,6 +25,8 @@ export type OfferFilter = B.OfferFilter_Deserialize;
 export type Offer = B.Offer_Serialize;
 /** An offer as the offers list shows it, with how old its price is. */
 export type OfferView = B.ListedOffer_Serialize;
+/** A page of the offers list, with how many offers the filter selects. */
+export type OfferPage = B.OfferPage_Serialize;
 /** How old one price is against the stale threshold. */
 export type Freshness = B.Freshness_Serialize;
 /** One step in an offer's price history. */

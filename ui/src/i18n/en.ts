@@ -95,6 +95,7 @@ export default {
     provider: "Provider", region: "Region", price: "Price", perAccelHour: "Per accelerator-hour",
     effective: "Per reference-GPU-hour", ratio: "Efficiency ratio {r}× vs {ref}", mine: "My price 我的价格", catalogue: "Catalogue",
     discount: "Your discount {d} applied", count: "{n} offers", useInScenario: "Use in scenario",
+    page: "Offers {from}–{to} of {n}", previous: "Previous", next: "Next",
   },
   prices: {
     offersTitle: "My offers", discountsTitle: "My discounts", addOffer: "Add offer", addDiscount: "Add discount",

@@ -95,6 +95,7 @@ export default {
     provider: "服务商", region: "地域", price: "价格", perAccelHour: "每卡小时",
     effective: "每参考 GPU 小时", ratio: "效率比 {r}×（相对 {ref}）", mine: "我的价格 My price", catalogue: "目录",
     discount: "已按您的折扣 {d} 计算", count: "{n} 条报价", useInScenario: "用于方案",
+    page: "第 {from}–{to} 条，共 {n} 条", previous: "上一页", next: "下一页",
   },
   prices: {
     offersTitle: "我的报价", discountsTitle: "我的折扣", addOffer: "添加报价", addDiscount: "添加折扣",

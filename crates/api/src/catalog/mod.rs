@@ -95,14 +95,47 @@ pub struct ListedOffer {
 /// sorted as it asks, each aged on `today`.
 pub fn list_offers(c: &Catalog, filter: &OfferFilter, today: NaiveDate) -> Result<Vec<ListedOffer>, Error> {
     let stale_after = crate::freshness::stale_after_months(c)?;
-    Ok(c.offers(filter)?
+    Ok(c.offers(filter)?.into_iter().map(|view| listed(view, today, stale_after)).collect())
+}
+
+/// One page of [`list_offers`]: what a table draws at a time, however many
+/// offers imports brought (a price feed can bring a hundred thousand).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct OfferPage {
+    /// How many offers pass the filter.
+    pub total: u32,
+    /// The position of `rows[0]` among them (from 0).
+    pub offset: u32,
+    /// At most the `limit` asked for, from `offset`, in the filter's order.
+    pub rows: Vec<ListedOffer>,
+}
+
+/// The offers [`list_offers`] gives, from `offset` and at most `limit` of
+/// them (an offset past the end gives none), with how many there are.
+pub fn list_offers_page(
+    c: &Catalog,
+    filter: &OfferFilter,
+    today: NaiveDate,
+    offset: u32,
+    limit: u32,
+) -> Result<OfferPage, Error> {
+    let stale_after = crate::freshness::stale_after_months(c)?;
+    let views = c.offers(filter)?;
+    let total = u32::try_from(views.len()).unwrap_or(u32::MAX);
+    let rows = views
         .into_iter()
-        .map(|view| {
-            let freshness = crate::freshness::Freshness::of(view.offer.as_of.as_deref(), today, stale_after);
-            let term_months = view.offer.billing_mode.term_months();
-            ListedOffer { view, freshness, term_months }
-        })
-        .collect())
+        .skip(offset as usize)
+        .take(limit as usize)
+        .map(|view| listed(view, today, stale_after))
+        .collect();
+    Ok(OfferPage { total, offset, rows })
+}
+
+fn listed(view: OfferView, today: NaiveDate, stale_after: u32) -> ListedOffer {
+    let freshness = crate::freshness::Freshness::of(view.offer.as_of.as_deref(), today, stale_after);
+    let term_months = view.offer.billing_mode.term_months();
+    ListedOffer { view, freshness, term_months }
 }
 
 /// Every change to one offer's price, oldest first (bundled upgrades,
