@@ -435,6 +435,47 @@ test("refresh: while a slow price refresh downloads, the editor answers; cancell
   }
 });
 
+test("a large refresh: the offers tab draws one page of 500 and pages through the rest", async () => {
+  // 10,000 rows in the real AWS format (three real instance types over made-up zones): 16,667 offers.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const [header, ...body] = readFileSync(join(here, "../../crates/catalog/tests/fixtures/skypilot/v9/aws/vms.csv"), "utf8").trim().split("\n");
+  const keep = body.filter((r) => /^(p5\.48xlarge|p4d\.24xlarge|g6e\.xlarge),/.test(r));
+  const lines = Array.from({ length: 10000 }, (_, i) => {
+    const cells = keep[i % keep.length].split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+    cells[8] = `e2e-region-${Math.floor(i / 100)}`;
+    cells[9] = `ez${i % 100}-${Math.floor(i / keep.length)}`;
+    return cells.join(",");
+  });
+  const feed = Buffer.from([header, ...lines].join("\n") + "\n");
+  const server = createServer((req, res) => res.end(feed));
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const app = await launch(freshDb());
+  try {
+    await waitResults(app);
+    await clickNav(app, "settings");
+    await app.$('[data-testid="refresh-feeds"] [data-feed="skypilot:aws"]').click();
+    await typeIntoText(app, '[data-testid="refresh-skypilot-url"]', `http://127.0.0.1:${server.address().port}/{cloud}/vms.csv`);
+    await app.$('[data-testid="refresh-go"]').click();
+    await app.$('[data-testid="refresh-reports"]').waitForDisplayed({ timeout: 60000, timeoutMsg: "no refresh report" });
+    await clickNav(app, "catalogue");
+    await tab(app, "offers");
+    const page = await app.$('[data-testid="offer-page"]');
+    await page.waitForDisplayed({ timeout: 30000, timeoutMsg: "no pager for the imported offers" });
+    const total = Number(await app.$('[data-testid="offer-count"]').getAttribute("data-n"));
+    assert.ok(total > 16000, `offers listed: ${total}`);
+    const drawn = () => app.execute(() => document.querySelectorAll('[data-testid="offer-row"]').length);
+    assert.equal(await drawn(), 500);
+    assert.equal(await page.getText(), `Offers 1–500 of ${total.toLocaleString("en")}`);
+    await shot(app, "36-offers-paged-en");
+    await app.$('[data-testid="offer-next"]').click();
+    await app.waitUntil(async () => (await page.getText()).startsWith("Offers 501–1,000 of"), { timeoutMsg: "the next page did not come" });
+    assert.equal(await drawn(), 500);
+  } finally {
+    await app.deleteSession();
+    server.close();
+  }
+});
+
 /** Replaces the text of the text input inside `selector`. */
 async function typeIntoText(app, selector, value) {
   const input = await app.$(`${selector} input`);
