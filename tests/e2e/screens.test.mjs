@@ -470,6 +470,13 @@ test("a large refresh: the offers tab draws one page of 500 and pages through th
     await app.$('[data-testid="offer-next"]').click();
     await app.waitUntil(async () => (await page.getText()).startsWith("Offers 501–1,000 of"), { timeoutMsg: "the next page did not come" });
     assert.equal(await drawn(), 500);
+    // A discount's offer picker lists the first 500 and says so.
+    await tab(app, "mine");
+    await app.$('[data-testid="add-my-discount"]').click();
+    const first = await app.$('[data-testid="my-discount-offer-first"]');
+    await first.waitForDisplayed({ timeoutMsg: "the discount's offer picker does not say it lists the first 500" });
+    assert.match(await first.getText(), /^The first 500 of [\d,]+ offers by id/);
+    await shot(app, "37-discount-offer-first-en");
   } finally {
     await app.deleteSession();
     server.close();

@@ -18,6 +18,7 @@ import ResultCard from "./results/ResultCard.vue";
 import { keepUnchanged } from "./results/keep";
 import ResultsPanel from "./results/ResultsPanel.vue";
 import OfferHistory from "./catalogue/OfferHistory.vue";
+import AddOfferDialog from "./scenario/AddOfferDialog.vue";
 import RefreshPanel from "./settings/RefreshPanel.vue";
 import { recordedAnswer, recordedError } from "./backend/replay";
 import { setup, until } from "./test/helpers";
@@ -59,7 +60,7 @@ describe("screens", () => {
 
   it("each offer's ratio says where it comes from: measured and estimated never look alike", async () => {
     const s = setup();
-    const offers = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price");
+    const offers = recordedAnswer("listOffersPage", "offers: llm_pretraining in CNY by price").rows;
     const byBasis = new Map(offers.filter((o) => o.efficiency).map((o) => [o.efficiency!.basis, o.efficiency!]));
     expect(byBasis.has("estimated")).toBe(true);
     const shown = (basis: string) => {
@@ -99,11 +100,10 @@ describe("screens", () => {
     await s.state.loadCatalogue();
     await s.editor.init();
     wrappers.push(s.mount(OffersTable, {}, { ElTable: true }));
-    const page = recordedAnswer("listOffersPage", "offers page: llm_pretraining in CNY by price");
+    const page = recordedAnswer("listOffersPage", "offers: llm_pretraining in CNY by price");
     const offers = page.rows;
     await until(() => document.body.textContent!.includes(`${page.total} offers`));
     expect(s.backend.calls).toContain("listOffersPage");
-    expect(s.backend.calls).not.toContain("listOffers");
     // The bundled catalogue's offers fit on one page: no pager.
     expect(offers).toHaveLength(page.total);
     expect(q('[data-testid="offer-pager"]')).toBeNull();
@@ -116,7 +116,7 @@ describe("screens", () => {
     await s.state.loadCatalogue();
     await s.editor.init();
     // As after a large import: 1,200 offers (the recorded ones, under ids of their own).
-    const recorded = recordedAnswer("listOffersPage", "offers page: llm_pretraining in CNY by price").rows;
+    const recorded = recordedAnswer("listOffersPage", "offers: llm_pretraining in CNY by price").rows;
     const all = Array.from({ length: 1200 }, (_, i) => ({ ...recorded[i % recorded.length], id: `imported-${i}` }));
     const asked: [number, number][] = [];
     s.backend.listOffersPage = async (_filter, offset, limit) => {
@@ -136,6 +136,36 @@ describe("screens", () => {
     expect(asked).toEqual([[0, 500], [500, 500], [1000, 500]]);
     s.i18n.global.locale.value = "zh-CN";
     await until(() => pageText() === "第 1,001–1,200 条，共 1,200 条");
+  });
+
+  it("offer pickers: the first 500 offers, and words saying so when an import brought more", async () => {
+    const s = setup();
+    await s.state.loadSettings();
+    await s.state.loadInfo();
+    await s.state.loadCatalogue();
+    await s.editor.init();
+    // The bundled catalogue: every offer listed, nothing said.
+    wrappers.push(s.mount(AddOfferDialog));
+    const recorded = recordedAnswer("listOffersPage", "offers: to add to a scenario in CNY");
+    expect(recorded.rows).toHaveLength(recorded.total);
+    await until(() => s.backend.calls.includes("listOffersPage"));
+    await nextTick();
+    expect(q('[data-testid="offer-picker-first"]')).toBeNull();
+    wrappers.pop()!.unmount();
+    // After a large import: 1,200 offers, the first 500 asked for, and said.
+    const all = Array.from({ length: 1200 }, (_, i) => ({ ...recorded.rows[i % recorded.rows.length], id: `imported-${i}` }));
+    const asked: [number, number][] = [];
+    s.backend.listOffersPage = async (_filter, offset, limit) => {
+      asked.push([offset, limit]);
+      return { total: all.length, offset, rows: all.slice(offset, offset + limit) };
+    };
+    wrappers.push(s.mount(AddOfferDialog));
+    await until(() => (q('[data-testid="offer-picker-first"]')?.textContent ?? "").includes("The 500 cheapest of 1,200 offers"));
+    wrappers.push(s.mount(MyPrices));
+    await until(() => !!q('[data-testid="add-my-discount"]'));
+    q('[data-testid="add-my-discount"]')!.click();
+    await until(() => (q('[data-testid="my-discount-offer-first"]')?.textContent ?? "").includes("The first 500 of 1,200 offers by id"));
+    expect(asked).toEqual([[0, 500], [0, 500]]);
   });
 
   it("for my workload: accelerators ranked as the backend ranks them, domestic ones and a served model too", async () => {
@@ -304,7 +334,7 @@ describe("screens", () => {
     q('[data-testid="add-my-discount"]')!.click();
     await until(() => !!q('[data-testid="my-discount-save"]'));
     typeInto(q('input[data-testid="my-discount-id"]') as HTMLInputElement, "my-discount");
-    const first = recordedAnswer("listOffers", "offers: the catalogue's own")[0].id;
+    const first = recordedAnswer("listOffersPage", "offers: the catalogue's own").rows[0].id;
     pick(first);
     pick("AutoDL");
     q('[data-testid="my-discount-save"]')!.click();
@@ -390,7 +420,7 @@ describe("screens", () => {
 
   it("an opened offer shows its date, age and price history as the backend records it", async () => {
     const s = setup();
-    const offer = recordedAnswer("listOffers", "offers: llm_pretraining in CNY by price")[0];
+    const offer = recordedAnswer("listOffersPage", "offers: llm_pretraining in CNY by price").rows[0];
     wrappers.push(s.mount(OfferHistory, { offer }));
     const history = recordedAnswer("offerHistory", `history of ${offer.id}`);
     expect(history.length).toBeGreaterThan(0);

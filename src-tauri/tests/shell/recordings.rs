@@ -356,15 +356,13 @@ fn script(r: &mut Recorder) {
         source_ids(&rows, &mut sources);
     }
 
-    // The catalogue's offers as the screens ask for them: the offers table
-    // (the seed's workload class, compared in the settings' currency), the
-    // offer picker of the editor, and "my prices" (the catalogue's own).
+    // The catalogue's offers as the screens ask for them, a first page of 500
+    // each (`PAGE` and `PICK` in the UI): the offers table (the seed's workload
+    // class, compared in the settings' currency), the offer picker of the
+    // editor, and "my prices" (the catalogue's own).
     let fx = json!({ "USD": settings["usd_cny"] });
     let compared =
         json!({ "workload_class": "llm_pretraining", "currency": settings["currency"], "fx": fx, "sort": "price" });
-    // The offers table asks for its first page (`PAGE` in OffersTable.vue).
-    let page = json!({ "filter": offer_filter(compared.clone())["filter"], "offset": 0, "limit": 500 });
-    r.ok("offers page: llm_pretraining in CNY by price", "list_offers_page", page);
     let mut catalogue_offers = Value::Null;
     let mut first_rows = Vec::new();
     for (name, fields) in [
@@ -372,7 +370,10 @@ fn script(r: &mut Recorder) {
         ("offers: to add to a scenario in CNY", json!({ "currency": "CNY", "fx": fx, "sort": "price" })),
         ("offers: the catalogue's own", json!({ "exclude_pricebook": true })),
     ] {
-        let rows = r.ok(name, "list_offers", offer_filter(fields));
+        let mut page = offer_filter(fields);
+        page["offset"] = json!(0);
+        page["limit"] = json!(500);
+        let rows = r.ok(name, "list_offers_page", page)["rows"].take();
         source_ids(&rows, &mut sources);
         first_rows.extend(rows[0]["id"].as_str().map(str::to_owned));
         catalogue_offers = rows;

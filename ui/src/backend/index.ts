@@ -34,7 +34,6 @@ export interface Backend {
   putSettings(s: T.Settings): Promise<T.Settings>;
   listAccelerators(filter: T.AcceleratorFilter): Promise<T.Accelerator[]>;
   listProviders(): Promise<T.Provider[]>;
-  listOffers(filter: T.OfferFilter): Promise<T.OfferView[]>;
   listOffersPage(filter: T.OfferFilter, offset: number, limit: number): Promise<T.OfferPage>;
   offerHistory(id: string): Promise<T.PriceChange[]>;
   acceleratorsForWorkload(filter: T.OfferFilter): Promise<T.AcceleratorForWorkload[]>;

@@ -184,7 +184,6 @@ export class ReplayBackend implements Backend {
   }
   listAccelerators(filter: T.AcceleratorFilter) { this.log("listAccelerators"); return this.call("listAccelerators", { filter }); }
   listProviders() { this.log("listProviders"); return this.call("listProviders", {}); }
-  listOffers(filter: T.OfferFilter) { this.log("listOffers"); return this.call("listOffers", { filter }); }
   listOffersPage(filter: T.OfferFilter, offset: number, limit: number) { this.log("listOffersPage"); return this.call("listOffersPage", { filter, offset, limit }); }
   offerHistory(id: string) { this.log("offerHistory"); return this.call("offerHistory", { id }); }
   acceleratorsForWorkload(filter: T.OfferFilter) { this.log("acceleratorsForWorkload"); return this.call("acceleratorsForWorkload", { filter }); }

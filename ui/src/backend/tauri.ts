@@ -28,7 +28,6 @@ export class TauriBackend implements Backend {
   putSettings(s: T.Settings) { return unwrap(commands.putSettings(s)); }
   listAccelerators(filter: T.AcceleratorFilter) { return unwrap(commands.listAccelerators(filter)); }
   listProviders() { return unwrap(commands.listProviders()); }
-  listOffers(filter: T.OfferFilter) { return unwrap(commands.listOffers(filter)); }
   listOffersPage(filter: T.OfferFilter, offset: number, limit: number) { return unwrap(commands.listOffersPage(filter, offset, limit)); }
   offerHistory(id: string) { return unwrap(commands.offerHistory(id)); }
   acceleratorsForWorkload(filter: T.OfferFilter) { return unwrap(commands.acceleratorsForWorkload(filter)); }

@@ -99,6 +99,7 @@ export default {
   },
   prices: {
     offersTitle: "My offers", discountsTitle: "My discounts", addOffer: "Add offer", addDiscount: "Add discount",
+    offerFirst: "The first {shown} of {n} offers by id are listed; type another's id in full to name it.",
     editOffer: "Edit offer", editDiscount: "Edit discount", empty: "None yet.", confirmDelete: "Delete {id}?",
     id: "ID", provider: "Provider", accelerator: "Accelerator", instance: "Instance", region: "Region", billing: "Billing mode",
     perInstance: "Accelerators per instance", price: "Price", unit: "Unit", currency: "Currency", asOf: "As of (date)",
@@ -115,6 +116,7 @@ export default {
     lowPriority: "Low-priority share", normalShare: "Normal-priority share", workloadClass: "Workload class", referenceGpu: "Reference GPU",
     horizon: "Horizon (months)", currency: "Currency", discountRate: "Discount rate (per year, share)", usdRate: "USD rate ({cur} per US$)",
     fxSource: "Exchange-rate source", addOption: "Add custom option", addFromOffer: "Add from catalogue offer", pickOffer: "Pick an offer",
+    pickOfferFirst: "The {shown} cheapest of {n} offers are listed here; to find another, filter in Catalogue → Offers and use it from there.",
     label: "Label", optionId: "ID", kind: "Kind", buy: "Buy", rent: "Rent", mix: "Mix", billing: "Billing", efficiency: "Efficiency ratio",
     accelerator: "Accelerator", offerRef: "Catalogue offer", pricePerHour: "Price per accelerator-hour", usePrice: "Type a price instead", poolCurrency: "Pool currency",
     servers: "Servers", perServer: "Accelerators per server", capex: "Hardware per server", network: "Network & storage (one-off)",

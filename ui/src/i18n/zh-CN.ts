@@ -99,6 +99,7 @@ export default {
   },
   prices: {
     offersTitle: "我的报价", discountsTitle: "我的折扣", addOffer: "添加报价", addDiscount: "添加折扣",
+    offerFirst: "按编号列出 {n} 条报价中的前 {shown} 条；其他报价请输入完整编号。",
     editOffer: "编辑报价", editDiscount: "编辑折扣", empty: "暂无。", confirmDelete: "删除 {id}？",
     id: "编号", provider: "服务商", accelerator: "加速卡", instance: "实例规格", region: "地域", billing: "计费方式",
     perInstance: "每实例卡数", price: "价格", unit: "计价单位", currency: "币种", asOf: "截至（日期）",
@@ -115,6 +116,7 @@ export default {
     lowPriority: "低优先级占比", normalShare: "普通优先级占比", workloadClass: "负载类型", referenceGpu: "参考 GPU",
     horizon: "比较期限（月）", currency: "币种", discountRate: "年折现率（比例）", usdRate: "美元汇率（1 美元 = ? {cur}）",
     fxSource: "汇率来源", addOption: "添加自定义选项", addFromOffer: "从目录报价添加", pickOffer: "选择报价",
+    pickOfferFirst: "此处列出 {n} 条报价中最便宜的 {shown} 条；如需其他报价，请在“目录 → 报价”中筛选后从那里使用。",
     label: "名称", optionId: "编号", kind: "类型", buy: "自购", rent: "租用", mix: "组合", billing: "计费方式", efficiency: "效率比",
     accelerator: "加速卡", offerRef: "目录报价", pricePerHour: "每卡小时价格", usePrice: "改为手动输入价格", poolCurrency: "资源池币种",
     servers: "服务器台数", perServer: "每台卡数", capex: "每台硬件价格", network: "网络与存储（一次性）",

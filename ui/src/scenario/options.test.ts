@@ -25,7 +25,7 @@ describe("options", () => {
     expect(b.on_demand).toBeUndefined();
   });
   it("an option from an offer names the offer in its pool", () => {
-    const offers = recordedAnswer("listOffers", "offers: the catalogue's own");
+    const offers = recordedAnswer("listOffersPage", "offers: the catalogue's own").rows;
     const v = offers.find((o) => o.id === "aws-p4de-reserved-3y-gpu-s10")!;
     expect(optionFromOffer([], v, "Reserved 3 y")).toEqual({
       id: "aws-p4de-reserved-3y-gpu-s10", label: `${v.provider_name} ${v.accelerator_name} Reserved 3 y`, kind: "rent", billing: "reserved",
