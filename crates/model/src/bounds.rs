@@ -49,12 +49,18 @@ fn first_out_of_bounds(o: &OptionResult) -> Option<(Figure, f64)> {
 /// month order, as [`OptionResult::breakdown`] sums it). `x.abs() <= MAX`
 /// is false for NaN and infinities, so it is [`out_of_bounds`]'s negation.
 fn costs_within_bounds(o: &OptionResult) -> bool {
+    // At most MAX ÷ months each, no total can pass MAX: one flat pass decides
+    // for nearly every option (NaN fails it, and is found below).
+    let months = o.monthly.len().max(1) as f64;
+    if o.monthly.cells().iter().fold(true, |ok, x| ok & (x.abs() <= MAX_FIGURE / months)) {
+        return true;
+    }
     let within = |x: f64| x.abs() <= MAX_FIGURE;
     let zero: f64 = std::iter::empty::<f64>().sum();
     let mut totals = [zero; Category::COUNT];
     let mut months_within = true;
-    for m in &o.monthly {
-        for (t, x) in totals.iter_mut().zip(m.values()) {
+    for row in o.monthly.rows() {
+        for (t, x) in totals.iter_mut().zip(row) {
             months_within &= within(*x);
             *t += x;
         }

@@ -68,7 +68,8 @@ impl YearFlows {
 
 /// An option's cash flow by year: the months in twelves, each split by kind.
 pub fn by_year(o: &OptionResult) -> Vec<YearFlows> {
-    o.monthly
+    let months: Vec<_> = o.monthly.iter().collect();
+    months
         .chunks(12)
         .zip(1..)
         .map(|(months, year)| {
@@ -126,7 +127,7 @@ pub fn investment(option: &OptionResult, rival: &OptionResult) -> Option<Investm
         return None;
     }
     let savings: Vec<f64> =
-        rival.monthly.iter().zip(&option.monthly).map(|(theirs, mine)| theirs.total() - mine.total()).collect();
+        rival.monthly.iter().zip(option.monthly.iter()).map(|(theirs, mine)| theirs.total() - mine.total()).collect();
     Some(Investment {
         rival: rival.id.clone(),
         payback_month: crate::finance::break_even_month(&option.cumulative(), &rival.cumulative()),

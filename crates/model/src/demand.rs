@@ -64,7 +64,8 @@ impl MonthDemand {
     /// split into tiers by `shares` (urgent, normal, low).
     pub fn new(slice_hours: f64, slices: Vec<f64>, shares: [f64; 3]) -> MonthDemand {
         let mut sorted = slices.clone();
-        sorted.sort_by(f64::total_cmp);
+        // Equal under `total_cmp` is equal bit for bit: an unstable sort gives the same order.
+        sorted.sort_unstable_by(f64::total_cmp);
         let mut prefix = Vec::with_capacity(sorted.len() + 1);
         prefix.push(0.0);
         for x in &sorted {

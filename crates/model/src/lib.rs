@@ -30,6 +30,7 @@ pub mod fleet;
 pub mod inference;
 pub mod lang;
 pub mod money;
+mod monthly;
 pub mod optimise;
 mod params;
 pub mod porting;
@@ -53,6 +54,6 @@ pub use money::{
     round_quantity, round_score, round_share, round_unit_price, unit_price_digits,
 };
 pub use register::Register;
-pub use result::{BreakEven, Category, Evaluation, Fleet, MemoryFit, MonthFlows, Note, OptionResult, Shortfall};
+pub use result::{BreakEven, Category, Evaluation, Fleet, MemoryFit, Month, Monthly, Note, OptionResult, Shortfall};
 pub use scenario::*;
 pub use validate::{InputError, Rule, validate};

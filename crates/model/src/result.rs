@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::money::Currency;
+pub use crate::monthly::{Month, Monthly};
 use crate::scenario::OptionKind;
 
 /// Cost categories of the breakdown. Cash view: capex when paid, the
@@ -146,46 +147,6 @@ impl Category {
     }
 }
 
-/// Amounts per category for one month, in the scenario currency.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct MonthFlows([f64; Category::COUNT]);
-
-impl MonthFlows {
-    /// Adds `amount` to a category.
-    pub fn add(&mut self, category: Category, amount: f64) {
-        self.0[category.index()] += amount;
-    }
-
-    /// The amount in a category.
-    pub fn get(&self, category: Category) -> f64 {
-        self.0[category.index()]
-    }
-
-    /// Every category's amount, by [`Category::index`].
-    pub fn values(&self) -> &[f64; Category::COUNT] {
-        &self.0
-    }
-
-    /// The sum over every category.
-    pub fn total(&self) -> f64 {
-        self.0.iter().sum()
-    }
-
-    /// The sum over the compute categories ([`Category::is_compute`]).
-    pub fn compute_total(&self) -> f64 {
-        Category::ALL.iter().filter(|c| c.is_compute()).map(|c| self.get(*c)).sum()
-    }
-
-    /// The sum of the categories at `indices` (ascending), from +0.0. Where
-    /// every category left out is +0.0 and no amount is −0.0 (a cell starts
-    /// at +0.0 and only ever has amounts added, so it never is), this is
-    /// [`MonthFlows::total`] or [`MonthFlows::compute_total`] bit for bit:
-    /// adding +0.0 leaves any sum but −0.0 as it is.
-    pub(crate) fn sum_of(&self, indices: &[usize]) -> f64 {
-        indices.iter().fold(0.0, |acc, &i| acc + self.0[i])
-    }
-}
-
 /// Whether and when an option becomes cheaper than its cheapest rival.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakEven {
@@ -213,8 +174,8 @@ pub struct OptionResult {
     pub total_nominal: f64,
     /// The same cash flows discounted to today at the scenario's rate.
     pub total_npv: f64,
-    /// Cash flows per month (index 0 = the first month).
-    pub monthly: Vec<MonthFlows>,
+    /// Cash flows per month (index 0 = the first month) and category.
+    pub monthly: Monthly,
     /// Useful work delivered, reference-GPU-hours.
     pub ref_gpu_hours_served: f64,
     /// Demand the option could not serve (no capacity, no overflow).
@@ -346,11 +307,12 @@ impl OptionResult {
 
     /// Cumulative nominal cost at the end of each month.
     pub fn cumulative(&self) -> Vec<f64> {
+        let mut sum = 0.0;
         self.monthly
-            .iter()
-            .scan(0.0, |acc, m| {
-                *acc += m.total();
-                Some(*acc)
+            .totals()
+            .map(|total| {
+                sum += total;
+                sum
             })
             .collect()
     }

@@ -42,7 +42,7 @@ pub(crate) fn ask(s: &Scenario, best: &OptionResult, sim: Option<&Simulation>) -
 
 /// The amounts of each category in months `from..to`.
 fn amounts(o: &OptionResult, from: usize, to: usize) -> impl Iterator<Item = (Category, f64)> + '_ {
-    Category::ALL.iter().map(move |c| (*c, o.monthly[from..to].iter().map(|m| m.get(*c)).sum::<f64>()))
+    Category::ALL.iter().map(move |c| (*c, o.monthly.iter().skip(from).take(to - from).map(|m| m.get(*c)).sum::<f64>()))
 }
 
 /// The budget by year and the VAT basis, as a section of the proposal.
@@ -103,7 +103,7 @@ pub(crate) fn budget(
     }
     let mut rows = Vec::new();
     for (name, from, to) in years(best.monthly.len(), start, lang) {
-        let cash: f64 = best.monthly[from..to].iter().map(|m| m.total()).sum();
+        let cash: f64 = best.monthly.iter().skip(from).take(to - from).map(|m| m.total()).sum();
         let mut row = vec![name, money(cash)];
         if let Some(v) = &vat {
             let split = split_amounts(v, amounts(best, from, to));

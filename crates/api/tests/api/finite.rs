@@ -10,7 +10,7 @@ fn poisoned(x: f64) -> (suanli_api::Checked<suanli_api::Scenario>, suanli_api::E
     let s = parse_scenario(text).unwrap();
     let mut e = suanli_api::evaluate(&s).clone();
     e.options[1].total_nominal = x;
-    e.options[1].monthly[3].add(suanli_api::Category::OnDemand, x);
+    e.options[1].monthly.add(3, suanli_api::Category::OnDemand, x);
     (s, e)
 }
 

@@ -2,6 +2,7 @@
 //! every option with its totals (break-even attached after).
 
 use super::context::Context;
+use super::flows::Run;
 use super::option::evaluate_option;
 use crate::demand;
 use crate::finance;
@@ -26,7 +27,8 @@ pub(crate) fn evaluate_totals(s: &Scenario) -> Evaluation {
 pub(crate) fn evaluate_prepared(s: &Scenario, prepared: &demand::Prepared, demand_scale: f64) -> Evaluation {
     let discount = finance::discount_factors(s.discount_rate_annual, s.horizon_months as usize);
     let ctx = Context::new(s, &discount, demand_scale);
-    let options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, prepared, o)).collect();
+    let mut run = Run::new(ctx.horizon);
+    let options: Vec<OptionResult> = s.options.iter().map(|o| evaluate_option(&ctx, prepared, o, &mut run)).collect();
     Evaluation {
         scenario_name: s.name.clone(),
         currency: s.currency,

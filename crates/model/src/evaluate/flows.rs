@@ -2,14 +2,12 @@
 //! and the hours served, bridged, unserved and run.
 
 use super::routing::Routed;
-use crate::result::{Category, MonthFlows, Note};
+use crate::result::{Category, Monthly, Note};
 
-/// An option's cash flows per month, and the categories any amount went to.
-/// Only those are added up: a category no amount went to is
-/// +0.0 in every month, and adding +0.0 changes no sum (see
-/// [`MonthFlows::sum_of`]), so totals are those of every category, bit for bit.
+/// An option's cash flows per month and category, and the categories any
+/// amount went to: only those are kept in the result ([`Monthly`]).
 pub(super) struct Flows {
-    pub(super) months: Vec<MonthFlows>,
+    months: Vec<[f64; Category::COUNT]>,
     /// Bit `c` set: category `c` had an amount added in some month.
     live: u32,
     /// A simulation trial's flows keep each month's total, not its
@@ -26,7 +24,7 @@ struct Running {
 
 impl Flows {
     fn new(horizon: usize) -> Self {
-        Flows { months: vec![MonthFlows::default(); horizon], live: 0, running: None }
+        Flows { months: vec![[0.0; Category::COUNT]; horizon], live: 0, running: None }
     }
 
     /// Flows that keep only each month's total: each month's amounts added
@@ -45,7 +43,7 @@ impl Flows {
             }
             return;
         }
-        self.months[m].add(category, amount);
+        self.months[m][category.index()] += amount;
         self.live |= 1 << category.index();
     }
 
@@ -58,17 +56,6 @@ impl Flows {
         self.running.as_ref().map_or(0.0, |r| r.size)
     }
 
-    /// The live categories within `mask`, ascending: indices and how many.
-    fn live_within(&self, mask: u32) -> ([usize; Category::COUNT], usize) {
-        let mut indices = [0; Category::COUNT];
-        let mut n = 0;
-        for (i, slot) in (0..Category::COUNT).filter(|i| (self.live & mask) >> i & 1 == 1).zip(&mut indices) {
-            *slot = i;
-            n += 1;
-        }
-        (indices, n)
-    }
-
     /// Nominal total and NPV: Σ month totals and Σ month total × discount
     /// factor, each month's total made once (what a simulation trial needs).
     pub(super) fn totals(&self, discount: &[f64]) -> (f64, f64) {
@@ -76,39 +63,13 @@ impl Flows {
             let zero: f64 = std::iter::empty::<f64>().sum();
             return r.months.iter().zip(discount).fold((zero, zero), |(n, v), (t, d)| (n + t, v + t * d));
         }
-        let (nominal, npv, _) = self.sums::<false>(discount);
+        let (nominal, npv, _) = self.to_monthly().totals_and_compute(discount);
         (nominal, npv)
     }
 
-    /// As [`Flows::totals`], with Σ of every month's compute categories
-    /// ([`Category::is_compute`]) from the same pass over the months.
-    pub(super) fn totals_and_compute(&self, discount: &[f64]) -> (f64, f64, f64) {
-        self.sums::<true>(discount)
-    }
-
-    /// One pass over the months: nominal, NPV and, when `COMPUTE`, the
-    /// compute categories' total (else 0, and nothing summed for it).
-    fn sums<const COMPUTE: bool>(&self, discount: &[f64]) -> (f64, f64, f64) {
-        let (indices, n) = self.live_within(u32::MAX);
-        let live = &indices[..n];
-        let mask = Category::ALL.iter().filter(|c| c.is_compute()).fold(0, |m, c| m | 1 << c.index());
-        let (compute_indices, k) = self.live_within(if COMPUTE { mask } else { 0 });
-        let compute_live = &compute_indices[..k];
-        // The sums start where `Iterator::sum` starts, so they are its own.
-        let zero: f64 = std::iter::empty::<f64>().sum();
-        let (mut nominal, mut npv, mut compute) = (zero, zero, zero);
-        for (f, d) in self.months.iter().zip(discount) {
-            let total = f.sum_of(live);
-            debug_assert_eq!(total.to_bits(), f.total().to_bits());
-            nominal += total;
-            npv += total * d;
-            if COMPUTE {
-                let month_compute = f.sum_of(compute_live);
-                debug_assert_eq!(month_compute.to_bits(), f.compute_total().to_bits());
-                compute += month_compute;
-            }
-        }
-        (nominal, npv, compute)
+    /// The months as a result holds them: the categories some amount went to.
+    pub(super) fn to_monthly(&self) -> Monthly {
+        Monthly::from_dense(&self.months, self.live)
     }
 
     /// Every month back to +0.0 (one fill: faster than clearing the live
@@ -119,7 +80,7 @@ impl Flows {
             r.size = 0.0;
         }
         if self.live != 0 {
-            self.months.fill(MonthFlows::default());
+            self.months.fill([0.0; Category::COUNT]);
         }
         self.live = 0;
     }

@@ -32,13 +32,20 @@ pub(super) fn run_option(
     add_storage_and_edge(ctx, o, run);
 }
 
-pub(super) fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o: &OptionSpec) -> OptionResult {
+/// One option's result; `run` is scratch (new or left by another option), reset here.
+pub(super) fn evaluate_option(
+    ctx: &Context<'_>,
+    prepared: &demand::Prepared,
+    o: &OptionSpec,
+    run: &mut Run,
+) -> OptionResult {
     let cost = porting_cost(ctx, o);
-    let mut run = Run::new(ctx.horizon);
-    run_option(ctx, prepared, o, cost, &mut run);
+    run.reset(ctx.horizon);
+    run_option(ctx, prepared, o, cost, run);
     let porting = cost.zip(o.porting.as_ref()).map(|(c, p)| c.result(p));
 
-    let (total_nominal, total_npv, compute) = run.flows.totals_and_compute(ctx.discount);
+    let monthly = run.flows.to_monthly();
+    let (total_nominal, total_npv, compute) = monthly.totals_and_compute(ctx.discount);
     if run.unserved > 1e-6 {
         run.notes.push(Note::Unserved { ref_gpu_hours: run.unserved });
     }
@@ -77,7 +84,7 @@ pub(super) fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o:
         currency: ctx.s.currency,
         total_nominal,
         total_npv,
-        monthly: run.flows.months,
+        monthly,
         ref_gpu_hours_served: run.served,
         ref_gpu_hours_unserved: run.unserved,
         accelerator_hours: run.accelerator_hours,
@@ -91,7 +98,7 @@ pub(super) fn evaluate_option(ctx: &Context<'_>, prepared: &demand::Prepared, o:
         meets_deadline: run.meets_deadline,
         break_even: None,
         latency_ms,
-        notes: run.notes,
+        notes: std::mem::take(&mut run.notes),
         supply: o.supply.as_ref().map(|sup| crate::supply::score(sup, o.spot.as_ref().map(|p| p.availability))),
         porting,
         memory_fit,

@@ -404,7 +404,7 @@ impl Checker<'_> {
     }
 
     fn option(&mut self, i: usize, o: &OptionSpec) {
-        let base = format!("options[{i}]");
+        let base = OptionAt(i);
         if o.id.trim().is_empty() {
             self.push(InputError::missing(format!("{base}.id"), Rule::Required));
         }
@@ -445,7 +445,7 @@ impl Checker<'_> {
             ));
         }
         if let Some(sup) = &o.supply {
-            let b = format!("{base}.supply");
+            let b = Field(base, "supply");
             if let Some([low, mode, high]) = sup.lead_time_months {
                 let path = format!("{b}.lead_time_months");
                 for x in [low, mode, high] {
@@ -469,15 +469,15 @@ impl Checker<'_> {
                 ));
             }
         }
-        self.pools_for_kind(&base, o);
+        self.pools_for_kind(base, o);
         if let Some(p) = &o.owned {
-            self.owned(&format!("{base}.owned"), p);
+            self.owned(Field(base, "owned"), p);
         }
         if let Some(p) = &o.reserved {
-            let b = format!("{base}.reserved");
-            self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
+            let b = Field(base, "reserved");
+            self.price(b, p.price_per_accel_hour, p.offer.as_deref());
             self.currency(format_args!("{b}.currency"), p.currency);
-            self.pool_efficiency(&b, p.efficiency_ratio);
+            self.pool_efficiency(b, p.efficiency_ratio);
             if !(1..=120).contains(&p.term_months) {
                 self.push(InputError::new(
                     format!("{b}.term_months"),
@@ -495,16 +495,16 @@ impl Checker<'_> {
             }
         }
         if let Some(p) = &o.on_demand {
-            let b = format!("{base}.on_demand");
-            self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
+            let b = Field(base, "on_demand");
+            self.price(b, p.price_per_accel_hour, p.offer.as_deref());
             self.currency(format_args!("{b}.currency"), p.currency);
-            self.pool_efficiency(&b, p.efficiency_ratio);
+            self.pool_efficiency(b, p.efficiency_ratio);
         }
         if let Some(p) = &o.spot {
-            let b = format!("{base}.spot");
-            self.price(&b, p.price_per_accel_hour, p.offer.as_deref());
+            let b = Field(base, "spot");
+            self.price(b, p.price_per_accel_hour, p.offer.as_deref());
             self.currency(format_args!("{b}.currency"), p.currency);
-            self.pool_efficiency(&b, p.efficiency_ratio);
+            self.pool_efficiency(b, p.efficiency_ratio);
             self.between(format_args!("{b}.interruption_overhead"), p.interruption_overhead, 0.0, 10.0);
             self.share(format_args!("{b}.availability"), p.availability);
             if p.availability < 1.0 && o.on_demand.is_none() {
@@ -513,7 +513,7 @@ impl Checker<'_> {
         }
     }
 
-    fn pools_for_kind(&mut self, base: &str, o: &OptionSpec) {
+    fn pools_for_kind(&mut self, base: impl fmt::Display + Copy, o: &OptionSpec) {
         let not_used =
             |name: &str| InputError::new(format!("{base}.{name}"), "[set]", Rule::NotUsedByKind { kind: o.kind });
         match o.kind {
@@ -590,28 +590,28 @@ impl Checker<'_> {
         }
     }
 
-    fn price(&mut self, base: &str, price: Option<f64>, offer: Option<&str>) {
-        let path = format!("{base}.price_per_accel_hour");
+    fn price(&mut self, base: impl fmt::Display + Copy, price: Option<f64>, offer: Option<&str>) {
+        let path = Field(base, "price_per_accel_hour");
         match (price, offer) {
             (Some(p), Some(offer)) => {
-                self.non_negative(&path, p);
+                self.non_negative(path, p);
                 self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::OfferAndPrice));
             }
-            (Some(p), None) => self.non_negative(&path, p),
+            (Some(p), None) => self.non_negative(path, p),
             (None, Some(offer)) => {
                 self.push(InputError::new(format!("{base}.offer"), format!("{offer:?}"), Rule::UnresolvedOffer))
             }
-            (None, None) => self.push(InputError::missing(path, Rule::PriceOrOffer)),
+            (None, None) => self.push(InputError::missing(path.to_string(), Rule::PriceOrOffer)),
         }
     }
 
-    fn pool_efficiency(&mut self, base: &str, e: Option<f64>) {
+    fn pool_efficiency(&mut self, base: impl fmt::Display + Copy, e: Option<f64>) {
         if let Some(e) = e {
             self.divisor(format_args!("{base}.efficiency_ratio"), e);
         }
     }
 
-    fn owned(&mut self, b: &str, p: &OwnedPool) {
+    fn owned(&mut self, b: impl fmt::Display + Copy, p: &OwnedPool) {
         self.count(format_args!("{b}.servers"), p.servers, MAX_SERVERS);
         self.count(format_args!("{b}.accelerators_per_server"), p.accelerators_per_server, MAX_ACCELERATORS_PER_SERVER);
         self.currency(format_args!("{b}.currency"), p.currency);
@@ -651,6 +651,26 @@ impl Checker<'_> {
                 Rule::Between { min: 0.0, max: MAX_HORIZON_MONTHS as f64 },
             ));
         }
+    }
+}
+
+/// An option's path, `options[i]`, written only when an error names it.
+#[derive(Clone, Copy)]
+struct OptionAt(usize);
+
+impl fmt::Display for OptionAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "options[{}]", self.0)
+    }
+}
+
+/// A field under a path, `parent.name`, written only when an error names it.
+#[derive(Clone, Copy)]
+struct Field<P>(P, &'static str);
+
+impl<P: fmt::Display> fmt::Display for Field<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
     }
 }
 

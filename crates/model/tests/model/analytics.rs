@@ -69,7 +69,7 @@ fn porting_is_folded_into_the_total_and_delays_the_start() {
     assert_eq!((p.engineer_months, p.delay_months), (18.0, 4.5));
     // 900,000 spread over the 5 porting months; upkeep 20 % a year = 15,000 a month for 7 months.
     assert_close(d.breakdown(Category::Porting), 900_000.0, 1e-12);
-    assert_close(d.monthly[0].get(Category::Porting), 180_000.0, 1e-12);
+    assert_close(d.monthly.month(0).get(Category::Porting), 180_000.0, 1e-12);
     assert_close(d.breakdown(Category::PortingMaintenance), 7.0 * 15_000.0, 1e-12);
     // The incumbent carries 5 months: 100 × 730 × 5 = 365,000 h × 0.8 = 292,000.
     assert_close(d.breakdown(Category::Bridge), 292_000.0, 1e-12);

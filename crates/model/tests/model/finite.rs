@@ -98,6 +98,20 @@ fn a_figure_beyond_the_bound_is_an_error_naming_its_inputs() {
     assert!(matches!(e[0].rule, Rule::FigureBeyondBound { .. }));
 }
 
+#[test]
+fn a_total_beyond_the_bound_is_found_when_every_month_is_within_it() {
+    // 1e6 reference GPUs at 2e8 an hour: 1.46e17 a month (within 1e18), 1.75e18 over the year.
+    let text = RANGED.replace("price_per_accel_hour = 1.0", "price_per_accel_hour = 2e8");
+    let text = &text[..text.find("[[uncertainty]]").unwrap_or(text.len())];
+    let e = errors(text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].path, "options[0]");
+    let Rule::FigureBeyondBound { found, .. } = &e[0].rule else { panic!("{:?}", e[0].rule) };
+    let month = 1e6 * 730.0 * 2e8;
+    assert!(month < MAX_FIGURE && (*found - 12.0 * month).abs() < 1e6, "found {found}");
+    assert!(e[0].message(Lang::En).contains("On-demand rental"), "{}", e[0].message(Lang::En));
+}
+
 const RANGED: &str = r#"
 name = "ranged"
 horizon_months = 12

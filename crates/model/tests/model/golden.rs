@@ -41,7 +41,7 @@ fn seed_case_renting_is_at_least_35_percent_cheaper_over_three_years() {
     // Year one: 1,500,000 + 12 × 41,666.67 = 2,000,000 — "passes 2 M" at the end of the year.
     assert_close(buy.cumulative()[11], 2_000_000.0, 1e-12);
     // Rent: 8 cards × 730 h × 8.56 CNY = 49,990.40 a month (< 50 k); × 36 = 1,799,654.40.
-    assert_close(rent.monthly[0].total(), 49_990.40, 1e-12);
+    assert_close(rent.monthly.month(0).total(), 49_990.40, 1e-12);
     assert_close(rent.total_nominal, 1_799_654.40, 1e-12);
     // Saving: 1 − 1,799,654.40 / 3,000,000 = 0.40012 ≥ 0.35.
     let saving = 1.0 - rent.total_nominal / buy.total_nominal;

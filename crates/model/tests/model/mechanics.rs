@@ -27,11 +27,11 @@ upfront_share = 0.5
     let r = option(&e, "r");
     // 2 GPUs × 730 h × 1.0 = 1,460 a month. Term 1 (months 0–11): upfront
     // 0.5 × 12 × 1,460 = 8,760 at month 0, then 730 a month.
-    assert_close(r.monthly[0].total(), 8_760.0 + 730.0, 1e-12);
-    assert_close(r.monthly[1].total(), 730.0, 1e-12);
-    assert_close(r.monthly[12].total(), 8_760.0 + 730.0, 1e-12);
+    assert_close(r.monthly.month(0).total(), 8_760.0 + 730.0, 1e-12);
+    assert_close(r.monthly.month(1).total(), 730.0, 1e-12);
+    assert_close(r.monthly.month(12).total(), 8_760.0 + 730.0, 1e-12);
     // Term 3 starts at month 24 with 6 months inside the horizon: upfront 0.5 × 6 × 1,460 = 4,380.
-    assert_close(r.monthly[24].total(), 4_380.0 + 730.0, 1e-12);
+    assert_close(r.monthly.month(24).total(), 4_380.0 + 730.0, 1e-12);
     // Nominal: 30 × 1,460 = 43,800; the 6 months past the horizon are noted, not counted.
     assert_close(r.total_nominal, 43_800.0, 1e-12);
     assert!(r.notes.contains(&Note::ReservedBeyondHorizon { months: 6 }));
@@ -73,12 +73,12 @@ price_per_accel_hour = 10.0
     assert_close(alone.ref_gpu_hours_unserved, 23_360.0, 1e-12);
     assert!(alone.notes.iter().any(|n| matches!(n, Note::Unserved { .. })));
     // Paid on delivery (month 4) by default.
-    assert_close(alone.monthly[4].get(Category::Hardware), 1_200_000.0, 1e-12);
+    assert_close(alone.monthly.month(4).get(Category::Hardware), 1_200_000.0, 1e-12);
     let cloud = option(&e, "buy-with-cloud");
     assert_close(cloud.ref_gpu_hours_unserved, 0.0, 1e-12);
     // The cloud carries the four months: 23,360 h × 10 = 233,600; capex paid on order.
     assert_close(cloud.breakdown(Category::OnDemand), 233_600.0, 1e-12);
-    assert_close(cloud.monthly[0].get(Category::Hardware), 1_200_000.0, 1e-12);
+    assert_close(cloud.monthly.month(0).get(Category::Hardware), 1_200_000.0, 1e-12);
     // Book residual after 8 months of use over 5 years: 1.2 M × (1 − (8/12)/5) = 1,040,000.
     assert_close(cloud.breakdown(Category::ResidualValue), -1_040_000.0, 1e-12);
 }
@@ -247,8 +247,8 @@ capex_per_server = 0
     let rent = option(&e, "rent");
     // Year 1: 4 × 730 = 2,920 card-hours at 1.0. Year 2: half the card-hours
     // (2× uplift) at 1.5× the price: 1,460 × 1.5 = 2,190 a month.
-    assert_close(rent.monthly[0].total(), 2_920.0, 1e-12);
-    assert_close(rent.monthly[12].total(), 2_190.0, 1e-12);
+    assert_close(rent.monthly.month(0).total(), 2_920.0, 1e-12);
+    assert_close(rent.monthly.month(12).total(), 2_190.0, 1e-12);
     assert_close(rent.accelerator_hours, 12.0 * 2_920.0 + 12.0 * 1_460.0, 1e-12);
     // The owned fleet still needs all 4 accelerators in year 2.
     assert_close(option(&e, "buy").owned_utilisation.unwrap_or_default(), 1.0, 1e-12);
@@ -465,8 +465,8 @@ price_per_accel_hour = 1.0
         hourly.join(",")
     ));
     let r = option(&e, "rent");
-    assert_close(r.monthly[0].total(), 1_460.0, 1e-12);
-    assert_close(r.monthly[1].total(), 4_380.0, 1e-12);
+    assert_close(r.monthly.month(0).total(), 1_460.0, 1e-12);
+    assert_close(r.monthly.month(1).total(), 4_380.0, 1e-12);
 
     // Interpolated in log2: halfway between 8 and 128 GPUs (log2: 3 and 7) is 32 (log2 5).
     let curve = ScalingCurve { id: "c".into(), points: vec![(8.0, 1.0), (128.0, 0.8)], source: String::new() };

@@ -179,7 +179,7 @@ pub(super) fn monthly_sheet(b: &Book<'_>) -> Vec<Vec<Cell>> {
         for (i, o) in e.options.iter().enumerate() {
             row.push(Cell::Formula {
                 formula: format!("={}", sum_of(&layout.cells(i, m..m + 1, |_| true))),
-                value: money(o.monthly[m].total()),
+                value: money(o.monthly.month(m).total()),
             });
         }
         row.push(Cell::Formula {
