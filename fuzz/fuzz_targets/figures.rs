@@ -125,7 +125,7 @@ fn check(e: &Evaluation) {
         {
             ok(&o.id, x);
         }
-        for m in &o.monthly {
+        for m in o.monthly.iter() {
             ok(&o.id, m.total());
             for c in Category::ALL {
                 ok(c.key(), m.get(c));
