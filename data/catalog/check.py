@@ -62,8 +62,8 @@ HEADERS: dict[str, list[str]] = {
     "measurements.csv": [
         "id", "suite", "suite_version", "case", "variant", "submitter", "workload_class", "model", "precision", "sequence_length",
         "batch", "accelerators", "nodes", "parallel", "framework", "framework_version", "inference_scenario",
-        "accelerator_id", "system", "metric", "value", "published_as", "location", "source", "as_of", "confidence",
-        "notes",
+        "accelerator_id", "system", "metric", "value", "published_as", "mfu_peak_tflops", "mfu_peak_location", "kept_out", "location",
+        "source", "as_of", "confidence", "notes",
     ],
     "scaling.csv": ["id", "setup", "accelerator_id", "accelerators", "efficiency", "interconnect", "source", "as_of", "confidence", "notes"],
     "nodes.csv": [
@@ -98,6 +98,7 @@ SCALE_UP = {"nvswitch", "nvlink", "hccs", "infinity_fabric", "pcie", "not_stated
 SCALE_OUT = {"infiniband", "roce", "efa", "gpudirect_tcpx", "ethernet", "not_stated"}
 MULTI_NODE = {"sold", "not_sold", "not_stated"}
 CURRENCY_CODE = re.compile(r"^[A-Z]{3}$")
+KEPT_OUT = {"reference_only", "model_changed"}
 METRICS = {"tokens_per_accel_second", "tokens_per_second", "samples_per_second", "samples_per_accel_second",
            "mfu", "tflops", "gbps", "minutes_to_train"}
 SPEC_FIELDS = {"memory_gb", "memory_type", "interconnect", "memory_bandwidth_gbps", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops",
@@ -476,6 +477,7 @@ def main() -> int:
         enum(name, row, "suite", SUITES)
         enum(name, row, "workload_class", WORKLOAD_CLASSES)
         enum(name, row, "metric", METRICS)
+        enum(name, row, "kept_out", KEPT_OUT, empty_ok=True)
         if row["accelerator_id"] not in acc_ids:
             err(at(name, row), f"accelerator_id {row['accelerator_id']!r} not in accelerators.csv")
         for col in ["case", "location"]:
@@ -490,6 +492,9 @@ def main() -> int:
             err(at(name, row), f"value {row['value']!r} but the source published {row['published_as']!r}: never fill a gap")
         if row["metric"] == "mfu" and value is not None and value > 1:
             err(at(name, row), "mfu is a fraction (39.3 % is 0.393)")
+        peak = number(name, row, "mfu_peak_tflops", positive=True)
+        if (peak is None) != (not row["mfu_peak_location"]) or (peak is not None and row["metric"] != "mfu"):
+            err(at(name, row), "mfu_peak_tflops and mfu_peak_location go together, on an mfu row only")
 
     # nodes: how an instance's accelerators are connected and whether it is sold in clusters.
     # Tags are always the provider-prices vocabulary (A/B/C/X), whatever sheet the sources come from.

@@ -1800,8 +1800,10 @@ export type Normalisation =
  */
 "per_accelerator" | 
 /**
- *  MFU × the part's dense peak at the run's precision (the PaLM
- *  definition FlagPerf states): throughput when only MFU is published.
+ *  MFU × the peak the suite took it against, as the suite's
+ *  configuration for the run records it (`Measurement::mfu_peak_tflops`):
+ *  throughput up to the case's FLOPs per token, which both sides share,
+ *  when a part's throughput is not published.
  */
 "mfu_times_peak" | 
 /**

@@ -102,6 +102,9 @@ pub enum Problem {
     FilledGap,
     /// A share of a part's own peak (MFU): above 0, at most 1.
     Fraction,
+    /// A peak for MFU on a row that is not an MFU row, or a peak without
+    /// where it is recorded (or a location without a peak).
+    MfuPeak,
     /// A parser's own message (CSV, JSON), kept as it said it.
     Parser(String),
     /// A field longer than an importer accepts.
@@ -192,6 +195,12 @@ impl Problem {
                 )
                 .to_owned(),
             Problem::Fraction => lang.pick("must be above 0 and at most 1", "必须大于 0 且不超过 1").to_owned(),
+            Problem::MfuPeak => lang
+                .pick(
+                    "belongs only on an MFU row, as a peak above 0 together with where the suite records it (mfu_peak_tflops and mfu_peak_location)",
+                    "仅用于 MFU 行：须同时给出大于 0 的峰值及其在测试套件中的记录位置（mfu_peak_tflops 与 mfu_peak_location）",
+                )
+                .to_owned(),
             Problem::Expected(what) => {
                 if zh {
                     format!("应为 {what}")
@@ -312,6 +321,12 @@ impl Checker {
             if !(published.chars().any(|c| c.is_ascii_digit()) || derived) {
                 self.fail("value", v, Problem::FilledGap);
             }
+        }
+        match (m.mfu_peak_tflops, m.mfu_peak_location.as_deref().filter(|l| !l.trim().is_empty())) {
+            (None, None) => {}
+            (Some(p), Some(_)) if m.metric == Metric::Mfu && p.is_finite() && p > 0.0 => {}
+            (Some(p), _) => self.fail("mfu_peak_tflops", p, Problem::MfuPeak),
+            (None, Some(l)) => self.fail("mfu_peak_location", l, Problem::MfuPeak),
         }
         self.provenance(&m.source);
     }

@@ -8,7 +8,9 @@ use suanli_model::{Currency, ExportStatus, Precision, Register};
 
 pub use suanli_model::WorkloadClass;
 
-pub use crate::vocab::{BillingMode, Confidence, Metric, MultiNode, PriceUnit, ScaleOut, ScaleUp, Suite, Upfront};
+pub use crate::vocab::{
+    BillingMode, Confidence, KeptOut, Metric, MultiNode, PriceUnit, ScaleOut, ScaleUp, Suite, Upfront,
+};
 
 /// `true`/`false` from CSV text, JSON booleans or the database's text.
 fn flex_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -447,6 +449,20 @@ pub struct Measurement {
     pub value: Option<f64>,
     /// The cell exactly as published.
     pub published_as: Option<String>,
+    /// On an MFU row: the peak, TFLOPS, the suite divided by to give it,
+    /// as the suite's configuration for the run records it (FlagPerf's
+    /// `theoryflops`). Empty where no configuration records one: MFU is
+    /// then not turned into throughput.
+    #[serde(default)]
+    pub mfu_peak_tflops: Option<f64>,
+    /// Where that peak is recorded: repository, commit and path.
+    #[serde(default)]
+    pub mfu_peak_location: Option<String>,
+    /// Set when the result is kept out of every comparison: the suite marks
+    /// it for reference only, or the run changed the model (the notes say
+    /// where the source says so).
+    #[serde(default)]
+    pub kept_out: Option<KeptOut>,
     /// Repository, commit and path, or URL.
     pub location: String,
     /// Source id (`bench:…`).
@@ -457,6 +473,14 @@ pub struct Measurement {
     pub confidence: Confidence,
     /// Free-text notes: conflicts, figures not stored, reasons.
     pub notes: Option<String>,
+}
+
+impl Measurement {
+    /// The value, where a comparison may use it: a finite figure above 0,
+    /// on a row not kept out.
+    pub fn comparable_value(&self) -> Option<f64> {
+        self.value.filter(|v| self.kept_out.is_none() && *v > 0.0 && v.is_finite())
+    }
 }
 
 /// How much per-accelerator throughput a multi-accelerator run keeps

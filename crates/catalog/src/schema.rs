@@ -181,6 +181,13 @@ const MIGRATIONS: &[&str] = &[
         source TEXT NOT NULL, confidence TEXT NOT NULL, notes TEXT
     );
     "#,
+    // 8: the peak an MFU figure was taken against, where the suite records
+    // it; why a result is kept out of comparisons.
+    r#"
+    ALTER TABLE measurements ADD COLUMN mfu_peak_tflops REAL;
+    ALTER TABLE measurements ADD COLUMN mfu_peak_location TEXT;
+    ALTER TABLE measurements ADD COLUMN kept_out TEXT;
+    "#,
 ];
 
 /// The schema version this build writes.

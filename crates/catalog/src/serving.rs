@@ -218,7 +218,7 @@ fn is_case(m: &Measurement) -> bool {
         && m.case == CASE
         && m.workload_class == WorkloadClass::LlmInference
         && m.metric == Metric::TokensPerSecond
-        && m.value.is_some_and(|v| v > 0.0)
+        && m.comparable_value().is_some()
         && m.accelerators >= 1.0
 }
 

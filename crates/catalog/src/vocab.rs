@@ -498,7 +498,29 @@ impl Metric {
     }
 }
 
-display_by_key!(BillingMode, PriceUnit, Confidence, Suite, Metric, ScaleUp, ScaleOut, MultiNode);
+/// Why a published result is kept out of every comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum KeptOut {
+    /// The suite marks it "for performance reference only" (FlagPerf's
+    /// 仅供性能参考: its accuracy was not checked against the baseline).
+    ReferenceOnly,
+    /// The run changed the model it names (fewer layers, say).
+    ModelChanged,
+}
+
+impl KeptOut {
+    /// The name in files and JSON (`reference_only`).
+    pub fn key(self) -> &'static str {
+        match self {
+            KeptOut::ReferenceOnly => "reference_only",
+            KeptOut::ModelChanged => "model_changed",
+        }
+    }
+}
+
+display_by_key!(BillingMode, PriceUnit, Confidence, Suite, Metric, ScaleUp, ScaleOut, MultiNode, KeptOut);
 
 impl FromStr for BillingMode {
     type Err = String;

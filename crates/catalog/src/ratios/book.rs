@@ -133,7 +133,7 @@ fn weakest_variant(a: &Accelerator, class: WorkloadClass, cells: &Cells) -> Opti
     let cell = |id: &str| cells.get(id).and_then(|by_class| by_class.get(&class));
     let variants: Vec<&str> = a.variants.as_deref()?.split(';').map(str::trim).filter(|v| !v.is_empty()).collect();
     if let Some(Ok(own)) = cell(&a.id)
-        && matches!(own.basis, Basis::Pinned | Basis::Measured | Basis::Derived)
+        && matches!(own.basis, Basis::Pinned | Basis::Measured | Basis::Derived | Basis::SpecEquivalent)
     {
         return None;
     }
@@ -394,17 +394,21 @@ fn step_text(s: &Step) -> (String, String) {
             let (low, high) =
                 comparisons.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), c| (lo.min(c.ratio), hi.max(c.ratio)));
             let spread = if n > 1 { format!(" {low:.3}–{high:.3}") } else { String::new() };
-            let scaled = comparisons.iter().filter(|c| c.normalisation == Normalisation::ScaleCorrected).count();
-            let (scaled_en, scaled_zh) = if scaled == 0 {
-                (String::new(), String::new())
-            } else {
-                (
-                    format!(
-                        "; {scaled} across accelerator counts, scale-corrected by the same submitter's measured scaling"
-                    ),
-                    format!("；其中 {scaled} 组卡数不同，按同一提交方实测的扩展效率折算"),
-                )
-            };
+            let count = |n: Normalisation| comparisons.iter().filter(|c| c.normalisation == n).count();
+            let (scaled, mfu) = (count(Normalisation::ScaleCorrected), count(Normalisation::MfuTimesPeak));
+            let (mut scaled_en, mut scaled_zh) = (String::new(), String::new());
+            if scaled > 0 {
+                scaled_en.push_str(&format!(
+                    "; {scaled} across accelerator counts, scale-corrected by the same submitter's measured scaling"
+                ));
+                scaled_zh.push_str(&format!("；其中 {scaled} 组卡数不同，按同一提交方实测的扩展效率折算"));
+            }
+            if mfu > 0 {
+                scaled_en.push_str(&format!(
+                    "; {mfu} from MFU × the peak each run's suite configuration records (throughput not published)"
+                ));
+                scaled_zh.push_str(&format!("；其中 {mfu} 组未公布吞吐量，按 MFU × 测试配置所记峰值折算"));
+            }
             (
                 format!(
                     "{} vs {} {:.3} ({} like-for-like comparison{}{spread}: {}{scaled_en})",

@@ -32,7 +32,8 @@ struct GroupKey {
     setup: String,
 }
 
-/// A run's batch and parallel layout as a key: lower case, without blanks.
+/// A run's batch and parallel layout as a key: lower case, without blanks,
+/// a layout of tensor, pipeline and data parallel degrees in one order.
 fn setup_key(m: &Measurement) -> String {
     if m.suite.round_matters() {
         return String::new();
@@ -40,7 +41,27 @@ fn setup_key(m: &Measurement) -> String {
     let norm = |x: &Option<String>| -> String {
         x.as_deref().unwrap_or("").chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect()
     };
-    format!("{}|{}", norm(&m.batch), norm(&m.parallel))
+    let parallel = norm(&m.parallel);
+    format!("{}|{}", norm(&m.batch), layout_key(&parallel).unwrap_or(parallel))
+}
+
+/// `dp8`, `tp1pp1dp8` and `pp1dp8tp1` alike as `tp1pp1dp8`: a layout
+/// written only as TP, PP and DP degrees, each at most once, a degree not
+/// written being 1. `None` for anything else (ZeRO stages, sharding …).
+fn layout_key(parallel: &str) -> Option<String> {
+    let mut degrees = [None::<u32>; 3];
+    let mut rest = parallel;
+    while !rest.is_empty() {
+        let slot = ["tp", "pp", "dp"].iter().position(|p| rest.starts_with(p))?;
+        let digits = rest[2..].find(|c: char| !c.is_ascii_digit()).map_or(rest.len() - 2, |n| n);
+        let degree: u32 = rest[2..2 + digits].parse().ok()?;
+        if degrees[slot].replace(degree).is_some() {
+            return None;
+        }
+        rest = &rest[2 + digits..];
+    }
+    let [tp, pp, dp] = degrees.map(|d| d.unwrap_or(1));
+    Some(format!("tp{tp}pp{pp}dp{dp}"))
 }
 
 fn group_key(m: &Measurement) -> GroupKey {
@@ -67,7 +88,7 @@ fn group_key(m: &Measurement) -> GroupKey {
     }
 }
 
-/// Dense peak used for MFU normalisation: BF16, else FP16.
+/// A part's dense peak: BF16, else FP16.
 pub(super) fn dense_peak(a: &Accelerator) -> Option<f64> {
     a.bf16_tflops.or(a.fp16_tflops).filter(|x| *x > 0.0)
 }
@@ -80,7 +101,7 @@ pub(super) fn dense_peak(a: &Accelerator) -> Option<f64> {
 /// a vendor's tuned one).
 pub fn derive(measurements: &[Measurement], accelerators: &BTreeMap<&str, &Accelerator>) -> Vec<DerivedRatio> {
     let mut groups: BTreeMap<GroupKey, Vec<&Measurement>> = BTreeMap::new();
-    for m in measurements.iter().filter(|m| m.value.is_some_and(|v| v > 0.0 && v.is_finite())) {
+    for m in measurements.iter().filter(|m| m.comparable_value().is_some()) {
         if accelerators.contains_key(m.accelerator_id.as_str()) {
             groups.entry(group_key(m)).or_default().push(m);
         }
@@ -96,7 +117,7 @@ pub fn derive(measurements: &[Measurement], accelerators: &BTreeMap<&str, &Accel
             for b in &ids[i + 1..] {
                 let (pa, pb) = (accelerators[a], accelerators[b]);
                 for (ra, rb) in comparable(&key, &by_accelerator[a], &by_accelerator[b], pa, pb) {
-                    if let Some((ratio, ma, mb, normalisation)) = compare(&key, &ra, &rb, pa, pb)
+                    if let Some((ratio, ma, mb, normalisation)) = compare(&key, &ra, &rb)
                         && ratio.is_finite()
                         && ratio > 0.0
                     {
@@ -153,7 +174,7 @@ fn scale_corrected(
     for m in measurements.iter().filter(|m| {
         m.suite == Suite::MlperfTraining
             && m.metric == Metric::MinutesToTrain
-            && m.value.is_some_and(|v| v > 0.0 && v.is_finite())
+            && m.comparable_value().is_some()
             && accelerators.contains_key(m.accelerator_id.as_str())
     }) {
         let key = GroupKey { accelerators: None, ..group_key(m) };
@@ -303,20 +324,20 @@ fn comparable<'m>(
 }
 
 /// The best result on each side: direct throughput where both have it,
-/// else MFU × peak where both have MFU and a published peak.
+/// else MFU × the peak the suite took it against, where both rows record
+/// that peak (the case's own FLOPs per token, the same on both sides,
+/// cancels; a catalogue peak is never put in the suite's place).
 fn compare<'m>(
     key: &GroupKey,
     a: &[&'m Measurement],
     b: &[&'m Measurement],
-    pa: &Accelerator,
-    pb: &Accelerator,
 ) -> Option<(f64, &'m Measurement, &'m Measurement, Normalisation)> {
     let best = |rows: &[&'m Measurement], mfu: bool| -> Option<(f64, &'m Measurement)> {
         rows.iter()
             .filter_map(|m| {
                 let v = m.value?;
                 let work = if mfu {
-                    (m.metric == Metric::Mfu).then_some(v)
+                    m.mfu_peak_tflops.filter(|_| m.metric == Metric::Mfu).map(|peak| v * peak)
                 } else {
                     m.metric.per_accelerator(v, m.accelerators)
                 };
@@ -328,8 +349,7 @@ fn compare<'m>(
         return Some((x.0 / y.0, x.1, y.1, direct_normalisation(key, x.1, y.1)));
     }
     let (x, y) = (best(a, true)?, best(b, true)?);
-    let (peak_a, peak_b) = (dense_peak(pa)?, dense_peak(pb)?);
-    Some((x.0 * peak_a / (y.0 * peak_b), x.1, y.1, Normalisation::MfuTimesPeak))
+    Some((x.0 / y.0, x.1, y.1, Normalisation::MfuTimesPeak))
 }
 
 fn direct_normalisation(key: &GroupKey, a: &Measurement, b: &Measurement) -> Normalisation {

@@ -156,8 +156,10 @@ pub enum Normalisation {
     /// System throughput ÷ accelerators (MLPerf inference runs of
     /// different sizes: data-parallel replicas).
     PerAccelerator,
-    /// MFU × the part's dense peak at the run's precision (the PaLM
-    /// definition FlagPerf states): throughput when only MFU is published.
+    /// MFU × the peak the suite took it against, as the suite's
+    /// configuration for the run records it (`Measurement::mfu_peak_tflops`):
+    /// throughput up to the case's FLOPs per token, which both sides share,
+    /// when a part's throughput is not published.
     MfuTimesPeak,
     /// Time-to-train runs of different sizes: one side moved to the other's
     /// count by its own measured scaling ([`ScaleCorrection`]).

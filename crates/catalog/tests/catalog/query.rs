@@ -93,12 +93,16 @@ fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
     drop(suanli_catalog::Catalog::open(&path, crate::NOW).unwrap());
     {
         // As an older build left it: one row per offer, at schema 3, before
-        // the search index held names (what migrations 5 to 7 made undone).
+        // the search index held names (what migrations 5 to 8 made undone),
+        // with an older bundled catalogue.
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "DROP VIEW offer_history; ALTER TABLE imported_offers DROP COLUMN _added_change; \
              ALTER TABLE offers DROP COLUMN price_high; ALTER TABLE imported_offers DROP COLUMN price_high; \
-             ALTER TABLE pricebook_offers DROP COLUMN price_high; DROP TABLE nodes; DROP TABLE reference_rates;",
+             ALTER TABLE pricebook_offers DROP COLUMN price_high; DROP TABLE nodes; DROP TABLE reference_rates; \
+             ALTER TABLE measurements DROP COLUMN mfu_peak_tflops; ALTER TABLE measurements DROP COLUMN mfu_peak_location; \
+             ALTER TABLE measurements DROP COLUMN kept_out; \
+             UPDATE meta SET value = '2026120407' WHERE key = 'catalog_version';",
         )
         .unwrap();
         conn.execute("INSERT INTO search (item_id, kind, text) VALUES ('old-offer-row', 'offer', 'old offer row')", [])
@@ -112,6 +116,10 @@ fn a_catalogue_with_the_older_search_index_gets_it_rebuilt_on_opening() {
         c.search("H100").unwrap().iter().any(|h| h.kind == suanli_catalog::query::HitKind::Offer),
         "offers found by their accelerator"
     );
+    // The upgraded rows hold what the new columns say: the C500's MFU runs
+    // with the peaks their configurations recorded.
+    let peaks = c.measurements_of("metax-c500").unwrap().into_iter().filter(|m| m.mfu_peak_tflops.is_some()).count();
+    assert_eq!(peaks, 5);
 }
 
 #[test]

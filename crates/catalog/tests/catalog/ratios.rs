@@ -4,7 +4,7 @@
 use suanli_catalog::pack::{self, Subset, VerifyOptions};
 use suanli_catalog::query::{AcceleratorFilter, InferenceModel, OfferFilter, REFERENCE_ACCELERATOR};
 use suanli_catalog::ratios::{Basis, NoRatio, PinnedRatio, RatioBook, RatioInputs, derive};
-use suanli_catalog::{Accelerator, Confidence, Error, Measurement, Metric, Suite, WorkloadClass};
+use suanli_catalog::{Accelerator, Confidence, Error, KeptOut, Measurement, Metric, Suite, WorkloadClass};
 use suanli_model::{LatencyClass, Precision};
 
 use crate::{NOW, fresh};
@@ -49,6 +49,9 @@ pub(crate) fn measurement(id: &str, accelerator: &str, case: &str, value: f64) -
         metric: Metric::TokensPerAccelSecond,
         value: Some(value),
         published_as: Some(value.to_string()),
+        mfu_peak_tflops: None,
+        mfu_peak_location: None,
+        kept_out: None,
         location: "FlagOpen/FlagPerf@1b5a0303:training/x/README.md".into(),
         source: "gpu:S2".into(),
         as_of: Some("2025-11-11".into()),
@@ -114,6 +117,8 @@ fn a_ratio_never_pairs_different_configurations() {
         ("another per-device batch", Box::new(|m| m.batch = Some("LBS=2 GAS=1".into()))),
         ("recompute on", Box::new(|m| m.batch = Some("LBS=1 GAS=1; fix_hp: recompute=True".into()))),
         ("another parallel layout", Box::new(|m| m.parallel = Some("PP2DP4TP1".into()))),
+        ("a run the suite marks for reference only", Box::new(|m| m.kept_out = Some(KeptOut::ReferenceOnly))),
+        ("a run of a changed model", Box::new(|m| m.kept_out = Some(KeptOut::ModelChanged))),
     ];
     for (what, change) in changes {
         let mut other = measurement("card", "measured-card", "llama", 3000.0);
@@ -129,7 +134,18 @@ fn a_ratio_never_pairs_different_configurations() {
     (y.batch, y.parallel) = (Some("lbs=1  gas=1 (readme defaults)".into()), Some("pp2dp4tp1".into()));
     assert_eq!(derive(&[x.clone(), y.clone()], &by_id).len(), 1);
     y.parallel = Some("PP4DP2TP1".into());
-    assert!(derive(&[x, y], &by_id).is_empty(), "two parallel layouts were paired");
+    assert!(derive(&[x.clone(), y.clone()], &by_id).is_empty(), "two parallel layouts were paired");
+    // A layout written with the degrees in another order, or with the
+    // degrees of 1 left out, is the same layout (FlagPerf's A800 "DP8"
+    // beside MetaX's "TP1PP1DP8"); another degree is not.
+    y.parallel = Some("TP1PP2DP4".into());
+    assert_eq!(derive(&[x.clone(), y.clone()], &by_id).len(), 1, "PP2DP4TP1 and TP1PP2DP4 not paired");
+    (x.parallel, y.parallel) = (Some("DP8".into()), Some("TP1PP1DP8".into()));
+    assert_eq!(derive(&[x.clone(), y.clone()], &by_id).len(), 1, "DP8 and TP1PP1DP8 not paired");
+    for other in ["TP4PP1DP2", "TP1PP1DP8 ZeRO-1", "DP8DP8"] {
+        y.parallel = Some(other.into());
+        assert!(derive(&[x.clone(), y.clone()], &by_id).is_empty(), "DP8 paired with {other}");
+    }
     // MLPerf: rounds differ in software and rules, so they never pair.
     let mut a = base.clone();
     let mut b = measurement("card", "measured-card", "llama", 3000.0);
@@ -202,6 +218,44 @@ fn bad_pins_are_refused_with_their_field() {
     assert!(c.pinned_ratios().unwrap().is_empty());
 }
 
+/// An MFU row of `case` with the peak its suite recorded, if any.
+fn mfu(id: &str, accelerator: &str, value: f64, peak: Option<f64>) -> Measurement {
+    Measurement {
+        metric: Metric::Mfu,
+        mfu_peak_tflops: peak,
+        mfu_peak_location: peak.map(|_| "FlagOpen/FlagPerf@d63cd410:training/x/config/config_x.py".into()),
+        ..measurement(id, accelerator, "llama", value)
+    }
+}
+
+#[test]
+fn mfu_becomes_a_ratio_only_through_the_peak_each_suite_recorded() {
+    let parts = parts();
+    let by_id = parts.iter().map(|a| (a.id.as_str(), a)).collect();
+    // MetaX C500 against the A800 on FlagPerf's llama2_7b-megatron-deepspeed:
+    // MFU 51.8 % of the 240 TFLOPS its configuration recorded, 54.6 % of 312.
+    let throughput_unpublished = Measurement { value: None, ..measurement("c500", "measured-card", "llama", 1.0) };
+    let rows = [
+        throughput_unpublished,
+        mfu("c500-mfu", "measured-card", 0.518, Some(240.0)),
+        measurement("a800", REFERENCE_ACCELERATOR, "llama", 4047.0),
+        mfu("a800-mfu", REFERENCE_ACCELERATOR, 0.546, Some(312.0)),
+    ];
+    let d = derive(&rows, &by_id);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].normalisation, suanli_catalog::ratios::Normalisation::MfuTimesPeak);
+    let card_per_reference = if d[0].accelerator_id == "measured-card" { d[0].ratio } else { 1.0 / d[0].ratio };
+    assert!((card_per_reference - 0.518 * 240.0 / (0.546 * 312.0)).abs() < 1e-12, "{card_per_reference}");
+    // Both sides publish throughput: MFU is not used.
+    let direct =
+        [measurement("c", "measured-card", "llama", 2000.0), rows[2].clone(), rows[1].clone(), rows[3].clone()];
+    assert_eq!(derive(&direct, &by_id)[0].normalisation, suanli_catalog::ratios::Normalisation::None);
+    // A side without the peak its suite used: no ratio, though the
+    // catalogue gives both parts a peak.
+    let unrecorded = [mfu("c500-mfu", "measured-card", 0.518, None), rows[3].clone()];
+    assert!(derive(&unrecorded, &by_id).is_empty());
+}
+
 #[test]
 fn bad_measurement_rows_are_refused_by_field_and_value_and_nothing_is_half_loaded() {
     let mut c = fresh();
@@ -229,6 +283,16 @@ fn bad_measurement_rows_are_refused_by_field_and_value_and_nothing_is_half_loade
             m.metric = Metric::Mfu;
             m.value = Some(39.3);
         }),
+        bad("peak-on-throughput", &|m| {
+            m.metric = Metric::TokensPerAccelSecond;
+            m.mfu_peak_tflops = Some(312.0);
+            m.mfu_peak_location = Some("FlagOpen/FlagPerf@x:config.py".into());
+        }),
+        bad("peak-nowhere", &|m| {
+            m.metric = Metric::Mfu;
+            m.value = Some(0.5);
+            m.mfu_peak_tflops = Some(240.0);
+        }),
     ]);
     let Err(Error::Rows(rows)) = c.replace(&tables, suanli_catalog::ChangeKind::Pack, "bad", 9_999_999_999, NOW) else {
         panic!("bad rows applied")
@@ -244,6 +308,8 @@ fn bad_measurement_rows_are_refused_by_field_and_value_and_nothing_is_half_loade
         ("unknown", "accelerator_id", "nvidia-h900"),
         ("filled-gap", "value", "3000"),
         ("mfu-percent", "value", "39.3"),
+        ("peak-on-throughput", "mfu_peak_tflops", "312"),
+        ("peak-nowhere", "mfu_peak_tflops", "240"),
     ] {
         assert!(seen.contains(&want), "{want:?} not in {seen:?}");
     }
@@ -451,6 +517,79 @@ fn the_bundled_llm_ratios_keep_the_measured_order() {
     let expected =
         if measured.is_empty() { 2.19 } else { (measured.iter().sum::<f64>() / measured.len() as f64).exp() };
     assert!((h100.ratio / a800.ratio / expected - 1.0).abs() < 0.01, "{} vs {expected}", h100.ratio / a800.ratio);
+}
+
+#[test]
+fn the_metax_c500_is_measured_for_pre_training_through_the_peaks_its_suite_recorded() {
+    let c = fresh();
+    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
+    let training = WorkloadClass::LlmPretraining;
+    // FlagPerf publishes the C500's MFU, not its throughput; the runs'
+    // configurations recorded the peaks: 240 TFLOPS (llama2_7b, 2024-02),
+    // 280 (qwen1.5_MoE, 2024-07), against the A800's 312.
+    let by_hand =
+        [0.518 * 240.0 / (0.546 * 312.0), 0.2691 * 280.0 / (0.3295 * 312.0), 0.2724 * 280.0 / (0.3333 * 312.0)];
+    let mut seen: Vec<f64> = book
+        .derived
+        .iter()
+        .filter(|d| d.workload_class == training && d.accelerator_id == "metax-c500")
+        .map(|d| {
+            assert_eq!(d.against_id, "nvidia-a800-sxm-80gb");
+            assert_eq!(d.normalisation, suanli_catalog::ratios::Normalisation::MfuTimesPeak);
+            d.ratio
+        })
+        .collect();
+    seen.sort_by(f64::total_cmp);
+    let mut want = by_hand.to_vec();
+    want.sort_by(f64::total_cmp);
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    for (s, w) in seen.iter().zip(&want) {
+        assert!((s / w - 1.0).abs() < 1e-12, "{seen:?} against {want:?}");
+    }
+    // The llama3_8B run's configuration recorded no peak (theoryflops = -1
+    // when its MFU was published): it gives no comparison.
+    let c500 = book.get("metax-c500", training).unwrap();
+    assert_eq!(c500.basis, Basis::SpecEquivalent);
+    let mean = (by_hand.iter().map(|r| r.ln()).sum::<f64>() / 3.0).exp();
+    assert!((c500.ratio / mean - 1.0).abs() < 0.01, "{} against {mean}", c500.ratio);
+    assert!(c500.method_en.contains("MFU") && c500.method_zh.contains("MFU"), "{}", c500.method_en);
+    // Three domestic parts measured for pre-training: Ascend 910B, BI-V150, C500.
+    let domestic = c
+        .accelerators(&AcceleratorFilter { domestic: Some(true), ..Default::default() })
+        .unwrap()
+        .into_iter()
+        .filter(|a| book.get(&a.id, training).is_ok_and(|r| r.basis <= Basis::SpecEquivalent))
+        .map(|a| a.id)
+        .collect::<Vec<_>>();
+    assert!(domestic.len() >= 3, "{domestic:?}");
+}
+
+#[test]
+fn every_bundled_result_its_suite_marks_for_reference_only_or_ran_on_a_changed_model_is_kept_out() {
+    let c = fresh();
+    let measurements = c.measurements().unwrap();
+    for m in &measurements {
+        let notes = m.notes.as_deref().unwrap_or("");
+        if notes.contains("仅供性能参考") {
+            assert!(m.kept_out.is_some(), "{} is marked for reference only but compared", m.id);
+        }
+        if m.kept_out.is_some() {
+            assert!(notes.contains("kept out: "), "{} says no reason", m.id);
+        }
+    }
+    // Iluvatar's single-node Mixtral 8x7B run has 8 of the model's 32 layers.
+    let mixtral = measurements.iter().find(|m| m.id == "flagperf-mixtral-8x7b-megatron-bi-v150-8x-bf16-pp2dp4ep4tp2");
+    assert_eq!(mixtral.unwrap().kept_out, Some(KeptOut::ModelChanged));
+    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
+    let kept_out: std::collections::BTreeSet<&str> =
+        measurements.iter().filter(|m| m.kept_out.is_some()).map(|m| m.id.as_str()).collect();
+    assert_eq!(kept_out.len(), 6);
+    assert!(
+        book.derived
+            .iter()
+            .chain(&book.set_aside)
+            .all(|d| d.measurements.iter().all(|id| !kept_out.contains(id.as_str())))
+    );
 }
 
 /// An MLPerf Training time-to-train run: (id, part, submitter, accelerators, minutes).
