@@ -592,6 +592,31 @@ fn every_bundled_result_its_suite_marks_for_reference_only_or_ran_on_a_changed_m
     );
 }
 
+#[test]
+fn a_precision_the_performance_table_leaves_empty_is_filled_only_from_its_own_readme() {
+    // FlagPerf's performance tables of some cases give no precision; their
+    // README's general table (通用指标) states it once for every row. A row
+    // filled from there says so, quoting the README; the column holds
+    // exactly what it quotes, and nothing else fills an empty precision.
+    let c = fresh();
+    let mut filled = 0;
+    for m in c.measurements().unwrap().iter().filter(|m| m.suite == Suite::Flagperf) {
+        let notes = m.notes.as_deref().unwrap_or("");
+        let Some((_, quoted)) = notes.split_once("from the README's 通用指标 table (数据精度: ") else {
+            continue;
+        };
+        let quoted = quoted.split([')', ',']).next().unwrap();
+        assert_eq!(m.precision.as_deref(), Some(quoted), "{}", m.id);
+        assert!(notes.contains("precision not in the performance table"), "{}", m.id);
+        filled += 1;
+    }
+    // The Ascend chatglm3-6b rows, and both sides of the C500 / A800
+    // llama2_7b-megatron-deepspeed case (both README say amp: they still pair).
+    assert_eq!(filled, 10);
+    let book = c.ratio_book(REFERENCE_ACCELERATOR).unwrap();
+    assert!(book.derived.iter().any(|d| d.case == "llama2_7b-megatron-deepspeed" && d.accelerator_id == "metax-c500"));
+}
+
 /// An MLPerf Training time-to-train run: (id, part, submitter, accelerators, minutes).
 fn ttt(id: &str, part: &str, submitter: &str, accelerators: f64, minutes: f64) -> Measurement {
     Measurement {
