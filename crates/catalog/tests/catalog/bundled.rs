@@ -186,3 +186,19 @@ fn a_providers_billing_modes_are_a_list_from_csv_database_and_json() {
     let err = serde_json::from_value::<Provider>(bad).unwrap_err().to_string();
     assert!(err.contains("\"hourly\" is not a billing mode"), "{err}");
 }
+
+#[test]
+fn no_two_accelerators_read_alike_in_either_language() {
+    // A reader tells the C500's PCIe card, OAM module and unstated form
+    // apart by name alone, in Chinese as in English.
+    let names = suanli_catalog::accelerator_names().unwrap();
+    for (lang, pick) in [("en", 1), ("zh", 2)] {
+        let mut seen = std::collections::BTreeMap::new();
+        for n in &names {
+            let name = if pick == 1 { &n.1 } else { &n.2 };
+            if let Some(other) = seen.insert(name.clone(), n.0.clone()) {
+                panic!("{lang}: {other} and {} both read {name:?}", n.0);
+            }
+        }
+    }
+}
