@@ -202,3 +202,15 @@ fn no_two_accelerators_read_alike_in_either_language() {
         }
     }
 }
+
+#[test]
+fn a_vendor_reads_the_same_on_every_one_of_its_parts() {
+    let t = crate::fresh().tables().unwrap();
+    let mut by_vendor: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> = Default::default();
+    for a in &t.accelerators {
+        by_vendor.entry(a.vendor.as_str()).or_default().insert(a.vendor_zh.as_deref().unwrap_or(&a.vendor));
+    }
+    for (vendor, zh) in by_vendor {
+        assert_eq!(zh.len(), 1, "{vendor} reads {zh:?} in Chinese");
+    }
+}
