@@ -461,7 +461,8 @@ pub enum Metric {
     SamplesPerSecond,
     /// Samples per second per accelerator.
     SamplesPerAccelSecond,
-    /// Model FLOPs utilisation, a fraction of the part's own peak.
+    /// Model FLOPs utilisation: a fraction of the peak the suite took it
+    /// against (`Measurement::mfu_peak_tflops`, where recorded).
     Mfu,
     /// Measured TFLOPS.
     Tflops,
@@ -487,7 +488,7 @@ impl Metric {
     }
 
     /// Work per accelerator per unit of time, from the value and the run's
-    /// accelerator count; `None` for MFU (it needs the part's peak).
+    /// accelerator count; `None` for MFU (it needs the peak the suite used).
     pub fn per_accelerator(self, value: f64, accelerators: f64) -> Option<f64> {
         match self {
             Metric::TokensPerAccelSecond | Metric::SamplesPerAccelSecond | Metric::Tflops | Metric::Gbps => Some(value),
