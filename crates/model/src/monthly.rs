@@ -58,6 +58,11 @@ impl Monthly {
         Monthly { held, months: dense.len(), cells }
     }
 
+    /// Cells in a month's row: the held categories and the total.
+    fn width(&self) -> usize {
+        self.held.count_ones() as usize + 1
+    }
+
     /// The number of months.
     pub fn len(&self) -> usize {
         self.months
@@ -71,7 +76,7 @@ impl Monthly {
     /// Month `m` (0 = the first). Panics past the last month, as indexing does.
     pub fn month(&self, m: usize) -> Month<'_> {
         assert!(m < self.months, "month {m} of {}", self.months);
-        let width = self.held.count_ones() as usize + 1;
+        let width = self.width();
         let row = &self.cells[m * width..(m + 1) * width];
         Month { held: self.held, amounts: &row[..width - 1], total: row[width - 1] }
     }
@@ -88,14 +93,14 @@ impl Monthly {
 
     /// Each month's total, in order.
     pub fn totals(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
-        let width = self.held.count_ones() as usize + 1;
+        let width = self.width();
         self.cells.chunks_exact(width).map(|row| row[row.len() - 1])
     }
 
     /// Each month's amounts of the held categories ([`Monthly::categories`],
     /// in that order), its total left out.
     pub(crate) fn rows(&self) -> impl Iterator<Item = &[f64]> {
-        let width = self.held.count_ones() as usize + 1;
+        let width = self.width();
         self.cells.chunks_exact(width).map(|row| &row[..row.len() - 1])
     }
 
@@ -138,7 +143,7 @@ impl Monthly {
             }
             *self = Monthly::from_dense(&dense, held);
         }
-        let width = self.held.count_ones() as usize + 1;
+        let width = self.width();
         let row = &mut self.cells[m * width..(m + 1) * width];
         row[slot(self.held, category)] += amount;
         row[width - 1] = sum(&row[..width - 1]);

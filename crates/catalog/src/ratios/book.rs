@@ -396,22 +396,22 @@ fn step_text(s: &Step) -> (String, String) {
             let spread = if n > 1 { format!(" {low:.3}–{high:.3}") } else { String::new() };
             let count = |n: Normalisation| comparisons.iter().filter(|c| c.normalisation == n).count();
             let (scaled, mfu) = (count(Normalisation::ScaleCorrected), count(Normalisation::MfuTimesPeak));
-            let (mut scaled_en, mut scaled_zh) = (String::new(), String::new());
+            let (mut how_en, mut how_zh) = (String::new(), String::new());
             if scaled > 0 {
-                scaled_en.push_str(&format!(
+                how_en.push_str(&format!(
                     "; {scaled} across accelerator counts, scale-corrected by the same submitter's measured scaling"
                 ));
-                scaled_zh.push_str(&format!("；其中 {scaled} 组卡数不同，按同一提交方实测的扩展效率折算"));
+                how_zh.push_str(&format!("；其中 {scaled} 组卡数不同，按同一提交方实测的扩展效率折算"));
             }
             if mfu > 0 {
-                scaled_en.push_str(&format!(
+                how_en.push_str(&format!(
                     "; {mfu} from MFU × the peak each run's suite configuration records (throughput not published)"
                 ));
-                scaled_zh.push_str(&format!("；其中 {mfu} 组未公布吞吐量，按 MFU × 测试配置所记峰值折算"));
+                how_zh.push_str(&format!("；其中 {mfu} 组未公布吞吐量，按 MFU × 测试配置所记峰值折算"));
             }
             (
                 format!(
-                    "{} vs {} {:.3} ({} like-for-like comparison{}{spread}: {}{scaled_en})",
+                    "{} vs {} {:.3} ({} like-for-like comparison{}{spread}: {}{how_en})",
                     s.to,
                     s.from,
                     s.ratio,
@@ -420,7 +420,7 @@ fn step_text(s: &Step) -> (String, String) {
                     cases.join(", ")
                 ),
                 format!(
-                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}{spread}：{}{scaled_zh}）",
+                    "{} 相对 {} 为 {:.3}（{} 组同配置对比{}{spread}：{}{how_zh}）",
                     s.to,
                     s.from,
                     s.ratio,
